@@ -1,0 +1,150 @@
+// The public JavaScript API over the wasm-bindgen exports. Values cross the boundary as JSON
+// text: V8's JSON.stringify/JSON.parse are the fastest way in and out, results come back as
+// plain objects and arrays, and JSON.parse defines `__proto__` as an own property, so an output
+// cannot change any prototype.
+import * as wasm from '../wasm/output_contract.js';
+import { assertReady } from './state.js';
+
+/** Thrown by Contract.compile: `kind` is the first issue's kind, `issues` lists them all. */
+export class SchemaError extends Error {
+  constructor(data) {
+    super(data.message);
+    this.name = 'SchemaError';
+    this.kind = data.kind;
+    this.issues = data.issues;
+  }
+}
+
+function schemaErrorFrom(thrown) {
+  if (typeof thrown === 'string') {
+    try {
+      return new SchemaError(JSON.parse(thrown));
+    } catch {
+      // not one of ours: fall through
+    }
+  }
+  return thrown;
+}
+
+function invalidJsonError(message) {
+  return new SchemaError({
+    kind: 'invalid_json',
+    message: `invalid schema: ${message}`,
+    issues: [{ kind: 'invalid_json', pointer: '', message }],
+  });
+}
+
+const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
+
+export class Contract {
+  #handle;
+
+  constructor(handle) {
+    if (!(handle instanceof wasm.WasmContract)) {
+      throw new TypeError('use Contract.compile(schema, options) to create a Contract');
+    }
+    this.#handle = handle;
+  }
+
+  /** Compiles (or takes from the cache) the contract for `schema`, given as an object or JSON text. */
+  static compile(schema, options) {
+    assertReady();
+    let text;
+    if (typeof schema === 'string') {
+      text = schema;
+    } else {
+      try {
+        text = JSON.stringify(schema);
+      } catch (e) {
+        throw invalidJsonError(`schema cannot be serialized as JSON: ${e.message}`);
+      }
+      if (text === undefined) throw invalidJsonError('schema must be an object, a boolean or JSON text');
+    }
+    let optionsText = '';
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object') throw new TypeError('options must be an object');
+      optionsText = JSON.stringify(options);
+    }
+    try {
+      return new Contract(wasm.compileContract(text, optionsText));
+    } catch (e) {
+      throw schemaErrorFrom(e);
+    }
+  }
+
+  get schemaId() {
+    return this.#handle.schemaId;
+  }
+
+  get agentId() {
+    return this.#handle.agentId ?? null;
+  }
+
+  get draft() {
+    return this.#handle.draft;
+  }
+
+  /** Validates a JavaScript value (as its JSON form: what would be sent or stored). */
+  validate(value) {
+    let text;
+    let failure;
+    try {
+      text = JSON.stringify(value);
+      if (text === undefined) failure = this.#handle.unserializable(`${typeof value} is not a JSON value`);
+    } catch (e) {
+      failure = this.#handle.unserializable(e.message);
+    }
+    if (failure === undefined) failure = this.#handle.validateText(text);
+    return failure === undefined ? { valid: true, data: value } : { valid: false, error: JSON.parse(failure) };
+  }
+
+  /** Parses and validates model output text; `data` is the parsed value. */
+  validateText(text) {
+    if (typeof text !== 'string') throw new TypeError('validateText expects a string');
+    const failure = this.#handle.validateText(text);
+    return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: JSON.parse(failure) };
+  }
+
+  /** Releases this handle (the cache may still hold the compiled contract). */
+  free() {
+    if (this.#handle) {
+      this.#handle.free();
+      this.#handle = undefined;
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+/** `$.path: message`, the one-line form used in failure envelopes and retry prompts. */
+export function formatViolation(violation) {
+  assertReady();
+  return wasm.formatViolation(JSON.stringify(violation));
+}
+
+/** The run failure envelope (`status: "failed"`, `error.type: "output_schema_validation_failed"`). */
+export function failureEnvelope(error, runId) {
+  assertReady();
+  return JSON.parse(wasm.failureEnvelope(JSON.stringify(error), runId ?? undefined, 1));
+}
+
+/** What a parent agent receives: result_data as indented JSON, else result_text, else a placeholder. */
+export function formatChildResult(result) {
+  assertReady();
+  return wasm.formatChildResult(JSON.stringify(result ?? {}));
+}
+
+/** Sets how many compiled contracts this instance keeps (default 64; 0 disables the cache). */
+export function setCacheCapacity(capacity) {
+  assertReady();
+  if (!Number.isInteger(capacity) || capacity < 0) throw new TypeError('capacity must be a non-negative integer');
+  wasm.setCacheCapacity(capacity);
+}
+
+/** `{ entries, capacity, hits, misses }` of the compile cache. */
+export function cacheStats() {
+  assertReady();
+  return JSON.parse(wasm.cacheStats());
+}

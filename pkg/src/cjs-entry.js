@@ -1,0 +1,4 @@
+// Entry of the CommonJS bundle (wasm/api.cjs): the API plus what src/node.cjs needs to load it.
+export * from './api.js';
+export { initSync } from '../wasm/output_contract.js';
+export { setReady } from './state.js';

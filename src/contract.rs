@@ -1,0 +1,426 @@
+//! A compiled output contract: the schema compiled once, with the options that decide what
+//! "valid" means (draft, strictness, formats, resources, limits).
+
+use crate::draft::{Draft, DEFAULT_DRAFT};
+use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::output::{self, OutputLimits};
+use crate::render::truncate_text;
+use crate::report::OutputValidationError;
+use crate::violation::{self, Violation};
+use crate::{fingerprint, meta, strict};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Retrieve, Uri, Validator};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub const DEFAULT_RAW_OUTPUT_LIMIT: usize = 4096;
+pub const DEFAULT_RECEIVED_LIMIT: usize = 256;
+pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 1024 * 1024;
+pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 256;
+
+/// How to compile a contract. `Options::default()` is the product's behaviour: Draft-7 unless
+/// `$schema` says otherwise, strict keywords, formats asserted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Used when the schema has no `$schema`; a `$schema` always wins.
+    pub draft: Option<Draft>,
+    /// Refuse keywords the draft does not know (and formats the library cannot check).
+    pub strict: bool,
+    /// Assert `format` (every draft), rather than treat it as an annotation.
+    pub formats: bool,
+    /// Defaults to the schema's `$id`, else a stable content hash.
+    pub schema_id: Option<String>,
+    pub agent_id: Option<String>,
+    /// Extra schema documents by URI, for `$ref` across documents. Nothing is ever fetched.
+    pub resources: BTreeMap<String, Value>,
+    pub limits: OutputLimits,
+    /// The schema document's own limits, checked before anything else.
+    pub max_schema_bytes: usize,
+    pub max_schema_depth: usize,
+    /// How much of the output `raw_output` keeps.
+    pub raw_output_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            draft: None,
+            strict: true,
+            formats: true,
+            schema_id: None,
+            agent_id: None,
+            resources: BTreeMap::new(),
+            limits: OutputLimits::default(),
+            max_schema_bytes: DEFAULT_MAX_SCHEMA_BYTES,
+            max_schema_depth: DEFAULT_MAX_SCHEMA_DEPTH,
+            raw_output_limit: DEFAULT_RAW_OUTPUT_LIMIT,
+        }
+    }
+}
+
+impl Options {
+    /// A fingerprint of everything that changes the compiled result, for the cache.
+    pub(crate) fn fingerprint(&self, schema: &Value) -> u64 {
+        let resources: Vec<&Value> = self.resources.values().collect();
+        let mut values = vec![schema];
+        values.extend(resources);
+        let keys: Vec<&str> = self.resources.keys().map(String::as_str).collect();
+        let scalars = format!(
+            "{:?}|{}|{}|{:?}|{:?}|{}|{}|{}|{}|{}|{}",
+            self.draft.map(Draft::name),
+            self.strict,
+            self.formats,
+            self.schema_id,
+            self.agent_id,
+            self.limits.max_output_bytes,
+            self.limits.max_depth,
+            self.max_schema_bytes,
+            self.max_schema_depth,
+            self.raw_output_limit,
+            keys.join("\u{1}"),
+        );
+        fingerprint::hash_all(&values, &[&scalars])
+    }
+}
+
+pub(crate) struct Compiled {
+    validator: Validator,
+    schema: Value,
+    schema_id: String,
+    agent_id: Option<String>,
+    draft: Draft,
+    limits: OutputLimits,
+    raw_output_limit: usize,
+    pub(crate) fingerprint: u64,
+}
+
+/// A compiled output contract. Cheap to clone (shared); immutable; safe to use from many calls.
+#[derive(Clone)]
+pub struct Contract {
+    inner: Arc<Compiled>,
+}
+
+impl std::fmt::Debug for Contract {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Contract")
+            .field("schema_id", &self.inner.schema_id)
+            .field("draft", &self.inner.draft)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Contract {
+    /// Compiles schema text. Invalid JSON is a `SchemaError` of kind `invalid_json` with the
+    /// line and column of the problem.
+    pub fn compile_text(text: &str, options: &Options) -> Result<Contract, SchemaError> {
+        let schema = parse_schema_text(text, options)?;
+        Contract::compile(&schema, options)
+    }
+
+    /// Compiles a schema value.
+    pub fn compile(schema: &Value, options: &Options) -> Result<Contract, SchemaError> {
+        let fingerprint = options.fingerprint(schema);
+        Contract::compile_with_fingerprint(schema, options, fingerprint)
+    }
+
+    pub(crate) fn compile_with_fingerprint(schema: &Value, options: &Options, fingerprint: u64) -> Result<Contract, SchemaError> {
+        check_schema_limits(schema, options)?;
+        let draft = detect_draft(schema, options)?;
+
+        let mut issues = meta::check(schema, draft);
+        if options.strict {
+            issues.extend(strict::unknown_keywords(schema, draft));
+        }
+        if !issues.is_empty() {
+            return Err(SchemaError::from_issues(issues));
+        }
+
+        let builder = jsonschema::options()
+            .should_validate_formats(options.formats)
+            .should_ignore_unknown_formats(!(options.strict && options.formats))
+            .with_retriever(Resources::new(&options.resources));
+        let validator = if custom_meta_schema(schema, options).is_some() {
+            // A custom meta-schema may declare vocabularies: let the validator read it from a
+            // registry of the resources rather than forcing the base draft.
+            let registry = jsonschema::Registry::new()
+                .retriever(Resources::new(&options.resources))
+                .extend(
+                    options
+                        .resources
+                        .iter()
+                        // Only documents whose dialect is known: another unknown one would fail the whole registry.
+                        .filter(|(_, doc)| doc.get("$schema").and_then(Value::as_str).is_none_or(|u| {
+                            Draft::from_meta_schema_uri(u).is_some() || custom_meta_schema(doc, options).is_some()
+                        }))
+                        .map(|(uri, doc)| (uri.as_str(), jsonschema::Resource::from_contents(doc.clone()))),
+                )
+                .and_then(jsonschema::RegistryBuilder::prepare)
+                .map_err(|e| SchemaError::single(ref_issue(&e, "/$schema")))?;
+            builder.with_registry(&registry).build(schema)
+        } else {
+            builder.with_draft(draft.to_jsonschema()).build(schema)
+        }
+        .map_err(|e| SchemaError::single(build_issue(&e)))?;
+
+        let schema_id = options
+            .schema_id
+            .clone()
+            .or_else(|| schema.get(draft.id_keyword()).and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_else(|| format!("urn:output-contract:schema:{:016x}", fingerprint::hash(schema)));
+
+        Ok(Contract {
+            inner: Arc::new(Compiled {
+                validator,
+                schema: schema.clone(),
+                schema_id,
+                agent_id: options.agent_id.clone(),
+                draft,
+                limits: options.limits,
+                raw_output_limit: options.raw_output_limit,
+                fingerprint,
+            }),
+        })
+    }
+
+    pub fn schema_id(&self) -> &str {
+        &self.inner.schema_id
+    }
+
+    pub fn agent_id(&self) -> Option<&str> {
+        self.inner.agent_id.as_deref()
+    }
+
+    pub fn draft(&self) -> Draft {
+        self.inner.draft
+    }
+
+    pub fn schema(&self) -> &Value {
+        &self.inner.schema
+    }
+
+    pub fn limits(&self) -> OutputLimits {
+        self.inner.limits
+    }
+
+    pub(crate) fn fingerprint(&self) -> u64 {
+        self.inner.fingerprint
+    }
+
+    /// Whether `value` satisfies the contract (no report is built).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        output::value_depth(value, self.inner.limits.max_depth) <= self.inner.limits.max_depth && self.inner.validator.is_valid(value)
+    }
+
+    /// Every violation of `value`, in document order; empty when valid.
+    pub fn violations(&self, value: &Value) -> Vec<Violation> {
+        if output::value_depth(value, self.inner.limits.max_depth) > self.inner.limits.max_depth {
+            return vec![output::too_deep(self.inner.limits.max_depth)];
+        }
+        if self.inner.validator.is_valid(value) {
+            return Vec::new();
+        }
+        violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT)
+    }
+
+    /// Validates a value. The failure carries every violation; `raw_output` is the value's JSON.
+    pub fn validate(&self, value: &Value) -> Result<(), OutputValidationError> {
+        let violations = self.violations(value);
+        if violations.is_empty() {
+            return Ok(());
+        }
+        Err(self.failure(violations, &value.to_string()))
+    }
+
+    /// Parses `text` (within the limits) and validates it; returns the parsed data.
+    pub fn validate_text(&self, text: &str) -> Result<Value, OutputValidationError> {
+        let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
+        if self.inner.validator.is_valid(&value) {
+            return Ok(value);
+        }
+        let violations = violation::from_errors(self.inner.validator.iter_errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
+        Err(self.failure(violations, text))
+    }
+
+    /// The canonical error for `violations` found in `raw`.
+    pub fn failure(&self, violations: Vec<Violation>, raw: &str) -> OutputValidationError {
+        OutputValidationError::new(
+            &self.inner.schema_id,
+            self.inner.agent_id.as_deref(),
+            violations,
+            truncate_text(raw, self.inner.raw_output_limit),
+        )
+    }
+}
+
+pub(crate) fn parse_schema_text(text: &str, options: &Options) -> Result<Value, SchemaError> {
+    if text.len() > options.max_schema_bytes {
+        return Err(schema_too_large(text.len(), options.max_schema_bytes));
+    }
+    if output::nesting_depth(text.as_bytes(), options.max_schema_depth) > options.max_schema_depth {
+        return Err(schema_too_deep(options.max_schema_depth));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de)
+        .and_then(|v: Value| de.end().map(|()| v))
+        .map_err(|e| {
+            let reason = e.to_string();
+            let reason = reason.split(" at line ").next().unwrap_or(&reason).to_string();
+            SchemaError::single(
+                SchemaIssue::new(SchemaErrorKind::InvalidJson, "", format!("schema is not valid JSON: {reason}"))
+                    .at_line_column(e.line(), e.column()),
+            )
+        })
+}
+
+fn check_schema_limits(schema: &Value, options: &Options) -> Result<(), SchemaError> {
+    if output::value_depth(schema, options.max_schema_depth) > options.max_schema_depth {
+        return Err(schema_too_deep(options.max_schema_depth));
+    }
+    for (uri, doc) in &options.resources {
+        if output::value_depth(doc, options.max_schema_depth) > options.max_schema_depth {
+            return Err(SchemaError::single(
+                SchemaIssue::new(
+                    SchemaErrorKind::LimitExceeded,
+                    "",
+                    format!("resource {uri} nests deeper than the limit of {} levels", options.max_schema_depth),
+                )
+                .with_uri(uri.clone()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn schema_too_large(bytes: usize, limit: usize) -> SchemaError {
+    SchemaError::single(SchemaIssue::new(
+        SchemaErrorKind::LimitExceeded,
+        "",
+        format!("schema is {bytes} bytes, more than the limit of {limit} bytes"),
+    ))
+}
+
+fn schema_too_deep(limit: usize) -> SchemaError {
+    SchemaError::single(SchemaIssue::new(
+        SchemaErrorKind::LimitExceeded,
+        "",
+        format!("schema nests deeper than the limit of {limit} levels"),
+    ))
+}
+
+/// How many custom meta-schemas may stand between a schema and a known draft.
+const MAX_META_SCHEMA_CHAIN: usize = 8;
+
+/// For a `$schema` that is not one of the five drafts but is provided in `resources`: the draft
+/// its chain of meta-schemas ends in.
+fn custom_meta_schema(schema: &Value, options: &Options) -> Option<Draft> {
+    let mut uri = schema.get("$schema")?.as_str()?;
+    if Draft::from_meta_schema_uri(uri).is_some() {
+        return None;
+    }
+    for _ in 0..MAX_META_SCHEMA_CHAIN {
+        let doc = options.resources.iter().find(|(k, _)| normalize_uri(k) == normalize_uri(uri))?.1;
+        uri = doc.get("$schema")?.as_str()?;
+        if let Some(draft) = Draft::from_meta_schema_uri(uri) {
+            return Some(draft);
+        }
+    }
+    None
+}
+
+/// `$schema` wins (a custom meta-schema among the resources counts as its base draft); then the
+/// `draft` option; then Draft-7.
+fn detect_draft(schema: &Value, options: &Options) -> Result<Draft, SchemaError> {
+    if let Some(draft) = custom_meta_schema(schema, options) {
+        return Ok(draft);
+    }
+    match schema.get("$schema") {
+        None => Ok(options.draft.unwrap_or(DEFAULT_DRAFT)),
+        Some(Value::String(uri)) => Draft::from_meta_schema_uri(uri).ok_or_else(|| {
+            SchemaError::single(
+                SchemaIssue::new(
+                    SchemaErrorKind::UnknownDraft,
+                    "/$schema",
+                    format!(
+                        "unknown $schema {uri:?}: supported drafts are 4, 6, 7, 2019-09 and 2020-12 (for example \"{}\")",
+                        Draft::Draft202012.meta_schema_uri()
+                    ),
+                )
+                .with_keyword("$schema")
+                .with_uri(uri.clone()),
+            )
+        }),
+        Some(_) => Err(SchemaError::single(
+            SchemaIssue::new(SchemaErrorKind::MetaSchema, "/$schema", "$schema must be a string URI").with_keyword("$schema"),
+        )),
+    }
+}
+
+/// Maps the builder's error to a typed issue.
+fn build_issue(error: &jsonschema::ValidationError<'_>) -> SchemaIssue {
+    // Errors found by checking the schema against its meta-schema locate the schema node as their
+    // instance path; errors raised while compiling locate it as their schema path.
+    let instance_path = error.instance_path().as_str();
+    let pointer = if instance_path.is_empty() { error.schema_path().as_str() } else { instance_path };
+    let pointer = if pointer == "/" { String::new() } else { pointer.to_string() };
+    match error.kind() {
+        ValidationErrorKind::Referencing(e) => ref_issue(e, &pointer),
+        ValidationErrorKind::Format { format } if format == "regex" => {
+            let pattern = error.instance().as_str().map(str::to_string).unwrap_or_else(|| error.instance().to_string());
+            SchemaIssue::new(SchemaErrorKind::InvalidRegex, pointer, format!("invalid regular expression {pattern:?}"))
+                .with_keyword("pattern")
+        }
+        ValidationErrorKind::Custom { message, .. } if message.starts_with("Unknown format") => {
+            let instance = error.instance();
+            let name = instance.as_str().or_else(|| instance.get("format").and_then(Value::as_str)).unwrap_or("").to_string();
+            SchemaIssue::new(
+                SchemaErrorKind::UnknownFormat,
+                pointer,
+                format!("unknown format {name:?}: it would never be checked (compile with strict: false to treat it as an annotation)"),
+            )
+            .with_keyword("format")
+        }
+        _ => SchemaIssue::new(SchemaErrorKind::Compile, pointer, error.to_string()),
+    }
+}
+
+fn ref_issue(e: &referencing::Error, pointer: &str) -> SchemaIssue {
+    match e {
+        referencing::Error::Unretrievable { uri, .. } => SchemaIssue::new(
+            SchemaErrorKind::UnresolvableRef,
+            pointer,
+            format!("$ref {uri:?} cannot be resolved: it is not in the schema or its resources (nothing is fetched over a network or from files)"),
+        )
+        .with_keyword("$ref")
+        .with_uri(uri.clone()),
+        other => SchemaIssue::new(SchemaErrorKind::UnresolvableRef, pointer, format!("$ref cannot be resolved: {other}"))
+            .with_keyword("$ref"),
+    }
+}
+
+/// Serves `$ref` targets from the `resources` option and refuses everything else: no network,
+/// no files, ever.
+struct Resources {
+    docs: BTreeMap<String, Value>,
+}
+
+impl Resources {
+    fn new(resources: &BTreeMap<String, Value>) -> Self {
+        Resources { docs: resources.iter().map(|(k, v)| (normalize_uri(k), v.clone())).collect() }
+    }
+}
+
+fn normalize_uri(uri: &str) -> String {
+    uri.trim().trim_end_matches('#').to_string()
+}
+
+impl Retrieve for Resources {
+    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = normalize_uri(uri.as_str());
+        match self.docs.get(&key) {
+            Some(doc) => Ok(doc.clone()),
+            None => Err(format!("{key} is not among the provided resources").into()),
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! JSON Schema drafts: how they are named, detected from `$schema`, and which keywords each knows.
+
+use std::fmt;
+
+/// A JSON Schema draft the library compiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Draft {
+    Draft4,
+    Draft6,
+    Draft7,
+    Draft201909,
+    Draft202012,
+}
+
+/// Draft-7 is the default when a schema has no `$schema` (ADR-016: output schemas are Draft-7).
+pub const DEFAULT_DRAFT: Draft = Draft::Draft7;
+
+pub const ALL_DRAFTS: [Draft; 5] = [
+    Draft::Draft4,
+    Draft::Draft6,
+    Draft::Draft7,
+    Draft::Draft201909,
+    Draft::Draft202012,
+];
+
+impl Draft {
+    /// The option name used by the JS API and the CLI (`"draft7"`, `"draft2020-12"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "draft4",
+            Draft::Draft6 => "draft6",
+            Draft::Draft7 => "draft7",
+            Draft::Draft201909 => "draft2019-09",
+            Draft::Draft202012 => "draft2020-12",
+        }
+    }
+
+    /// How people write it in prose ("Draft 2020-12").
+    pub fn title(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "Draft 4",
+            Draft::Draft6 => "Draft 6",
+            Draft::Draft7 => "Draft 7",
+            Draft::Draft201909 => "Draft 2019-09",
+            Draft::Draft202012 => "Draft 2020-12",
+        }
+    }
+
+    /// The canonical `$schema` URI of the draft's meta-schema.
+    pub fn meta_schema_uri(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "http://json-schema.org/draft-04/schema#",
+            Draft::Draft6 => "http://json-schema.org/draft-06/schema#",
+            Draft::Draft7 => "http://json-schema.org/draft-07/schema#",
+            Draft::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
+            Draft::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
+        }
+    }
+
+    /// Parses an option name; the `draft-07` / `2020-12` spellings people also use are accepted.
+    pub fn from_name(name: &str) -> Option<Draft> {
+        let n = name.trim().to_ascii_lowercase().replace(['-', '_', ' '], "");
+        match n.as_str() {
+            "draft4" | "draft04" | "4" => Some(Draft::Draft4),
+            "draft6" | "draft06" | "6" => Some(Draft::Draft6),
+            "draft7" | "draft07" | "7" => Some(Draft::Draft7),
+            "draft201909" | "201909" => Some(Draft::Draft201909),
+            "draft202012" | "202012" => Some(Draft::Draft202012),
+            _ => None,
+        }
+    }
+
+    /// The draft a `$schema` URI names; `None` for a URI that is not one of the five meta-schemas.
+    /// Scheme (`http`/`https`), a trailing `#` and a trailing `/` are not significant.
+    pub fn from_meta_schema_uri(uri: &str) -> Option<Draft> {
+        let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
+        let u = u
+            .strip_prefix("https://")
+            .or_else(|| u.strip_prefix("http://"))
+            .unwrap_or(u);
+        match u {
+            "json-schema.org/draft-04/schema" => Some(Draft::Draft4),
+            "json-schema.org/draft-06/schema" => Some(Draft::Draft6),
+            "json-schema.org/draft-07/schema" => Some(Draft::Draft7),
+            "json-schema.org/draft/2019-09/schema" => Some(Draft::Draft201909),
+            "json-schema.org/draft/2020-12/schema" => Some(Draft::Draft202012),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn to_jsonschema(self) -> jsonschema::Draft {
+        match self {
+            Draft::Draft4 => jsonschema::Draft::Draft4,
+            Draft::Draft6 => jsonschema::Draft::Draft6,
+            Draft::Draft7 => jsonschema::Draft::Draft7,
+            Draft::Draft201909 => jsonschema::Draft::Draft201909,
+            Draft::Draft202012 => jsonschema::Draft::Draft202012,
+        }
+    }
+
+    /// The keyword that holds a schema's own identifier in this draft.
+    pub fn id_keyword(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "id",
+            _ => "$id",
+        }
+    }
+
+    /// Whether `keyword` means something in this draft (validation, applicator, core or
+    /// annotation keyword). `x-` extensions are not keywords; callers allow them separately.
+    pub fn knows(self, keyword: &str) -> bool {
+        keywords(self).contains(&keyword)
+    }
+}
+
+impl fmt::Display for Draft {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Keywords every draft shares. `definitions` is kept in all drafts: later ones retain it in their
+/// meta-schemas and `$ref: "#/definitions/…"` works everywhere, so it is never a silent no-op.
+const COMMON: &[&str] = &[
+    "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum",
+    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+    "items", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
+    "required", "additionalProperties", "definitions", "properties", "patternProperties",
+    "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
+];
+const DRAFT4: &[&str] = &["id", "additionalItems", "dependencies"];
+const DRAFT6: &[&str] = &["$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples"];
+const DRAFT7: &[&str] = &[
+    "$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples",
+    "$comment", "if", "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
+];
+const DRAFT201909: &[&str] = &[
+    "$id", "additionalItems", "const", "contains", "propertyNames", "examples", "$comment", "if",
+    "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
+    "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs",
+    "dependentSchemas", "dependentRequired", "unevaluatedItems", "unevaluatedProperties",
+    "maxContains", "minContains", "deprecated",
+];
+const DRAFT202012: &[&str] = &[
+    "$id", "const", "contains", "propertyNames", "examples", "$comment", "if", "then", "else",
+    "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "$anchor",
+    "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$defs", "dependentSchemas",
+    "dependentRequired", "unevaluatedItems", "unevaluatedProperties", "maxContains",
+    "minContains", "deprecated", "prefixItems",
+];
+
+fn own_keywords(draft: Draft) -> &'static [&'static str] {
+    match draft {
+        Draft::Draft4 => DRAFT4,
+        Draft::Draft6 => DRAFT6,
+        Draft::Draft7 => DRAFT7,
+        Draft::Draft201909 => DRAFT201909,
+        Draft::Draft202012 => DRAFT202012,
+    }
+}
+
+/// Every keyword the draft knows, common ones included.
+pub fn keywords(draft: Draft) -> KeywordSet {
+    KeywordSet { own: own_keywords(draft) }
+}
+
+/// The keywords of one draft: the shared list plus the draft's own.
+#[derive(Clone, Copy)]
+pub struct KeywordSet {
+    own: &'static [&'static str],
+}
+
+impl KeywordSet {
+    pub fn contains(&self, keyword: &&str) -> bool {
+        COMMON.contains(keyword) || self.own.contains(keyword)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
+        COMMON.iter().chain(self.own.iter()).copied()
+    }
+}
+
+/// The drafts other than `draft` that know `keyword`, newest first, so a message can say where
+/// the keyword comes from.
+pub fn drafts_knowing(keyword: &str, except: Draft) -> Vec<Draft> {
+    ALL_DRAFTS
+        .iter()
+        .rev()
+        .copied()
+        .filter(|d| *d != except && d.knows(keyword))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_meta_schema_uris_loosely() {
+        assert_eq!(Draft::from_meta_schema_uri("http://json-schema.org/draft-07/schema#"), Some(Draft::Draft7));
+        assert_eq!(Draft::from_meta_schema_uri("https://json-schema.org/draft-07/schema"), Some(Draft::Draft7));
+        assert_eq!(Draft::from_meta_schema_uri("https://json-schema.org/draft/2020-12/schema"), Some(Draft::Draft202012));
+        assert_eq!(Draft::from_meta_schema_uri("https://example.com/meta"), None);
+        for d in ALL_DRAFTS {
+            assert_eq!(Draft::from_meta_schema_uri(d.meta_schema_uri()), Some(d));
+            assert_eq!(Draft::from_name(d.name()), Some(d));
+        }
+    }
+
+    #[test]
+    fn keywords_belong_to_their_drafts() {
+        assert!(!Draft::Draft7.knows("prefixItems"));
+        assert!(Draft::Draft202012.knows("prefixItems"));
+        assert!(!Draft::Draft202012.knows("dependencies"));
+        assert_eq!(drafts_knowing("prefixItems", Draft::Draft7), vec![Draft::Draft202012]);
+        assert_eq!(drafts_knowing("dependencies", Draft::Draft202012), vec![Draft::Draft7, Draft::Draft6, Draft::Draft4]);
+    }
+}

@@ -1,0 +1,29 @@
+//! output-contract: enforce the output contract of AI agents — the JSON Schema their output must
+//! match. Compile a schema once, validate outputs with every violation collected, and report
+//! failures as the canonical `output_validation_failed` error.
+//!
+//! The core is plain Rust; `wasm` holds the only WebAssembly bindings.
+
+pub mod cache;
+pub mod contract;
+pub mod draft;
+pub mod error;
+pub mod fingerprint;
+pub mod meta;
+pub mod output;
+pub mod path;
+pub mod render;
+pub mod report;
+pub mod strict;
+pub mod violation;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use cache::{CacheStats, ContractCache};
+pub use contract::{Contract, Options};
+pub use draft::Draft;
+pub use error::{SchemaError, SchemaErrorKind, SchemaIssue};
+pub use output::OutputLimits;
+pub use report::{failure_envelope, format_child_result, format_violation, OutputValidationError, ResultEnvelope};
+pub use violation::{Branch, Violation};

@@ -1,0 +1,190 @@
+//! Reading an output before validation: the size and depth limits, then JSON. Each failure is a
+//! violation (`maxOutputBytes`, `maxDepth`, `json`, `truncated`), so it reaches the canonical error
+//! like any other.
+
+use crate::render::truncate_text;
+use crate::violation::Violation;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Limits on outputs; exceeding one is a violation, never a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputLimits {
+    pub max_output_bytes: usize,
+    pub max_depth: usize,
+}
+
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+impl Default for OutputLimits {
+    fn default() -> Self {
+        OutputLimits { max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES, max_depth: DEFAULT_MAX_DEPTH }
+    }
+}
+
+/// Parses `text` within `limits`.
+pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
+    if text.len() > limits.max_output_bytes {
+        return Err(too_large(text.len(), limits.max_output_bytes));
+    }
+    if text.trim().is_empty() {
+        return Err(Violation::of_output(
+            "json",
+            json!("a JSON value"),
+            json!(""),
+            "No JSON output found but output_schema requires structured output".into(),
+        ));
+    }
+    let depth = nesting_depth(text.as_bytes(), limits.max_depth);
+    if depth > limits.max_depth {
+        return Err(too_deep(limits.max_depth));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Safe: the scan above bounds the nesting, so the parser's own recursion stays within it.
+    de.disable_recursion_limit();
+    let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| syntax_violation(text, &e))
+}
+
+pub fn too_large(bytes: usize, limit: usize) -> Violation {
+    Violation::of_output(
+        "maxOutputBytes",
+        json!(limit),
+        json!(bytes),
+        format!("output is {bytes} bytes, more than the limit of {limit} bytes"),
+    )
+}
+
+pub fn too_deep(limit: usize) -> Violation {
+    Violation::of_output(
+        "maxDepth",
+        json!(limit),
+        json!(limit + 1),
+        format!("output nests deeper than the limit of {limit} levels"),
+    )
+}
+
+fn syntax_violation(text: &str, e: &serde_json::Error) -> Violation {
+    let (line, column) = (e.line(), e.column());
+    let excerpt = excerpt_at(text, line, column);
+    if e.is_eof() {
+        Violation::of_output(
+            "truncated",
+            json!("a complete JSON value"),
+            json!(excerpt),
+            format!("output ends before the JSON value is complete (line {line}, column {column})"),
+        )
+    } else {
+        let reason = e.to_string();
+        let reason = reason.split(" at line ").next().unwrap_or(&reason).to_string();
+        Violation::of_output(
+            "json",
+            json!("valid JSON"),
+            json!(excerpt),
+            format!("invalid JSON at line {line}, column {column}: {reason}"),
+        )
+    }
+}
+
+/// Up to 40 characters of the text before the error position, for `received`.
+fn excerpt_at(text: &str, line: usize, column: usize) -> String {
+    let Some(l) = text.lines().nth(line.saturating_sub(1)) else {
+        return truncate_text(text, 40);
+    };
+    let end = l.char_indices().nth(column).map_or(l.len(), |(i, _)| i);
+    let head = &l[..end];
+    let start = head.char_indices().rev().nth(39).map_or(0, |(i, _)| i);
+    head[start..].to_string()
+}
+
+/// The deepest nesting of arrays and objects in `bytes`, counting stops just past `limit`.
+/// Strings are skipped, so brackets inside them do not count.
+pub fn nesting_depth(bytes: &[u8], limit: usize) -> usize {
+    let mut depth = 0usize;
+    let mut max = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    max = depth;
+                    if max > limit {
+                        return max;
+                    }
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// The nesting depth of a value tree, stopping just past `limit` (iterative: no recursion on
+/// untrusted data).
+pub fn value_depth(value: &Value, limit: usize) -> usize {
+    let mut stack = vec![(value, 0usize)];
+    let mut max = 0;
+    while let Some((v, d)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        let d = d + 1;
+        if d > max {
+            max = d;
+            if max > limit {
+                return max;
+            }
+        }
+        stack.extend(children.map(|c| (c, d)));
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_and_syntax_become_violations() {
+        let limits = OutputLimits { max_output_bytes: 10, max_depth: 2 };
+        assert_eq!(parse("[1,2,3,4,5,6,7]", limits).unwrap_err().keyword, "maxOutputBytes");
+        assert_eq!(parse("[[[1]]]", limits).unwrap_err().keyword, "maxDepth");
+        assert_eq!(parse("[\"[[[\"]", limits).unwrap(), json!(["[[["]));
+        assert_eq!(parse("{\"a\":", limits).unwrap_err().keyword, "truncated");
+        let bad = parse("{\"a\",}", limits).unwrap_err();
+        assert_eq!(bad.keyword, "json");
+        assert!(bad.message.starts_with("invalid JSON at line 1, column 5"), "{}", bad.message);
+        assert_eq!(parse("  ", limits).unwrap_err().keyword, "json");
+        assert!(!parse("[[[1]]]", limits).unwrap_err().is_retryable());
+    }
+
+    #[test]
+    fn depth_of_values() {
+        assert_eq!(value_depth(&json!(1), 10), 0);
+        assert_eq!(value_depth(&json!({"a": [1, {"b": []}]}), 10), 4);
+    }
+
+    #[test]
+    fn deep_text_is_refused_without_recursion() {
+        let deep = "[".repeat(100_000);
+        let err = parse(&deep, OutputLimits { max_output_bytes: 1 << 20, max_depth: 128 }).unwrap_err();
+        assert_eq!(err.keyword, "maxDepth");
+    }
+}

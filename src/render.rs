@@ -1,0 +1,159 @@
+//! Values as they appear inside one-line messages: strings in single quotes, lists as
+//! `['low', 'medium', 'high']` (the style of seed 000's examples), long values cut short.
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// How many characters of a value a message quotes before it is cut with `…`.
+pub const MESSAGE_VALUE_CHARS: usize = 80;
+
+/// Renders `value` for a message, cut to about `MESSAGE_VALUE_CHARS` characters.
+pub fn repr(value: &Value) -> String {
+    let mut out = String::new();
+    write_repr(&mut out, value, MESSAGE_VALUE_CHARS * 4);
+    cut(out, MESSAGE_VALUE_CHARS)
+}
+
+/// A string quoted for a message: `'summary'`.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_str_repr(&mut out, s);
+    cut(out, MESSAGE_VALUE_CHARS)
+}
+
+fn cut(s: String, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        None => s,
+        Some((at, _)) => {
+            let mut head = s[..at].to_string();
+            head.push('…');
+            head
+        }
+    }
+}
+
+fn write_str_repr(out: &mut String, s: &str) {
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+}
+
+/// Writes at most about `budget` bytes; deeper or longer content is elided.
+fn write_repr(out: &mut String, value: &Value, budget: usize) {
+    if out.len() > budget {
+        out.push('…');
+        return;
+    }
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => {
+            if s.len() > budget {
+                let end = s.char_indices().nth(MESSAGE_VALUE_CHARS).map_or(s.len(), |(i, _)| i);
+                write_str_repr(out, &s[..end]);
+            } else {
+                write_str_repr(out, s);
+            }
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if out.len() > budget {
+                    out.push('…');
+                    break;
+                }
+                write_repr(out, item, budget);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if out.len() > budget {
+                    out.push('…');
+                    break;
+                }
+                write_str_repr(out, k);
+                out.push_str(": ");
+                write_repr(out, v, budget);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A value for the `received` field: kept as is when its JSON is at most `cap` bytes, otherwise
+/// replaced by a string of its first bytes and a visible marker (so nothing is silently cut).
+pub fn truncate_value(value: &Value, cap: usize) -> Value {
+    match value {
+        Value::String(s) if s.len() > cap => Value::String(truncate_text(s, cap)),
+        Value::Array(_) | Value::Object(_) => {
+            let text = value.to_string();
+            if text.len() <= cap {
+                value.clone()
+            } else {
+                Value::String(truncate_text(&text, cap))
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+/// The first `cap` bytes of `text` (on a character boundary) and a marker saying how much was
+/// left out: `…[truncated 1234 bytes]`.
+pub fn truncate_text(text: &str, cap: usize) -> String {
+    if text.len() <= cap {
+        return text.to_string();
+    }
+    let mut end = cap;
+    while end > 0 && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let rest = text.len() - end;
+    format!("{}…[truncated {rest} bytes]", &text[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_like_the_seed_examples() {
+        assert_eq!(repr(&json!("critical")), "'critical'");
+        assert_eq!(repr(&json!(["low", "medium", "high"])), "['low', 'medium', 'high']");
+        assert_eq!(repr(&json!(-5)), "-5");
+        assert_eq!(repr(&json!({"a": [1, null, true]})), "{'a': [1, null, true]}");
+        assert_eq!(repr(&json!("it's")), "'it\\'s'");
+        let long = "x".repeat(500);
+        assert!(repr(&json!(long)).chars().count() <= MESSAGE_VALUE_CHARS + 1);
+    }
+
+    #[test]
+    fn truncates_with_a_visible_marker() {
+        assert_eq!(truncate_text("héllo world", 2), "h…[truncated 11 bytes]");
+        assert_eq!(truncate_value(&json!("short"), 10), json!("short"));
+        assert_eq!(truncate_value(&json!([1, 2, 3]), 3), json!("[1,…[truncated 4 bytes]"));
+    }
+}

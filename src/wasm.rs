@@ -1,0 +1,174 @@
+//! The WebAssembly bindings: the only module that knows about JavaScript. Schemas, outputs and
+//! results cross the boundary as JSON text, which V8 parses and prints faster than any
+//! value-by-value conversion; pkg/src/api.js turns them into the public JS API.
+
+use crate::cache::ContractCache;
+use crate::contract::{Contract, Options};
+use crate::draft::Draft;
+use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::output::OutputLimits;
+use crate::report::{self, OutputValidationError};
+use crate::violation::Violation;
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    static CACHE: RefCell<ContractCache> = RefCell::new(ContractCache::default());
+}
+
+/// The options object of `Contract.compile`, as JSON.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsOptions {
+    draft: Option<String>,
+    strict: Option<bool>,
+    formats: Option<bool>,
+    schema_id: Option<String>,
+    agent_id: Option<String>,
+    resources: Option<BTreeMap<String, Value>>,
+    max_output_bytes: Option<usize>,
+    max_depth: Option<usize>,
+    raw_output_limit: Option<usize>,
+}
+
+fn option_error(message: String) -> SchemaError {
+    SchemaError::single(SchemaIssue::new(SchemaErrorKind::InvalidOption, "", message))
+}
+
+fn to_options(json: &str) -> Result<Options, SchemaError> {
+    let js: JsOptions = if json.is_empty() {
+        JsOptions::default()
+    } else {
+        serde_json::from_str(json).map_err(|e| option_error(format!("invalid options: {e}")))?
+    };
+    let defaults = Options::default();
+    let draft = match js.draft {
+        None => None,
+        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| {
+            option_error(format!(
+                "unknown draft {name:?}: use \"draft4\", \"draft6\", \"draft7\", \"draft2019-09\" or \"draft2020-12\""
+            ))
+        })?),
+    };
+    Ok(Options {
+        draft,
+        strict: js.strict.unwrap_or(defaults.strict),
+        formats: js.formats.unwrap_or(defaults.formats),
+        schema_id: js.schema_id,
+        agent_id: js.agent_id,
+        resources: js.resources.unwrap_or_default(),
+        limits: OutputLimits {
+            max_output_bytes: js.max_output_bytes.unwrap_or(defaults.limits.max_output_bytes),
+            max_depth: js.max_depth.unwrap_or(defaults.limits.max_depth),
+        },
+        raw_output_limit: js.raw_output_limit.unwrap_or(defaults.raw_output_limit),
+        ..defaults
+    })
+}
+
+fn schema_error(e: &SchemaError) -> JsValue {
+    JsValue::from_str(&serde_json::to_string(e).unwrap_or_default())
+}
+
+/// Compiles (or fetches from the instance's cache) a contract. Throws the `SchemaError` as JSON
+/// text, which the JS wrapper turns into a real `SchemaError`.
+#[wasm_bindgen(js_name = compileContract)]
+pub fn compile_contract(schema_json: &str, options_json: &str) -> Result<WasmContract, JsValue> {
+    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
+    let schema = parse_schema(schema_json, &options).map_err(|e| schema_error(&e))?;
+    CACHE
+        .with(|cache| cache.borrow_mut().compile(&schema, &options))
+        .map(|contract| WasmContract { contract })
+        .map_err(|e| schema_error(&e))
+}
+
+fn parse_schema(text: &str, options: &Options) -> Result<Value, SchemaError> {
+    // The same parser and limits as `Contract::compile_text`, so errors carry line and column.
+    crate::contract::parse_schema_text(text, options)
+}
+
+#[wasm_bindgen(js_name = setCacheCapacity)]
+pub fn set_cache_capacity(capacity: usize) {
+    CACHE.with(|cache| cache.borrow_mut().set_capacity(capacity));
+}
+
+/// `{"entries","capacity","hits","misses"}`.
+#[wasm_bindgen(js_name = cacheStats)]
+pub fn cache_stats() -> String {
+    CACHE.with(|cache| {
+        let s = cache.borrow().stats();
+        serde_json::json!({"entries": s.entries, "capacity": s.capacity, "hits": s.hits, "misses": s.misses}).to_string()
+    })
+}
+
+#[wasm_bindgen]
+pub struct WasmContract {
+    contract: Contract,
+}
+
+#[wasm_bindgen]
+impl WasmContract {
+    #[wasm_bindgen(getter, js_name = schemaId)]
+    pub fn schema_id(&self) -> String {
+        self.contract.schema_id().to_string()
+    }
+
+    #[wasm_bindgen(getter, js_name = agentId)]
+    pub fn agent_id(&self) -> Option<String> {
+        self.contract.agent_id().map(str::to_string)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn draft(&self) -> String {
+        self.contract.draft().name().to_string()
+    }
+
+    /// Validates output text. `undefined` when valid, else the canonical error as JSON.
+    #[wasm_bindgen(js_name = validateText)]
+    pub fn validate_text(&self, text: &str) -> Option<String> {
+        match self.contract.validate_text(text) {
+            Ok(_) => None,
+            Err(e) => Some(serde_json::to_string(&e).unwrap_or_default()),
+        }
+    }
+
+    /// The canonical error for an output the JS side could not serialize (e.g. a BigInt).
+    #[wasm_bindgen(js_name = unserializable)]
+    pub fn unserializable(&self, reason: &str) -> String {
+        let v = Violation::of_output(
+            "json",
+            Value::from("a JSON-serializable value"),
+            Value::Null,
+            format!("output cannot be serialized as JSON: {reason}"),
+        );
+        serde_json::to_string(&self.contract.failure(vec![v], "")).unwrap_or_default()
+    }
+}
+
+/// `$.path: message` for a violation given as JSON.
+#[wasm_bindgen(js_name = formatViolation)]
+pub fn format_violation(violation_json: &str) -> Result<String, JsValue> {
+    let v: Violation = serde_json::from_str(violation_json).map_err(|e| JsValue::from_str(&format!("not a violation: {e}")))?;
+    Ok(report::format_violation(&v))
+}
+
+/// The seed 000 failure envelope for a canonical error given as JSON.
+#[wasm_bindgen(js_name = failureEnvelope)]
+pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: usize) -> Result<String, JsValue> {
+    let error: OutputValidationError = parse_error(error_json)?;
+    Ok(report::failure_envelope(&error, run_id.as_deref(), retries).to_string())
+}
+
+fn parse_error(json: &str) -> Result<OutputValidationError, JsValue> {
+    serde_json::from_str(json).map_err(|e| JsValue::from_str(&format!("not an output_validation_failed error: {e}")))
+}
+
+/// Seed 000's child-result text for `{result_text?, result_data?}` given as JSON.
+#[wasm_bindgen(js_name = formatChildResult)]
+pub fn format_child_result(result_json: &str) -> Result<String, JsValue> {
+    let v: Value = serde_json::from_str(result_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(report::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
+}

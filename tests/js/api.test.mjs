@@ -1,0 +1,321 @@
+// The public JS API through the npm package as a user imports it: exact canonical errors for
+// each keyword, compile errors, the cache, prototypes, envelopes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  Contract,
+  SchemaError,
+  ready,
+  formatViolation,
+  failureEnvelope,
+  formatChildResult,
+  cacheStats,
+  setCacheCapacity,
+} from 'output-contract';
+
+await ready;
+
+/** The violations of `value` against `schema`, without the fields every case shares. */
+function violations(schema, value, options) {
+  const result = Contract.compile(schema, options).validate(value);
+  assert.equal(result.valid, false, 'expected a failure');
+  return result.error.violations;
+}
+
+test('type', () => {
+  assert.deepEqual(violations({ properties: { n: { type: 'integer' } } }, { n: 'x' }), [
+    { path: '$.n', keyword: 'type', expected: 'integer', received: 'x', message: "'x' is not of type 'integer'", pointer: '/n', schema_path: '/properties/n/type' },
+  ]);
+  assert.deepEqual(violations({ type: ['string', 'null'] }, 3), [
+    { path: '$', keyword: 'type', expected: ['null', 'string'], received: 3, message: "3 is not of type 'null', 'string'", pointer: '', schema_path: '/type' },
+  ]);
+});
+
+test('enum', () => {
+  assert.deepEqual(violations({ properties: { severity: { enum: ['low', 'medium', 'high'] } } }, { severity: 'critical' }), [
+    {
+      path: '$.severity', keyword: 'enum', expected: ['low', 'medium', 'high'], received: 'critical',
+      message: "'critical' is not one of ['low', 'medium', 'high']", pointer: '/severity', schema_path: '/properties/severity/enum',
+    },
+  ]);
+});
+
+test('const', () => {
+  assert.deepEqual(violations({ const: 'v1' }, 'v2'), [
+    { path: '$', keyword: 'const', expected: 'v1', received: 'v2', message: "'v1' was expected", pointer: '', schema_path: '/const' },
+  ]);
+});
+
+test('required', () => {
+  assert.deepEqual(violations({ required: ['summary'] }, { other: 1 }), [
+    { path: '$', keyword: 'required', expected: 'summary', received: { other: 1 }, message: "'summary' is a required property", pointer: '', schema_path: '/required' },
+  ]);
+});
+
+test('additionalProperties', () => {
+  assert.deepEqual(violations({ properties: { a: {} }, additionalProperties: false }, { a: 1, b: 2, c: 3 }), [
+    { path: '$', keyword: 'additionalProperties', expected: 'no additional properties', received: 'b', message: "Additional properties are not allowed ('b' was unexpected)", pointer: '', schema_path: '/additionalProperties' },
+    { path: '$', keyword: 'additionalProperties', expected: 'no additional properties', received: 'c', message: "Additional properties are not allowed ('c' was unexpected)", pointer: '', schema_path: '/additionalProperties' },
+  ]);
+});
+
+test('format (asserted by default, seed 003 example)', () => {
+  const schema = { properties: { citations: { type: 'array', items: { properties: { url: { format: 'uri' } } } } } };
+  const result = Contract.compile(schema, { schemaId: 'https://geodocs.dev/schemas/answer.v1.json', agentId: 'answer-agent' }).validateText(
+    '{"citations": [{"url": "not-a-url"}]}',
+  );
+  assert.deepEqual(result, {
+    valid: false,
+    error: {
+      error: 'output_validation_failed',
+      schema_id: 'https://geodocs.dev/schemas/answer.v1.json',
+      agent_id: 'answer-agent',
+      violations: [
+        {
+          path: '$.citations[0].url', keyword: 'format', expected: 'uri', received: 'not-a-url',
+          message: "'not-a-url' is not a valid 'uri'", pointer: '/citations/0/url', schema_path: '/properties/citations/items/properties/url/format',
+        },
+      ],
+      raw_output: '{"citations": [{"url": "not-a-url"}]}',
+      retryable: true,
+    },
+  });
+  assert.equal(Contract.compile({ format: 'uri' }, { formats: false }).validate('not-a-url').valid, true);
+});
+
+test('minimum and maximum', () => {
+  assert.deepEqual(violations({ properties: { count: { minimum: 0 }, score: { maximum: 10 } } }, { count: -5, score: 11 }), [
+    { path: '$.count', keyword: 'minimum', expected: 0, received: -5, message: '-5 is less than minimum 0', pointer: '/count', schema_path: '/properties/count/minimum' },
+    { path: '$.score', keyword: 'maximum', expected: 10, received: 11, message: '11 is greater than maximum 10', pointer: '/score', schema_path: '/properties/score/maximum' },
+  ]);
+});
+
+test('pattern', () => {
+  assert.deepEqual(violations({ pattern: '^3\\.' }, '2.0'), [
+    { path: '$', keyword: 'pattern', expected: '^3\\.', received: '2.0', message: "'2.0' does not match '^3\\\\.'", pointer: '', schema_path: '/pattern' },
+  ]);
+});
+
+test('minLength', () => {
+  assert.deepEqual(violations({ properties: { summary: { minLength: 50 } } }, { summary: 'short' }), [
+    { path: '$.summary', keyword: 'minLength', expected: 50, received: 'short', message: "'short' is shorter than 50 characters", pointer: '/summary', schema_path: '/properties/summary/minLength' },
+  ]);
+});
+
+test('minItems', () => {
+  assert.deepEqual(violations({ minItems: 2 }, [1]), [
+    { path: '$', keyword: 'minItems', expected: 2, received: [1], message: '[1] has fewer than 2 items', pointer: '', schema_path: '/minItems' },
+  ]);
+});
+
+test('uniqueItems', () => {
+  assert.deepEqual(violations({ uniqueItems: true }, ['a', 'b', 'a']), [
+    { path: '$', keyword: 'uniqueItems', expected: 'unique items', received: ['a', 'b', 'a'], message: "['a', 'b', 'a'] has non-unique elements", pointer: '', schema_path: '/uniqueItems' },
+  ]);
+});
+
+test('oneOf reports the closest branch, not the whole instance', () => {
+  const schema = {
+    oneOf: [
+      { type: 'object', required: ['kind', 'url'], properties: { kind: { const: 'link' }, url: { type: 'string' } } },
+      { type: 'object', required: ['kind', 'text'], properties: { kind: { const: 'note' }, text: { type: 'string' } } },
+      { type: 'string' },
+    ],
+  };
+  assert.deepEqual(violations(schema, { kind: 'note', text: 5 }), [
+    {
+      path: '$.text', keyword: 'type', expected: 'string', received: 5, message: "5 is not of type 'string'",
+      pointer: '/text', schema_path: '/oneOf/1/properties/text/type', branch: { keyword: 'oneOf', index: 1, count: 3 },
+    },
+  ]);
+});
+
+test('$ref across resources', () => {
+  const resources = { 'https://schemas.example/severity.json': { type: 'string', enum: ['low', 'high'] } };
+  const schema = { properties: { severity: { $ref: 'https://schemas.example/severity.json' } } };
+  assert.deepEqual(violations(schema, { severity: 'mid' }, { resources }), [
+    { path: '$.severity', keyword: 'enum', expected: ['low', 'high'], received: 'mid', message: "'mid' is not one of ['low', 'high']", pointer: '/severity', schema_path: '/properties/severity/$ref/enum' },
+  ]);
+  assert.throws(
+    () => Contract.compile(schema),
+    (e) => e instanceof SchemaError && e.kind === 'unresolvable_ref' && e.issues[0].uri === 'https://schemas.example/severity.json',
+  );
+});
+
+test('the pr-reviewer example: canonical error of seed 003 with $.-paths', () => {
+  const blueprint = JSON.parse(readFileSync(new URL('../../examples/pr-reviewer/blueprint.json', import.meta.url), 'utf8'));
+  const contract = Contract.compile(blueprint.output_schema, { agentId: 'pr-reviewer', schemaId: 'pr-reviewer/output.v1' });
+  assert.equal(contract.draft, 'draft7');
+  const text = readFileSync(new URL('../../examples/pr-reviewer/invalid-output.txt', import.meta.url), 'utf8');
+  const { valid, error } = contract.validateText(text);
+  assert.equal(valid, false);
+  assert.deepEqual(Object.keys(error), ['error', 'schema_id', 'agent_id', 'violations', 'raw_output', 'retryable']);
+  assert.equal(error.error, 'output_validation_failed');
+  assert.equal(error.raw_output, text);
+  assert.equal(error.retryable, true);
+  for (const v of error.violations) {
+    assert.deepEqual(Object.keys(v).slice(0, 5), ['path', 'keyword', 'expected', 'received', 'message']);
+  }
+  assert.deepEqual(error.violations.map(formatViolation), [
+    "$.approval: 'approved' is not one of ['approve', 'request_changes', 'comment']",
+    "$.comments[0].line: '42' is not of type 'integer'",
+    "$.comments[0].severity: 'critical' is not one of ['nitpick', 'suggestion', 'concern', 'blocker']",
+    "$.comments[1]: 'line' is a required property",
+    "$.comments[1]: 'message' is a required property",
+    '$.metrics.complexity_score: 11 is greater than maximum 10',
+  ]);
+  assert.deepEqual(failureEnvelope(error, 'run_abc123'), {
+    run_id: 'run_abc123',
+    status: 'failed',
+    error: {
+      type: 'output_schema_validation_failed',
+      message: 'Output did not match schema after 1 retry',
+      validation_errors: error.violations.map(formatViolation),
+    },
+  });
+  const ok = contract.validateText(readFileSync(new URL('../../examples/pr-reviewer/valid-output.json', import.meta.url), 'utf8'));
+  assert.equal(ok.valid, true);
+  assert.equal(ok.data.approval, 'request_changes');
+});
+
+test('seed 000 one-line renderings', () => {
+  const contract = Contract.compile({ properties: { severity: { enum: ['low', 'medium', 'high'] }, count: { minimum: 0 } } });
+  const { error } = contract.validate({ severity: 'critical', count: -5 });
+  assert.deepEqual(failureEnvelope(error).error.validation_errors, [
+    "$.severity: 'critical' is not one of ['low', 'medium', 'high']",
+    '$.count: -5 is less than minimum 0',
+  ]);
+});
+
+test('violations come in document order, then keyword', () => {
+  const contract = Contract.compile({
+    properties: { z: { type: 'string' }, a: { type: 'string', minLength: 3 } },
+    required: ['missing'],
+  });
+  const { error } = contract.validateText('{"z": 1, "a": 2}');
+  assert.deepEqual(error.violations.map((v) => `${v.path} ${v.keyword}`), ['$ required', '$.z type', '$.a type']);
+});
+
+test('unparseable, truncated and oversized outputs', () => {
+  const contract = Contract.compile({ type: 'object' }, { maxOutputBytes: 64, maxDepth: 3 });
+  const bad = contract.validateText('{"a": 1,}');
+  assert.equal(bad.error.violations[0].keyword, 'json');
+  assert.match(bad.error.violations[0].message, /^invalid JSON at line 1, column 9/);
+  assert.equal(bad.error.retryable, true);
+  const cut = contract.validateText('{"a": [1, 2');
+  assert.equal(cut.error.violations[0].keyword, 'truncated');
+  assert.equal(cut.error.retryable, true);
+  const big = contract.validateText(JSON.stringify({ a: 'x'.repeat(100) }));
+  assert.equal(big.error.violations[0].keyword, 'maxOutputBytes');
+  assert.equal(big.error.retryable, false);
+  const deep = contract.validate({ a: { b: { c: { d: 1 } } } });
+  assert.equal(deep.error.violations[0].keyword, 'maxDepth');
+  assert.equal(deep.error.retryable, false);
+  const empty = contract.validateText('  ');
+  assert.equal(empty.error.violations[0].message, 'No JSON output found but output_schema requires structured output');
+  const bigint = contract.validate({ a: 1n });
+  assert.equal(bigint.valid, false);
+  assert.match(bigint.error.violations[0].message, /cannot be serialized as JSON/);
+});
+
+test('raw_output is truncated with a visible marker', () => {
+  const contract = Contract.compile({ type: 'string' }, { rawOutputLimit: 10 });
+  const { error } = contract.validateText(JSON.stringify([1, 2, 3, 4, 5, 6, 7, 8, 9]));
+  assert.equal(error.raw_output, '[1,2,3,4,5…[truncated 9 bytes]');
+});
+
+test('compile errors are SchemaErrors with typed issues', () => {
+  const cases = [
+    ['{"type": "object",\n  "properties": {,}}', 'invalid_json', (i) => i.line === 2 && i.column === 18],
+    [{ type: 'strng' }, 'meta_schema', (i) => i.pointer === '/type'],
+    [{ type: 'array', prefixItems: [] }, 'unknown_keyword', (i) => i.pointer === '/prefixItems' && /Draft 2020-12/.test(i.message)],
+    [{ $schema: 'https://json-schema.org/draft/2020-12/schema', dependencies: {} }, 'unknown_keyword', (i) => /Draft 7/.test(i.message)],
+    [{ $schema: 'https://example.com/my-draft' }, 'unknown_draft', (i) => i.pointer === '/$schema'],
+    [{ pattern: '(unclosed' }, 'invalid_regex', (i) => i.pointer === '/pattern'],
+    [{ format: 'not-a-format' }, 'unknown_format', (i) => i.pointer === '/format'],
+    [{ $ref: 'file:///etc/passwd' }, 'unresolvable_ref', (i) => i.uri === 'file:///etc/passwd'],
+  ];
+  for (const [schema, kind, check] of cases) {
+    assert.throws(
+      () => Contract.compile(schema),
+      (e) => {
+        assert.ok(e instanceof SchemaError && e instanceof Error, `${kind}: not a SchemaError`);
+        assert.equal(e.name, 'SchemaError');
+        assert.equal(e.kind, kind, e.message);
+        assert.ok(check(e.issues[0]), `${kind}: ${JSON.stringify(e.issues)}`);
+        return true;
+      },
+    );
+  }
+  // Every meta-schema problem is listed, not only the first.
+  assert.throws(() => Contract.compile({ type: 'strng', minLength: -1 }), (e) => e.issues.length === 2);
+  assert.throws(() => Contract.compile({}, { draft: 'draft8' }), (e) => e.kind === 'invalid_option');
+  // Non-strict: unknown keywords are ignored, as the specification says.
+  assert.equal(Contract.compile({ prefixItems: [{ type: 'string' }] }, { strict: false }).validate([1]).valid, true);
+  assert.equal(Contract.compile({ title: 'T', 'x-ui': { widget: 'text' }, $comment: 'c' }).validate(1).valid, true);
+});
+
+test('$schema wins over the draft option; Draft-7 is the default', () => {
+  assert.equal(Contract.compile({}).draft, 'draft7');
+  assert.equal(Contract.compile({}, { draft: 'draft2019-09' }).draft, 'draft2019-09');
+  const c = Contract.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', prefixItems: [{ type: 'string' }] }, { draft: 'draft4' });
+  assert.equal(c.draft, 'draft2020-12');
+  assert.equal(c.validate([1]).valid, false);
+  for (const draft of ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12']) {
+    assert.equal(Contract.compile({ type: 'integer' }, { draft }).validate(1.5).valid, false, draft);
+  }
+});
+
+test('schema ids: $id, option, or a stable content hash', () => {
+  assert.equal(Contract.compile({ $id: 'https://x.example/out.v1.json' }).schemaId, 'https://x.example/out.v1.json');
+  assert.equal(Contract.compile({ $id: 'https://x.example/out.v1.json' }, { schemaId: 'mine' }).schemaId, 'mine');
+  const a = Contract.compile({ type: 'object', required: ['a'] }).schemaId;
+  const b = Contract.compile('{"required": ["a"], "type": "object"}').schemaId;
+  assert.match(a, /^urn:output-contract:schema:[0-9a-f]{16}$/);
+  assert.equal(a, b);
+  assert.equal(Contract.compile({}).agentId, null);
+});
+
+test('compiling the same schema again is a cache hit; the cache is bounded', () => {
+  setCacheCapacity(64);
+  const schema = { type: 'object', properties: { cached: { type: 'boolean' } } };
+  Contract.compile(schema);
+  const before = cacheStats();
+  Contract.compile(structuredClone(schema));
+  const after = cacheStats();
+  assert.equal(after.hits, before.hits + 1);
+  assert.equal(after.misses, before.misses);
+  setCacheCapacity(4);
+  for (let i = 0; i < 10; i++) Contract.compile({ minimum: i });
+  assert.equal(cacheStats().entries, 4);
+  setCacheCapacity(64);
+});
+
+test('outputs with __proto__ keys change no prototype', () => {
+  const contract = Contract.compile({ type: 'object', properties: { __proto__: { type: 'object' } } });
+  const result = contract.validateText('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
+  assert.equal(result.valid, true);
+  assert.equal(Object.getPrototypeOf(result.data), Object.prototype);
+  assert.deepEqual(Object.keys(result.data), ['__proto__', 'constructor']);
+  assert.equal({}.polluted, undefined);
+  assert.equal(Object.prototype.polluted, undefined);
+});
+
+test('formatChildResult (seed 000 callback formatting)', () => {
+  assert.equal(formatChildResult({ result_data: { files_analyzed: 42 } }), '{\n  "files_analyzed": 42\n}');
+  assert.equal(formatChildResult({ result_text: 'done', result_data: null }), 'done');
+  assert.equal(formatChildResult({}), '(No result available)');
+});
+
+test('free and Symbol.dispose release the handle', () => {
+  const contract = Contract.compile({ type: 'string' });
+  contract[Symbol.dispose]();
+  assert.throws(() => contract.validate('x'));
+  assert.throws(() => new Contract({}), TypeError);
+});
+
+test('the declarations type nothing as any', () => {
+  const dts = readFileSync(new URL('../../pkg/index.d.ts', import.meta.url), 'utf8');
+  assert.doesNotMatch(dts.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, ''), /\bany\b/);
+});

@@ -1,0 +1,59 @@
+// A consumer of the package's public types, compiled with tsc --strict: every export is typed
+// (no `any` leaks into user code) and the result union narrows on `valid`.
+import {
+  Contract,
+  SchemaError,
+  ready,
+  formatViolation,
+  failureEnvelope,
+  formatChildResult,
+  cacheStats,
+  setCacheCapacity,
+  type OutputValidationError,
+  type ValidationResult,
+  type Violation,
+  type CompileOptions,
+  type SchemaIssue,
+} from 'output-contract';
+
+interface Review {
+  summary: string;
+  approval: 'approve' | 'request_changes' | 'comment';
+}
+
+async function main(): Promise<void> {
+  await ready;
+  const options: CompileOptions = { draft: 'draft2020-12', agentId: 'pr-reviewer', resources: { 'https://x/y.json': { type: 'string' } } };
+  let contract: Contract;
+  try {
+    contract = Contract.compile({ type: 'object' }, options);
+  } catch (e) {
+    if (e instanceof SchemaError) {
+      const issues: SchemaIssue[] = e.issues;
+      console.log(e.kind, issues.map((i) => i.pointer));
+    }
+    throw e;
+  }
+  const id: string = contract.schemaId;
+  const agent: string | null = contract.agentId;
+  const result: ValidationResult<Review> = contract.validateText<Review>('{}');
+  if (result.valid) {
+    const summary: string = result.data.summary;
+    console.log(id, agent, summary);
+  } else {
+    const error: OutputValidationError = result.error;
+    const first: Violation | undefined = error.violations[0];
+    const retry: boolean = error.retryable;
+    if (first) console.log(formatViolation(first), retry);
+    const envelope = failureEnvelope(error, 'run_1');
+    const lines: string[] = envelope.error.validation_errors;
+    console.log(lines.length, envelope.status);
+  }
+  const text: string = formatChildResult({ result_data: { a: 1 } });
+  setCacheCapacity(8);
+  const hits: number = cacheStats().hits;
+  console.log(text, hits, contract.validate(1).valid);
+  contract.free();
+}
+
+void main();
