@@ -1,0 +1,134 @@
+//! The Rust API: canonical errors, compile options, the cache, limits.
+
+use output_contract::{Contract, ContractCache, Draft, Options, SchemaErrorKind};
+use serde_json::{json, Value};
+
+fn pr_reviewer() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pr-reviewer/blueprint.json")).unwrap();
+    let blueprint: Value = serde_json::from_str(&text).unwrap();
+    blueprint["output_schema"].clone()
+}
+
+#[test]
+fn pr_reviewer_canonical_error_has_the_shape_of_seed_003() {
+    let options = Options { agent_id: Some("pr-reviewer".into()), schema_id: Some("pr-reviewer/output.v1".into()), ..Options::default() };
+    let contract = Contract::compile(&pr_reviewer(), &options).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pr-reviewer/invalid-output.txt")).unwrap();
+    let error = contract.validate_text(&text).unwrap_err();
+    let value = serde_json::to_value(&error).unwrap();
+    let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["error", "schema_id", "agent_id", "violations", "raw_output", "retryable"]);
+    assert_eq!(value["error"], "output_validation_failed");
+    assert_eq!(value["retryable"], true);
+    assert_eq!(value["violations"][1], json!({
+        "path": "$.comments[0].line",
+        "keyword": "type",
+        "expected": "integer",
+        "received": "42",
+        "message": "'42' is not of type 'integer'",
+        "pointer": "/comments/0/line",
+        "schema_path": "/properties/comments/items/properties/line/type"
+    }));
+    assert_eq!(error.lines(), vec![
+        "$.approval: 'approved' is not one of ['approve', 'request_changes', 'comment']",
+        "$.comments[0].line: '42' is not of type 'integer'",
+        "$.comments[0].severity: 'critical' is not one of ['nitpick', 'suggestion', 'concern', 'blocker']",
+        "$.comments[1]: 'line' is a required property",
+        "$.comments[1]: 'message' is a required property",
+        "$.metrics.complexity_score: 11 is greater than maximum 10",
+    ]);
+    let envelope = output_contract::failure_envelope(&error, Some("run_abc123"), 1);
+    assert_eq!(envelope["error"]["message"], "Output did not match schema after 1 retry");
+    assert_eq!(envelope["status"], "failed");
+}
+
+#[test]
+fn valid_output_returns_the_data() {
+    let contract = Contract::compile(&pr_reviewer(), &Options::default()).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pr-reviewer/valid-output.json")).unwrap();
+    let data = contract.validate_text(&text).unwrap();
+    assert_eq!(data["approval"], "request_changes");
+    // Key order of the output is kept.
+    let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["summary", "approval", "comments", "metrics"]);
+}
+
+#[test]
+fn schema_errors_are_typed() {
+    let err = Contract::compile_text("{\n \"type\": }", &Options::default()).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::InvalidJson);
+    assert_eq!((err.issues[0].line, err.issues[0].column), (Some(2), Some(10)));
+
+    let err = Contract::compile(&json!({"type": "object", "requried": ["a"]}), &Options::default()).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::UnknownKeyword);
+    assert!(err.message.contains("did you mean 'required'"), "{}", err.message);
+
+    let err = Contract::compile(&json!({"$ref": "http://example.com/s.json"}), &Options::default()).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::UnresolvableRef);
+    assert_eq!(err.issues[0].uri.as_deref(), Some("http://example.com/s.json"));
+
+    let deep = (0..300).fold(json!({}), |acc, _| json!({"items": acc}));
+    let err = Contract::compile(&deep, &Options::default()).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::LimitExceeded);
+
+    let big = format!("{{\"description\": \"{}\"}}", "x".repeat(2 * 1024 * 1024));
+    assert_eq!(Contract::compile_text(&big, &Options::default()).unwrap_err().kind, SchemaErrorKind::LimitExceeded);
+}
+
+#[test]
+fn resources_serve_refs_and_nothing_is_fetched() {
+    let mut options = Options::default();
+    options.resources.insert("https://schemas.example/item.json".into(), json!({"type": "object", "required": ["id"]}));
+    let schema = json!({"type": "array", "items": {"$ref": "https://schemas.example/item.json"}});
+    let contract = Contract::compile(&schema, &options).unwrap();
+    let violations = contract.violations(&json!([{"id": 1}, {}]));
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].path, "$[1]");
+    assert_eq!(violations[0].schema_path, "/items/$ref/required");
+}
+
+#[test]
+fn draft_detection() {
+    let c = Contract::compile(&json!({"$schema": "https://json-schema.org/draft/2019-09/schema"}), &Options { draft: Some(Draft::Draft4), ..Options::default() }).unwrap();
+    assert_eq!(c.draft(), Draft::Draft201909);
+    assert_eq!(Contract::compile(&json!({}), &Options::default()).unwrap().draft(), Draft::Draft7);
+}
+
+#[test]
+fn the_cache_hits_on_the_same_schema_and_replaces_a_changed_one() {
+    let mut cache = ContractCache::new(2);
+    let options = Options::default();
+    let a = json!({"$id": "urn:a", "type": "string"});
+    cache.compile(&a, &options).unwrap();
+    cache.compile(&a, &options).unwrap();
+    assert_eq!((cache.stats().hits, cache.stats().misses), (1, 1));
+    let a2 = json!({"$id": "urn:a", "type": "integer"});
+    let c = cache.compile(&a2, &options).unwrap();
+    assert_eq!(cache.stats().entries, 1);
+    assert!(c.is_valid(&json!(1)));
+    cache.compile(&json!({"$id": "urn:b"}), &options).unwrap();
+    cache.compile(&json!({"$id": "urn:c"}), &options).unwrap();
+    assert_eq!(cache.stats().entries, 2);
+    assert!(cache.get("urn:a").is_none());
+}
+
+#[test]
+fn any_of_reports_the_closest_branch() {
+    let schema = json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"n": {"minimum": 1}}}]});
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let v = contract.violations(&json!({"n": 0}));
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].path, "$.n");
+    assert_eq!(v[0].keyword, "minimum");
+    let branch = v[0].branch.as_ref().unwrap();
+    assert_eq!((branch.keyword.as_str(), branch.index, branch.count), ("anyOf", 1, 2));
+}
+
+#[test]
+fn received_values_are_truncated() {
+    let contract = Contract::compile(&json!({"maxLength": 3}), &Options::default()).unwrap();
+    let v = contract.violations(&json!("y".repeat(1000)));
+    let received = v[0].received.as_str().unwrap();
+    assert!(received.ends_with("…[truncated 744 bytes]"), "{received}");
+    assert!(v[0].message.len() < 200);
+}
