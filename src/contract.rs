@@ -140,6 +140,10 @@ impl Contract {
             .should_validate_formats(options.formats)
             .should_ignore_unknown_formats(!(options.strict && options.formats))
             .with_retriever(Resources::new(&options.resources));
+        // `meta::check` validated the document against its draft; only a nested `$schema` (an
+        // embedded resource of another dialect) still needs jsonschema's own check.
+        #[cfg(feature = "prechecked-meta")]
+        let builder = if has_nested_dialect(schema) { builder } else { builder.without_schema_validation() };
         let validator = if custom_meta_schema(schema, options).is_some() {
             // A custom meta-schema may declare vocabularies: let the validator read it from a
             // registry of the resources rather than forcing the base draft.
@@ -307,6 +311,22 @@ fn schema_too_deep(limit: usize) -> SchemaError {
         "",
         format!("schema nests deeper than the limit of {limit} levels"),
     ))
+}
+
+/// Whether `$schema` appears anywhere below the root.
+#[cfg(feature = "prechecked-meta")]
+fn has_nested_dialect(schema: &Value) -> bool {
+    fn below(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => map.iter().any(|(k, v)| k == "$schema" || below(v)),
+            Value::Array(items) => items.iter().any(below),
+            _ => false,
+        }
+    }
+    match schema {
+        Value::Object(map) => map.values().any(below),
+        _ => false,
+    }
 }
 
 /// How many custom meta-schemas may stand between a schema and a known draft.
