@@ -227,11 +227,12 @@ impl Contract {
         violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT)
     }
 
-    /// Validates a value. The failure carries every violation; `raw_output` is the value's JSON.
-    pub fn validate(&self, value: &Value) -> Result<(), OutputValidationError> {
+    /// Validates a value and hands it back. The failure carries every violation; `raw_output` is
+    /// the value's JSON.
+    pub fn validate<'v>(&self, value: &'v Value) -> Result<&'v Value, OutputValidationError> {
         let violations = self.violations(value);
         if violations.is_empty() {
-            return Ok(());
+            return Ok(value);
         }
         Err(self.failure(violations, &value.to_string()))
     }

@@ -132,3 +132,13 @@ fn received_values_are_truncated() {
     assert!(received.ends_with("…[truncated 744 bytes]"), "{received}");
     assert!(v[0].message.len() < 200);
 }
+
+#[test]
+fn validate_hands_back_the_data() {
+    let contract = Contract::compile(&json!({"type": "object", "required": ["a"]}), &Options::default()).unwrap();
+    let value = json!({"a": 1});
+    assert_eq!(contract.validate(&value).unwrap(), &value);
+    let error = contract.validate(&json!({})).unwrap_err();
+    assert_eq!(error.raw_output, "{}");
+    assert_eq!(error.violations[0].keyword, "required");
+}

@@ -1,0 +1,18 @@
+// The CommonJS entry (require) of the package: same API, loaded synchronously.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const oc = require('output-contract');
+
+test('require("output-contract") works synchronously and shares the API', async () => {
+  await oc.ready;
+  const contract = oc.Contract.compile({ type: 'object', required: ['summary'] }, { agentId: 'cjs' });
+  const result = contract.validateText('{}');
+  assert.equal(result.valid, false);
+  assert.equal(result.error.agent_id, 'cjs');
+  assert.equal(oc.formatViolation(result.error.violations[0]), "$: 'summary' is a required property");
+  assert.throws(() => oc.Contract.compile({ type: 'strng' }), (e) => e instanceof oc.SchemaError && e.kind === 'meta_schema');
+  assert.deepEqual(Object.keys(oc).sort(), [
+    'Contract', 'SchemaError', 'cacheStats', 'failureEnvelope', 'formatChildResult', 'formatViolation', 'ready', 'setCacheCapacity',
+  ]);
+});
