@@ -2,7 +2,6 @@
 //! again returns the compiled contract; a changed schema under the same id replaces it.
 
 use crate::contract::{Contract, Options};
-use crate::draft::Draft;
 use crate::error::SchemaError;
 use serde_json::Value;
 
@@ -81,9 +80,4 @@ impl ContractCache {
             self.entries.drain(..excess);
         }
     }
-}
-
-/// Draft names for the options of callers that pass strings.
-pub fn parse_draft(name: &str) -> Option<Draft> {
-    Draft::from_name(name)
 }
