@@ -12,7 +12,8 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use crate::early::EarlySchema;
 
 pub const DEFAULT_RAW_OUTPUT_LIMIT: usize = 4096;
 pub const DEFAULT_RECEIVED_LIMIT: usize = 256;
@@ -93,6 +94,8 @@ pub(crate) struct Compiled {
     limits: OutputLimits,
     raw_output_limit: usize,
     pub(crate) fingerprint: u64,
+    options: Options,
+    early: OnceLock<Arc<EarlySchema>>,
 }
 
 /// A compiled output contract. Cheap to clone (shared); immutable; safe to use from many calls.
@@ -183,6 +186,8 @@ impl Contract {
                 limits: options.limits,
                 raw_output_limit: options.raw_output_limit,
                 fingerprint,
+                options: options.clone(),
+                early: OnceLock::new(),
             }),
         })
     }
@@ -205,6 +210,29 @@ impl Contract {
 
     pub fn limits(&self) -> OutputLimits {
         self.inner.limits
+    }
+
+    /// The schema prepared for in-flight checks, built on the first stream and kept.
+    pub fn early_schema(&self) -> Arc<EarlySchema> {
+        Arc::clone(self.inner.early.get_or_init(|| {
+            let c = &self.inner;
+            // Validators for every subschema, to check each subtree as soon as it closes; not
+            // available for schemas under a custom meta-schema (early checks are then fewer).
+            let validators = custom_meta_schema(&c.schema, &c.options).is_none().then(|| {
+                let builder = jsonschema::options()
+                    .with_draft(c.draft.to_jsonschema())
+                    .should_validate_formats(c.options.formats)
+                    .with_retriever(Resources::new(&c.options.resources));
+                #[cfg(feature = "prechecked-meta")]
+                let builder = builder.without_schema_validation();
+                builder.build_map(&c.schema).ok()
+            });
+            Arc::new(EarlySchema::new(&c.schema, c.draft, &c.options.resources, validators.flatten()))
+        }))
+    }
+
+    pub fn raw_output_limit(&self) -> usize {
+        self.inner.raw_output_limit
     }
 
     pub(crate) fn fingerprint(&self) -> u64 {

@@ -7,13 +7,17 @@
 pub mod cache;
 pub mod contract;
 pub mod draft;
+pub mod early;
 pub mod error;
 pub mod fingerprint;
 pub mod meta;
 pub mod output;
+pub mod partial;
 pub mod path;
+pub mod prompt;
 pub mod render;
 pub mod report;
+pub mod stream;
 pub mod strict;
 pub mod violation;
 

@@ -30,6 +30,18 @@ impl InstancePath {
         self.segments.push(segment);
     }
 
+    pub fn pop(&mut self) -> Option<Segment> {
+        self.segments.pop()
+    }
+
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
     pub fn child(&self, segment: Segment) -> Self {
         let mut next = self.clone();
         next.push(segment);

@@ -1,0 +1,620 @@
+//! In-flight checks: while an output streams in, report each violation at the byte where it
+//! becomes certain — one that no continuation of the stream could repair.
+//!
+//! Soundness is the invariant: for a document that is valid when complete, no prefix reports.
+//! So only constraints that surely apply at a location are checked: those reached through
+//! `properties`, `patternProperties`, `additionalProperties`, `items`/`prefixItems`, `allOf` and
+//! `$ref`. `anyOf`/`oneOf` are disjunctions: a violation is reported only once no branch remains
+//! viable. Anything conditional (`not`, `if`/`then`/`else`, `dependentSchemas`, dynamic
+//! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
+//! doing nothing early.
+
+use crate::draft::Draft;
+use crate::partial::{Event, Kind, Observer, Position};
+use crate::path::{InstancePath, Segment};
+use crate::render::{quote, repr};
+use crate::violation::{self, Branch, Violation};
+use jsonschema::ValidatorMap;
+use regex::Regex;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+type NodeId = usize;
+
+/// How deep `allOf`/`anyOf`/`$ref` are expanded at one location; a deeper (or cyclic) chain is
+/// treated as satisfiable, which is sound.
+const MAX_EXPANSION: usize = 24;
+
+#[derive(Default)]
+struct Node {
+    /// JSON Pointer of the subschema in the root document (`None` inside resources).
+    pointer: Option<String>,
+    always_false: bool,
+    types: Option<Vec<&'static str>>,
+    /// `enum` values, or the `const` value (keyword says which).
+    choices: Option<(&'static str, Vec<Value>)>,
+    max_length: Option<u64>,
+    max_items: Option<u64>,
+    max_properties: Option<u64>,
+    properties: Vec<(String, NodeId)>,
+    /// `None` regex: the pattern could not be compiled here, so it may match anything.
+    patterns: Vec<(Option<Regex>, NodeId)>,
+    additional: Option<NodeId>,
+    prefix: Vec<NodeId>,
+    rest: Option<NodeId>,
+    all: Vec<NodeId>,
+    any: Vec<(&'static str, Vec<NodeId>)>,
+}
+
+/// The schema compiled for in-flight checks (built once per contract, on first stream).
+pub struct EarlySchema {
+    nodes: Vec<Node>,
+    root: NodeId,
+    validators: Option<ValidatorMap>,
+}
+
+impl EarlySchema {
+    pub fn new(schema: &Value, draft: Draft, resources: &BTreeMap<String, Value>, validators: Option<ValidatorMap>) -> Self {
+        let mut b = Builder { nodes: Vec::new(), memo: BTreeMap::new(), draft, root: schema, resources };
+        let root = b.node(schema, Some(String::new()), None);
+        EarlySchema { nodes: b.nodes, root, validators }
+    }
+
+    fn get(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id)
+    }
+}
+
+struct Builder<'s> {
+    nodes: Vec<Node>,
+    /// (document URI or "" for the root, pointer) → node, so `$ref` cycles close.
+    memo: BTreeMap<(String, String), NodeId>,
+    draft: Draft,
+    root: &'s Value,
+    resources: &'s BTreeMap<String, Value>,
+}
+
+impl Builder<'_> {
+    /// `doc` is `None` for the root document, else the resource URI.
+    fn node(&mut self, schema: &Value, pointer: Option<String>, doc: Option<&str>) -> NodeId {
+        let key = (doc.unwrap_or("").to_string(), pointer.clone().unwrap_or_default());
+        if let Some(id) = self.memo.get(&key) {
+            return *id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.memo.insert(key, id);
+        let root_pointer = if doc.is_none() { pointer.clone() } else { None };
+        let mut node = Node { pointer: root_pointer, ..Node::default() };
+        let Value::Object(map) = schema else {
+            node.always_false = schema == &Value::Bool(false);
+            if let Some(slot) = self.nodes.get_mut(id) {
+                *slot = node;
+            }
+            return id;
+        };
+        let p = pointer.unwrap_or_default();
+        let child = |k: &str| format!("{p}/{}", crate::path::escape_pointer_token(k));
+        if let Some(Value::String(r)) = map.get("$ref") {
+            if let Some(target) = self.resolve_ref(r, doc) {
+                node.all.push(target);
+            }
+            if self.draft <= Draft::Draft7 {
+                // Before 2019-09, keywords beside `$ref` are ignored.
+                if let Some(slot) = self.nodes.get_mut(id) {
+                    *slot = node;
+                }
+                return id;
+            }
+        }
+        node.types = match map.get("type") {
+            Some(Value::String(t)) => Some(vec![type_name(t)]),
+            Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).map(type_name).collect()),
+            _ => None,
+        };
+        if let Some(Value::Array(values)) = map.get("enum") {
+            node.choices = Some(("enum", values.clone()));
+        }
+        if let Some(c) = map.get("const") {
+            if self.draft >= Draft::Draft6 {
+                node.choices = Some(("const", vec![c.clone()]));
+            }
+        }
+        node.max_length = map.get("maxLength").and_then(Value::as_u64);
+        node.max_items = map.get("maxItems").and_then(Value::as_u64);
+        node.max_properties = map.get("maxProperties").and_then(Value::as_u64);
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for (k, sub) in props {
+                let ptr = child("properties") + "/" + &crate::path::escape_pointer_token(k);
+                let n = self.node(sub, Some(ptr), doc);
+                node.properties.push((k.clone(), n));
+            }
+        }
+        if let Some(Value::Object(pats)) = map.get("patternProperties") {
+            for (pat, sub) in pats {
+                let ptr = child("patternProperties") + "/" + &crate::path::escape_pointer_token(pat);
+                let n = self.node(sub, Some(ptr), doc);
+                node.patterns.push((Regex::new(pat).ok(), n));
+            }
+        }
+        if let Some(sub) = map.get("additionalProperties") {
+            node.additional = Some(self.node(sub, Some(child("additionalProperties")), doc));
+        }
+        match (map.get("prefixItems"), map.get("items")) {
+            (Some(Value::Array(list)), items) if self.draft >= Draft::Draft202012 => {
+                for (i, sub) in list.iter().enumerate() {
+                    node.prefix.push(self.node(sub, Some(format!("{}/{i}", child("prefixItems"))), doc));
+                }
+                if let Some(sub) = items {
+                    node.rest = Some(self.node(sub, Some(child("items")), doc));
+                }
+            }
+            (_, Some(Value::Array(list))) if self.draft < Draft::Draft202012 => {
+                for (i, sub) in list.iter().enumerate() {
+                    node.prefix.push(self.node(sub, Some(format!("{}/{i}", child("items"))), doc));
+                }
+                if let Some(sub) = map.get("additionalItems") {
+                    node.rest = Some(self.node(sub, Some(child("additionalItems")), doc));
+                }
+            }
+            (_, Some(sub)) if !sub.is_array() => {
+                node.rest = Some(self.node(sub, Some(child("items")), doc));
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(list)) = map.get("allOf") {
+            for (i, sub) in list.iter().enumerate() {
+                node.all.push(self.node(sub, Some(format!("{}/{i}", child("allOf"))), doc));
+            }
+        }
+        for kw in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(list)) = map.get(kw) {
+                let branches = list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, sub)| self.node(sub, Some(format!("{}/{i}", child(kw))), doc))
+                    .collect();
+                node.any.push((if kw == "anyOf" { "anyOf" } else { "oneOf" }, branches));
+            }
+        }
+        if let Some(slot) = self.nodes.get_mut(id) {
+            *slot = node;
+        }
+        id
+    }
+
+    /// Local pointers (`#/…`) of the current document and whole resource documents; anything
+    /// else (anchors, `$id`-relative URIs) is left unresolved, which only means fewer early checks.
+    fn resolve_ref(&mut self, r: &str, doc: Option<&str>) -> Option<NodeId> {
+        let (base, fragment) = r.split_once('#').unwrap_or((r, ""));
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return None;
+        }
+        let (document, uri): (&Value, Option<String>) = if base.is_empty() {
+            match doc {
+                None => (self.root, None),
+                Some(u) => (self.resources.get(u)?, Some(u.to_string())),
+            }
+        } else {
+            let (k, v) = self.resources.iter().find(|(k, _)| k.trim_end_matches('#') == base)?;
+            (v, Some(k.clone()))
+        };
+        let target = document.pointer(&percent_decode(fragment))?;
+        Some(self.node(target, Some(fragment.to_string()), uri.as_deref()))
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            if let Some(h) = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(h);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn type_name(t: &str) -> &'static str {
+    match t {
+        "object" => "object",
+        "array" => "array",
+        "string" => "string",
+        "number" => "number",
+        "integer" => "integer",
+        "boolean" => "boolean",
+        "null" => "null",
+        _ => "unknown",
+    }
+}
+
+/// The constraints that apply at one location: a conjunction of nodes and of disjunctions.
+#[derive(Clone)]
+enum Expr {
+    Leaf(NodeId),
+    All(Vec<Expr>),
+    Any(&'static str, Vec<Expr>),
+}
+
+/// Per open location: its constraints and what has been seen of its value.
+struct Frame {
+    expr: Expr,
+    keys: HashSet<String>,
+    items: usize,
+    text: Vec<u8>,
+    chars: u64,
+    reported: bool,
+}
+
+/// Watches the parser's events and collects certain violations.
+pub struct Checker {
+    schema: Arc<EarlySchema>,
+    frames: Vec<Frame>,
+    found: Vec<Violation>,
+    seen: HashSet<(String, String, String)>,
+    /// Byte offset at which each found violation became certain.
+    offsets: Vec<usize>,
+}
+
+enum Check<'a> {
+    Begin(Kind),
+    Text(&'a [u8], u64),
+    Key(&'a str, usize),
+    Item(usize),
+    End(&'a Value),
+}
+
+impl Checker {
+    pub fn new(schema: Arc<EarlySchema>) -> Self {
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new() }
+    }
+
+    pub fn violations(&self) -> &[Violation] {
+        &self.found
+    }
+
+    /// The byte offsets where the violations became certain (same order).
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
+    pub fn into_violations(self) -> Vec<Violation> {
+        self.found
+    }
+
+    fn expand(&self, id: NodeId, depth: usize) -> Expr {
+        let Some(node) = self.schema.get(id) else { return Expr::All(Vec::new()) };
+        if depth > MAX_EXPANSION {
+            return Expr::All(Vec::new());
+        }
+        let mut parts = vec![Expr::Leaf(id)];
+        parts.extend(node.all.iter().map(|n| self.expand(*n, depth + 1)));
+        for (kw, branches) in &node.any {
+            parts.push(Expr::Any(kw, branches.iter().map(|n| self.expand(*n, depth + 1)).collect()));
+        }
+        Expr::All(parts)
+    }
+
+    /// The constraints at `parent`'s child `segment`.
+    fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
+        match expr {
+            Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::Any(kw, xs) => Expr::Any(kw, xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::Leaf(id) => {
+                let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
+                let mut ids = Vec::new();
+                match segment {
+                    Segment::Key(k) => {
+                        let mut matched = false;
+                        for (name, n) in &node.properties {
+                            if name == k {
+                                ids.push(*n);
+                                matched = true;
+                            }
+                        }
+                        for (re, n) in &node.patterns {
+                            match re {
+                                Some(re) if re.is_match(k) => {
+                                    ids.push(*n);
+                                    matched = true;
+                                }
+                                Some(_) => {}
+                                // Unknown pattern: it may match, so `additionalProperties` may not apply.
+                                None => matched = true,
+                            }
+                        }
+                        if !matched {
+                            // `additionalProperties: false` was reported at the key already.
+                            ids.extend(node.additional.filter(|a| self.schema.get(*a).is_none_or(|n| !n.always_false)));
+                        }
+                    }
+                    Segment::Index(i) => match node.prefix.get(*i) {
+                        Some(n) => ids.push(*n),
+                        None => ids.extend(node.rest),
+                    },
+                }
+                Expr::All(ids.into_iter().map(|n| self.expand(n, 0)).collect())
+            }
+        }
+    }
+
+    /// Evaluates `expr` for a check; `Err` with the violations when it can no longer hold.
+    fn eval(&self, expr: &Expr, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Violation>> {
+        match expr {
+            Expr::Leaf(id) => self.leaf(*id, check, path),
+            Expr::All(xs) => {
+                let mut all = Vec::new();
+                for x in xs {
+                    if let Err(v) = self.eval(x, check, path) {
+                        all.extend(v);
+                    }
+                }
+                if all.is_empty() { Ok(()) } else { Err(all) }
+            }
+            Expr::Any(kw, xs) => {
+                let mut best: Option<(usize, Vec<Violation>)> = None;
+                for (i, x) in xs.iter().enumerate() {
+                    match self.eval(x, check, path) {
+                        Ok(()) => return Ok(()),
+                        Err(v) => {
+                            if best.as_ref().is_none_or(|(_, b)| v.len() < b.len()) {
+                                best = Some((i, v));
+                            }
+                        }
+                    }
+                }
+                let Some((index, mut violations)) = best else { return Ok(()) };
+                for v in &mut violations {
+                    if v.branch.is_none() {
+                        v.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
+                    }
+                }
+                Err(violations)
+            }
+        }
+    }
+
+    fn leaf(&self, id: NodeId, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Violation>> {
+        let Some(node) = self.schema.get(id) else { return Ok(()) };
+        let at = |keyword: &str, expected: Value, received: Value, message: String| {
+            let mut v = Violation::of_output(keyword, expected, received, message);
+            v.path = path.to_jsonpath();
+            v.pointer = path.to_pointer();
+            v.schema_path = node.pointer.as_ref().map(|p| format!("{p}/{keyword}")).unwrap_or_default();
+            v
+        };
+        let mut out = Vec::new();
+        match check {
+            Check::Begin(kind) => {
+                if node.always_false {
+                    out.push(at("false", json!(false), json!(kind_name(*kind)), format!("False schema does not allow a {} here", kind_name(*kind))));
+                }
+                if let Some(types) = &node.types {
+                    if !types.iter().any(|t| kind_allows(*kind, t)) {
+                        let quoted: Vec<String> = types.iter().map(|t| quote(t)).collect();
+                        let expected = if types.len() == 1 { json!(types[0]) } else { json!(types) };
+                        out.push(at("type", expected, json!(kind_name(*kind)), format!("{} is not of type {}", article(*kind), quoted.join(", "))));
+                    }
+                }
+                if let Some((kw, values)) = &node.choices {
+                    if !values.iter().any(|v| value_kind_matches(v, *kind)) {
+                        out.push(at(kw, Value::Array(values.clone()), json!(kind_name(*kind)), choice_message(kw, values, &article(*kind))));
+                    }
+                }
+            }
+            Check::Text(prefix, chars) => {
+                if let Some(max) = node.max_length {
+                    if *chars > max {
+                        let shown = String::from_utf8_lossy(prefix);
+                        out.push(at("maxLength", json!(max), json!(crate::render::truncate_text(&shown, 256)), format!("{} is longer than {max} character{}", repr(&json!(shown)), if max == 1 { "" } else { "s" })));
+                    }
+                }
+                if let Some((kw, values)) = &node.choices {
+                    let possible = values.iter().any(|v| v.as_str().is_some_and(|s| s.as_bytes().starts_with(prefix)));
+                    if !possible {
+                        let shown = String::from_utf8_lossy(prefix);
+                        out.push(at(kw, Value::Array(values.clone()), json!(shown), choice_message(kw, values, &format!("a string starting with {}", quote(&shown)))));
+                    }
+                }
+            }
+            Check::Key(key, distinct) => {
+                if let Some(max) = node.max_properties {
+                    if *distinct as u64 > max {
+                        out.push(at("maxProperties", json!(max), json!(distinct), format!("object has more than {max} propert{}", if max == 1 { "y" } else { "ies" })));
+                    }
+                }
+                let closed = node.additional.and_then(|a| self.schema.get(a)).is_some_and(|a| a.always_false);
+                if closed {
+                    let known = node.properties.iter().any(|(n, _)| n == key)
+                        || node.patterns.iter().any(|(re, _)| re.as_ref().is_none_or(|re| re.is_match(key)));
+                    if !known {
+                        let mut v = at("additionalProperties", json!("no additional properties"), json!(key), format!("Additional properties are not allowed ({} was unexpected)", quote(key)));
+                        v.schema_path = node.pointer.as_ref().map(|p| format!("{p}/additionalProperties")).unwrap_or_default();
+                        out.push(v);
+                    }
+                }
+            }
+            Check::Item(index) => {
+                if let Some(max) = node.max_items {
+                    if *index as u64 >= max {
+                        out.push(at("maxItems", json!(max), json!(index + 1), format!("array has more than {max} item{}", if max == 1 { "" } else { "s" })));
+                    }
+                }
+            }
+            Check::End(value) => {
+                if let (Some(map), Some(ptr)) = (&self.schema.validators, &node.pointer) {
+                    if let Some(validator) = map.get(&format!("#{ptr}")) {
+                        if !validator.is_valid(value) {
+                            for mut v in violation::from_errors(validator.iter_errors(value), value, 256) {
+                                relocate(&mut v, path, ptr);
+                                out.push(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if out.is_empty() { Ok(()) } else { Err(out) }
+    }
+
+    fn report(&mut self, result: Result<(), Vec<Violation>>, at: Position) {
+        if let Err(violations) = result {
+            for v in violations {
+                // The same failure found early and again when its subtree closes counts once.
+                let which = if v.keyword.ends_with("Properties") { v.received.to_string() } else { String::new() };
+                let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
+                if self.seen.insert(key) {
+                    self.found.push(v);
+                    // The index of the byte that made it certain.
+                    self.offsets.push(at.offset.saturating_sub(1));
+                }
+            }
+        }
+    }
+}
+
+/// A violation found by validating a subtree, moved to where the subtree is.
+fn relocate(v: &mut Violation, base: &InstancePath, schema_base: &str) {
+    v.path = join_jsonpath(&base.to_jsonpath(), &v.path);
+    v.pointer = format!("{}{}", base.to_pointer(), v.pointer);
+    v.schema_path = format!("{schema_base}{}", v.schema_path);
+}
+
+/// `$.a` + `$.b[0]` → `$.a.b[0]`.
+fn join_jsonpath(base: &str, rel: &str) -> String {
+    format!("{base}{}", rel.strip_prefix('$').unwrap_or(rel))
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Object => "object",
+        Kind::Array => "array",
+        Kind::String => "string",
+        Kind::Number => "number",
+        Kind::Bool => "boolean",
+        Kind::Null => "null",
+    }
+}
+
+fn article(kind: Kind) -> String {
+    match kind {
+        Kind::Object => "an object".into(),
+        Kind::Array => "an array".into(),
+        Kind::String => "a string".into(),
+        Kind::Number => "a number".into(),
+        Kind::Bool => "a boolean".into(),
+        Kind::Null => "null".into(),
+    }
+}
+
+fn kind_allows(kind: Kind, t: &str) -> bool {
+    matches!(
+        (kind, t),
+        (Kind::Object, "object")
+            | (Kind::Array, "array")
+            | (Kind::String, "string")
+            | (Kind::Number, "number" | "integer")
+            | (Kind::Bool, "boolean")
+            | (Kind::Null, "null")
+            | (_, "unknown")
+    )
+}
+
+fn value_kind_matches(v: &Value, kind: Kind) -> bool {
+    matches!(
+        (v, kind),
+        (Value::Object(_), Kind::Object)
+            | (Value::Array(_), Kind::Array)
+            | (Value::String(_), Kind::String)
+            | (Value::Number(_), Kind::Number)
+            | (Value::Bool(_), Kind::Bool)
+            | (Value::Null, Kind::Null)
+    )
+}
+
+fn choice_message(kw: &str, values: &[Value], what: &str) -> String {
+    if kw == "const" {
+        format!("{} was expected, not {what}", values.first().map(repr).unwrap_or_default())
+    } else {
+        format!("{what} is not one of {}", repr(&Value::Array(values.to_vec())))
+    }
+}
+
+impl Observer for Checker {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+        match event {
+            Event::Begin(kind) => {
+                let expr = match (self.frames.last(), path.segments().last()) {
+                    (None, _) => self.expand(self.schema.root, 0),
+                    (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
+                    (Some(_), None) => Expr::All(Vec::new()),
+                };
+                if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last_mut(), path.segments().last()) {
+                    parent.items = i + 1;
+                    let parent_expr = parent.expr.clone();
+                    let mut parent_path = path.clone();
+                    parent_path.pop();
+                    let r = self.eval(&parent_expr, &Check::Item(*i), &parent_path);
+                    self.report(r, at);
+                }
+                let r = self.eval(&expr, &Check::Begin(kind), path);
+                let reported = r.is_err();
+                self.report(r, at);
+                self.frames.push(Frame { expr, keys: HashSet::new(), items: 0, text: Vec::new(), chars: 0, reported });
+            }
+            Event::Key(key) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.keys.insert(key.to_string());
+                    let distinct = frame.keys.len();
+                    let expr = frame.expr.clone();
+                    let r = self.eval(&expr, &Check::Key(key, distinct), path);
+                    self.report(r, at);
+                }
+            }
+            Event::StringBytes(bytes) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.chars += bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64;
+                    frame.text.extend_from_slice(bytes);
+                    if frame.reported {
+                        return;
+                    }
+                    let expr = frame.expr.clone();
+                    let text = std::mem::take(&mut frame.text);
+                    let chars = frame.chars;
+                    // Only the prefix up to the longest enum value matters for `enum`, and
+                    // `maxLength` needs only the count: keep the text bounded.
+                    let r = self.eval(&expr, &Check::Text(&text, chars), path);
+                    let failed = r.is_err();
+                    self.report(r, at);
+                    if let Some(frame) = self.frames.last_mut() {
+                        frame.reported = failed;
+                        frame.text = text;
+                    }
+                }
+            }
+            Event::End(value) => {
+                if let Some(frame) = self.frames.pop() {
+                    // The root's complete value is validated in full at the end of the stream.
+                    if !self.frames.is_empty() && !frame.reported {
+                        let r = self.eval(&frame.expr, &Check::End(value), path);
+                        self.report(r, at);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

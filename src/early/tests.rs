@@ -1,0 +1,80 @@
+use super::*;
+use crate::partial::{NoObserver, Parser};
+use serde_json::json;
+
+fn schema(s: Value) -> Arc<EarlySchema> {
+    let map = jsonschema::options().build_map(&s).ok();
+    Arc::new(EarlySchema::new(&s, Draft::Draft7, &BTreeMap::new(), map))
+}
+
+/// Feeds `doc` one byte at a time; returns (offset, path, keyword) of each early violation.
+fn early(s: &Arc<EarlySchema>, doc: &str) -> Vec<(usize, String, String)> {
+    let mut parser = Parser::new(usize::MAX, 1000, false);
+    let mut checker = Checker::new(Arc::clone(s));
+    for b in doc.as_bytes() {
+        parser.push(std::slice::from_ref(b), &mut checker);
+    }
+    let offsets = checker.offsets().to_vec();
+    checker.into_violations().into_iter().zip(offsets).map(|(v, o)| (o, v.path, v.keyword)).collect()
+}
+
+#[test]
+fn each_class_is_reported_at_the_byte_it_becomes_certain() {
+    let s = schema(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "n": {"type": "integer", "minimum": 0},
+            "s": {"enum": ["low", "high"]},
+            "t": {"maxLength": 3},
+            "a": {"maxItems": 1, "items": {"type": "string"}},
+            "o": {"type": "object", "required": ["x"]}
+        }
+    }));
+    // wrong type at the first byte of the value
+    let doc = r#"{"n": "x"}"#;
+    assert_eq!(early(&s, doc), vec![(6, "$.n".into(), "type".into())]);
+    // minimum once the number is complete (the delimiter after it)
+    assert_eq!(early(&s, r#"{"n": -5}"#), vec![(8, "$.n".into(), "minimum".into())]);
+    // enum: at the first character no value starts with
+    assert_eq!(early(&s, r#"{"s": "hx"}"#), vec![(8, "$.s".into(), "enum".into())]);
+    // maxLength: at the character past the limit
+    assert_eq!(early(&s, r#"{"t": "abcd"}"#), vec![(10, "$.t".into(), "maxLength".into())]);
+    // maxItems: at the first byte of the item past the limit
+    assert_eq!(early(&s, r#"{"a": ["x", "y"]}"#), vec![(12, "$.a".into(), "maxItems".into())]);
+    // unknown key under additionalProperties: false, when the key is complete
+    assert_eq!(early(&s, r#"{"zz": 1}"#), vec![(4, "$".into(), "additionalProperties".into())]);
+    // required, once the object closes
+    assert_eq!(early(&s, r#"{"o": {"y": 1}}"#), vec![(13, "$.o".into(), "required".into())]);
+}
+
+#[test]
+fn any_of_reports_only_when_no_branch_remains() {
+    let s = schema(json!({"properties": {"v": {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "integer"}]}}}));
+    assert!(early(&s, r#"{"v": 3}"#).is_empty());
+    assert!(early(&s, r#"{"v": "a"}"#).is_empty());
+    assert_eq!(early(&s, r#"{"v": true}"#).len(), 1);
+    assert_eq!(early(&s, r#"{"v": "b"}"#)[0].2, "enum");
+}
+
+#[test]
+fn refs_are_followed() {
+    let s = schema(json!({"definitions": {"sev": {"enum": ["low", "high"]}}, "properties": {"s": {"$ref": "#/definitions/sev"}}}));
+    assert_eq!(early(&s, r#"{"s": "x"}"#), vec![(7, "$.s".into(), "enum".into())]);
+}
+
+#[test]
+fn valid_documents_never_report_on_any_prefix() {
+    let s = schema(json!({
+        "type": "object", "additionalProperties": false, "required": ["a"],
+        "properties": {
+            "a": {"type": "array", "maxItems": 3, "items": {"anyOf": [{"type": "string", "maxLength": 5}, {"type": "object", "properties": {"k": {"const": "v"}}}]}},
+            "b": {"oneOf": [{"type": "number", "multipleOf": 2}, {"type": "null"}]}
+        }
+    }));
+    for doc in [r#"{"a": ["abc", {"k": "v"}, "é😀"], "b": 4}"#, r#"{"b": null, "a": []}"#] {
+        assert!(early(&s, doc).is_empty(), "{doc}");
+        let mut p = Parser::new(usize::MAX, 100, false);
+        p.push(doc.as_bytes(), &mut NoObserver);
+    }
+}

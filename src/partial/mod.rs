@@ -1,0 +1,581 @@
+//! An incremental JSON parser: bytes are pushed in chunks of any size, each byte is looked at
+//! once (total work linear in the input whatever the chunking), and at every moment the parser
+//! knows the path of the value being written and whether the document is complete, incomplete
+//! or broken. The value tree is built as values complete, so the final value needs no re-parse.
+//!
+//! Incompleteness is a state, not an error message to match: `Status::Incomplete` means every
+//! byte so far is a valid prefix of some JSON document.
+
+mod extract;
+
+pub use extract::Skipped;
+
+use crate::path::{InstancePath, Segment};
+use extract::Extractor;
+use serde_json::{Map, Number, Value};
+
+/// Where a byte is: 0-based byte offset, 1-based line and column (columns count bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub at: Position,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A valid prefix: more input may complete it.
+    Incomplete,
+    /// One whole JSON value (and only whitespace, or skipped trailing text, after it).
+    Complete,
+    /// No continuation can make this JSON.
+    Broken(SyntaxError),
+    /// A limit was exceeded (depth or size): a resource error, not a syntax error.
+    Limit(LimitKind),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    Bytes(usize),
+    Depth(usize),
+}
+
+/// The JSON type of a value, known from its first byte (numbers: `Number`, refined when complete).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// What the parser tells an observer, in input order.
+pub enum Event<'a> {
+    /// A value starts; its path is the parser's current path.
+    Begin(Kind),
+    /// An object key is complete; the value that follows is at `path + key`.
+    Key(&'a str),
+    /// Decoded bytes appended to the string value being written (never for keys).
+    StringBytes(&'a [u8]),
+    /// A value is complete (for containers, with everything inside).
+    End(&'a Value),
+}
+
+/// Receives the parser's events. `path` is the location of the value concerned.
+pub trait Observer {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position);
+}
+
+/// An observer that ignores everything.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    fn event(&mut self, _: Event<'_>, _: &InstancePath, _: Position) {}
+}
+
+enum Frame {
+    Object { map: Map<String, Value>, key: Option<String>, state: ObjState },
+    Array { items: Vec<Value>, state: ArrState },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ObjState {
+    KeyOrEnd,
+    Key,
+    Colon,
+    Value,
+    CommaOrEnd,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArrState {
+    ValueOrEnd,
+    Value,
+    CommaOrEnd,
+}
+
+enum Token {
+    None,
+    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize },
+    Num(Vec<u8>),
+    Lit { word: &'static [u8], matched: usize, value: Value },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    Backslash,
+    /// `\u` with `digits` hex digits read so far into `code`; `high` is a pending high surrogate.
+    Unicode { digits: u8, code: u32, high: Option<u32> },
+    /// After a high surrogate: expecting `\` then `u` of the low surrogate.
+    LowBackslash { high: u32 },
+    LowU { high: u32 },
+}
+
+pub struct Parser {
+    stack: Vec<Frame>,
+    path: InstancePath,
+    token: Token,
+    root: Option<Value>,
+    status: Status,
+    pos: Position,
+    max_bytes: usize,
+    max_depth: usize,
+    extractor: Option<Extractor>,
+}
+
+impl Parser {
+    /// A parser for one document within the given limits. With `extract`, a leading markdown
+    /// fence and prose before the first `{`/`[` are skipped, and so is anything after the value.
+    pub fn new(max_bytes: usize, max_depth: usize, extract: bool) -> Self {
+        Parser {
+            stack: Vec::new(),
+            path: InstancePath::root(),
+            token: Token::None,
+            root: None,
+            status: Status::Incomplete,
+            pos: Position { offset: 0, line: 1, column: 0 },
+            max_bytes,
+            max_depth,
+            extractor: extract.then(Extractor::default),
+        }
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// Bytes pushed so far.
+    pub fn bytes(&self) -> usize {
+        self.pos.offset
+    }
+
+    pub fn position(&self) -> Position {
+        self.pos
+    }
+
+    /// The path of the value being written (the innermost open location).
+    pub fn path(&self) -> &InstancePath {
+        &self.path
+    }
+
+    /// Text skipped by extraction (prose, fences), in order.
+    pub fn skipped(&self) -> &[Skipped] {
+        self.extractor.as_ref().map_or(&[], Extractor::skipped)
+    }
+
+    /// The complete value, once `status()` is `Complete`.
+    pub fn value(&self) -> Option<&Value> {
+        self.root.as_ref()
+    }
+
+    pub fn into_value(self) -> Option<Value> {
+        self.root
+    }
+
+    /// Feeds `bytes`. Once broken or over a limit, further input is ignored.
+    pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
+        for &b in bytes {
+            if !matches!(self.status, Status::Incomplete | Status::Complete) {
+                return;
+            }
+            if self.pos.offset >= self.max_bytes {
+                self.status = Status::Limit(LimitKind::Bytes(self.max_bytes));
+                return;
+            }
+            self.pos.offset += 1;
+            if b == b'\n' {
+                self.pos.line += 1;
+                self.pos.column = 0;
+            } else {
+                self.pos.column += 1;
+            }
+            if let Some(ex) = &mut self.extractor {
+                let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
+                if !ex.admit(b, before_root, self.status == Status::Complete, self.pos.offset - 1) {
+                    continue;
+                }
+            }
+            self.byte(b, observer);
+        }
+        self.flush_string(observer);
+    }
+
+    /// The input has ended: a number still open at the root completes now.
+    pub fn end(&mut self, observer: &mut dyn Observer) {
+        if self.status == Status::Incomplete && self.stack.is_empty() {
+            if let Token::Num(buf) = &self.token {
+                // `1.`, `-`, `2e+` are cut short, not malformed: the document stays incomplete.
+                if !matches!(buf.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
+                    self.finish_number(observer);
+                }
+            }
+        }
+    }
+
+    fn fail(&mut self, message: impl Into<String>) {
+        self.status = Status::Broken(SyntaxError { at: self.pos, message: message.into() });
+    }
+
+    fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
+        match &mut self.token {
+            Token::Str { .. } => return self.string_byte(b, obs),
+            Token::Num(buf) => {
+                if matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                    buf.push(b);
+                    return;
+                }
+                self.finish_number(obs);
+                if !matches!(self.status, Status::Incomplete | Status::Complete) {
+                    return;
+                }
+            }
+            Token::Lit { word, matched, .. } => {
+                if word.get(*matched) == Some(&b) {
+                    *matched += 1;
+                    if *matched == word.len() {
+                        if let Token::Lit { value, .. } = std::mem::replace(&mut self.token, Token::None) {
+                            self.complete_value(value, obs);
+                        }
+                    }
+                } else {
+                    let message = format!("invalid literal: expected '{}'", String::from_utf8_lossy(word));
+                    self.fail(message);
+                }
+                return;
+            }
+            Token::None => {}
+        }
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            return;
+        }
+        if self.status == Status::Complete {
+            return self.fail("trailing characters after the JSON value");
+        }
+        match self.stack.last_mut() {
+            None => self.begin_value(b, obs),
+            Some(Frame::Object { state, .. }) => match *state {
+                ObjState::KeyOrEnd | ObjState::Key => {
+                    if b == b'"' {
+                        self.token = Token::Str { buf: Vec::new(), esc: Escape::None, key: true, reported: 0 };
+                    } else if b == b'}' && *state == ObjState::KeyOrEnd {
+                        self.close(obs);
+                    } else {
+                        self.fail("expected a string key");
+                    }
+                }
+                ObjState::Colon => {
+                    if b == b':' {
+                        *state = ObjState::Value;
+                    } else {
+                        self.fail("expected ':' after the key");
+                    }
+                }
+                ObjState::Value => self.begin_value(b, obs),
+                ObjState::CommaOrEnd => match b {
+                    b',' => *state = ObjState::Key,
+                    b'}' => self.close(obs),
+                    _ => self.fail("expected ',' or '}'"),
+                },
+            },
+            Some(Frame::Array { state, items }) => match *state {
+                ArrState::ValueOrEnd | ArrState::Value => {
+                    if b == b']' && *state == ArrState::ValueOrEnd {
+                        self.close(obs);
+                    } else {
+                        let index = items.len();
+                        self.path.push(Segment::Index(index));
+                        self.begin_value(b, obs);
+                    }
+                }
+                ArrState::CommaOrEnd => match b {
+                    b',' => *state = ArrState::Value,
+                    b']' => self.close(obs),
+                    _ => self.fail("expected ',' or ']'"),
+                },
+            },
+        }
+    }
+
+    /// The first byte of a value at the current path.
+    fn begin_value(&mut self, b: u8, obs: &mut dyn Observer) {
+        let kind = match b {
+            b'{' | b'[' => {
+                if self.stack.len() >= self.max_depth {
+                    self.status = Status::Limit(LimitKind::Depth(self.max_depth));
+                    return;
+                }
+                if b == b'{' {
+                    Kind::Object
+                } else {
+                    Kind::Array
+                }
+            }
+            b'"' => Kind::String,
+            b'-' | b'0'..=b'9' => Kind::Number,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Null,
+            _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
+        };
+        obs.event(Event::Begin(kind), &self.path, self.pos);
+        match b {
+            b'{' => self.stack.push(Frame::Object { map: Map::new(), key: None, state: ObjState::KeyOrEnd }),
+            b'[' => self.stack.push(Frame::Array { items: Vec::new(), state: ArrState::ValueOrEnd }),
+            b'"' => self.token = Token::Str { buf: Vec::new(), esc: Escape::None, key: false, reported: 0 },
+            b't' => self.token = Token::Lit { word: b"true", matched: 1, value: Value::Bool(true) },
+            b'f' => self.token = Token::Lit { word: b"false", matched: 1, value: Value::Bool(false) },
+            b'n' => self.token = Token::Lit { word: b"null", matched: 1, value: Value::Null },
+            _ => self.token = Token::Num(vec![b]),
+        }
+    }
+
+    fn string_byte(&mut self, b: u8, obs: &mut dyn Observer) {
+        let Token::Str { buf, esc, .. } = &mut self.token else { return };
+        match *esc {
+            Escape::None => match b {
+                b'"' => return self.finish_string(obs),
+                b'\\' => *esc = Escape::Backslash,
+                0x00..=0x1f => return self.fail("control character in a string (escape it)"),
+                _ => buf.push(b),
+            },
+            Escape::Backslash => {
+                let c = match b {
+                    b'"' => b'"',
+                    b'\\' => b'\\',
+                    b'/' => b'/',
+                    b'b' => 0x08,
+                    b'f' => 0x0c,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'u' => {
+                        *esc = Escape::Unicode { digits: 0, code: 0, high: None };
+                        return;
+                    }
+                    _ => return self.fail("invalid escape in a string"),
+                };
+                buf.push(c);
+                *esc = Escape::None;
+            }
+            Escape::Unicode { digits, code, high } => {
+                let Some(d) = (b as char).to_digit(16) else {
+                    return self.fail("invalid \\u escape");
+                };
+                let code = code * 16 + d;
+                if digits < 3 {
+                    *esc = Escape::Unicode { digits: digits + 1, code, high };
+                    return;
+                }
+                match (high, code) {
+                    (None, 0xD800..=0xDBFF) => *esc = Escape::LowBackslash { high: code },
+                    (None, 0xDC00..=0xDFFF) => return self.fail("lone low surrogate in \\u escape"),
+                    (None, c) => {
+                        push_char(buf, c);
+                        *esc = Escape::None;
+                    }
+                    (Some(h), 0xDC00..=0xDFFF) => {
+                        push_char(buf, 0x10000 + ((h - 0xD800) << 10) + (code - 0xDC00));
+                        *esc = Escape::None;
+                    }
+                    (Some(_), _) => return self.fail("lone high surrogate in \\u escape"),
+                }
+            }
+            Escape::LowBackslash { high } => {
+                if b == b'\\' {
+                    *esc = Escape::LowU { high };
+                } else {
+                    return self.fail("lone high surrogate in \\u escape");
+                }
+            }
+            Escape::LowU { high } => {
+                if b == b'u' {
+                    *esc = Escape::Unicode { digits: 0, code: 0, high: Some(high) };
+                } else {
+                    return self.fail("lone high surrogate in \\u escape");
+                }
+            }
+        }
+    }
+
+    /// Reports decoded string bytes not yet reported (once per push, so work stays linear).
+    fn flush_string(&mut self, obs: &mut dyn Observer) {
+        if let Token::Str { buf, key: false, reported, .. } = &mut self.token {
+            if *reported < buf.len() {
+                let start = *reported;
+                *reported = buf.len();
+                if let Some(new) = buf.get(start..) {
+                    obs.event(Event::StringBytes(new), &self.path, self.pos);
+                }
+            }
+        }
+    }
+
+    fn finish_string(&mut self, obs: &mut dyn Observer) {
+        self.flush_string(obs);
+        let Token::Str { buf, key, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let text = match String::from_utf8(buf) {
+            Ok(text) => text,
+            Err(_) => return self.fail("invalid UTF-8 in a string"),
+        };
+        if key {
+            obs.event(Event::Key(&text), &self.path, self.pos);
+            if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
+                self.path.push(Segment::Key(text.clone()));
+                *key = Some(text);
+                *state = ObjState::Colon;
+            }
+        } else {
+            self.complete_value(Value::String(text), obs);
+        }
+    }
+
+    fn finish_number(&mut self, obs: &mut dyn Observer) {
+        let Token::Num(buf) = std::mem::replace(&mut self.token, Token::None) else { return };
+        if !valid_number(&buf) {
+            return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
+        }
+        match serde_json::from_slice::<Number>(&buf) {
+            Ok(n) => self.complete_value(Value::Number(n), obs),
+            Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(&buf))),
+        }
+    }
+
+    /// A value is complete at the current path: report it and put it in its parent.
+    fn complete_value(&mut self, value: Value, obs: &mut dyn Observer) {
+        obs.event(Event::End(&value), &self.path, self.pos);
+        match self.stack.last_mut() {
+            None => {
+                self.root = Some(value);
+                self.status = Status::Complete;
+            }
+            Some(Frame::Object { map, key, state }) => {
+                if let Some(k) = key.take() {
+                    map.insert(k, value);
+                }
+                *state = ObjState::CommaOrEnd;
+                self.path_pop();
+            }
+            Some(Frame::Array { items, state }) => {
+                items.push(value);
+                *state = ArrState::CommaOrEnd;
+                self.path_pop();
+            }
+        }
+    }
+
+    fn path_pop(&mut self) {
+        self.path.pop();
+    }
+
+    fn close(&mut self, obs: &mut dyn Observer) {
+        let value = match self.stack.pop() {
+            Some(Frame::Object { map, .. }) => Value::Object(map),
+            Some(Frame::Array { items, .. }) => Value::Array(items),
+            None => return,
+        };
+        self.complete_value(value, obs);
+    }
+
+    /// The value as written so far: open containers with what they hold, a string being written
+    /// as its prefix; a number or literal being written, or a key without a value, is left out.
+    pub fn partial(&self) -> Option<Value> {
+        if let Some(root) = &self.root {
+            return Some(root.clone());
+        }
+        let mut current: Option<Value> = match &self.token {
+            Token::Str { buf, key: false, .. } => Some(Value::String(utf8_prefix(buf))),
+            _ => None,
+        };
+        for frame in self.stack.iter().rev() {
+            current = Some(match frame {
+                Frame::Object { map, key, .. } => {
+                    let mut map = map.clone();
+                    if let (Some(k), Some(v)) = (key, current) {
+                        map.insert(k.clone(), v);
+                    }
+                    Value::Object(map)
+                }
+                Frame::Array { items, .. } => {
+                    let mut items = items.clone();
+                    if let Some(v) = current {
+                        items.push(v);
+                    }
+                    Value::Array(items)
+                }
+            });
+        }
+        current
+    }
+}
+
+fn utf8_prefix(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(e) => String::from_utf8_lossy(bytes.get(..e.valid_up_to()).unwrap_or_default()).into_owned(),
+    }
+}
+
+fn push_char(buf: &mut Vec<u8>, code: u32) {
+    let c = char::from_u32(code).unwrap_or('\u{FFFD}');
+    let mut tmp = [0u8; 4];
+    buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+}
+
+/// JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+fn valid_number(s: &[u8]) -> bool {
+    let mut i = 0;
+    let at = |i: usize| s.get(i).copied();
+    if at(i) == Some(b'-') {
+        i += 1;
+    }
+    match at(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while matches!(at(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if at(i) == Some(b'.') {
+        i += 1;
+        if !matches!(at(i), Some(b'0'..=b'9')) {
+            return false;
+        }
+        while matches!(at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    if matches!(at(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(at(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !matches!(at(i), Some(b'0'..=b'9')) {
+            return false;
+        }
+        while matches!(at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+    }
+    i == s.len()
+}
+
+fn describe(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}'", b as char)
+    } else {
+        format!("byte 0x{b:02x}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

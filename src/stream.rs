@@ -1,0 +1,226 @@
+//! Stream validation: the states of seed 003 §4. Chunks are appended while the output is
+//! in flight (parsed incrementally, early violations reported as they become certain); when the
+//! model stops, the output is soft-complete and validated in full; an invalid output is retried
+//! once (seed 001) with the retry prompt of seed 000 §3.3; a second failure is hard-complete:
+//! the canonical error with `retryable: false`, never a silently truncated result. A refusal is
+//! an outcome of its own, never a validation failure and never retried.
+
+use crate::contract::Contract;
+use crate::early::Checker;
+use crate::output;
+use crate::partial::{LimitKind, Parser, Status};
+use crate::prompt::retry_prompt;
+use crate::report::OutputValidationError;
+use crate::violation::Violation;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// Retries after the first attempt (seed 001: one).
+    pub max_retries: usize,
+    /// Skip prose and markdown fences around the JSON.
+    pub extract: bool,
+    /// End the attempt at the first early violation (the caller cancels generation).
+    pub abort_on_early_violation: bool,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions { max_retries: 1, extract: false, abort_on_early_violation: false }
+    }
+}
+
+/// Why the model stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    Stop,
+    /// The model hit its token limit: the output is truncated.
+    Length,
+    Refusal,
+    ToolUse,
+}
+
+impl StopReason {
+    pub fn parse(s: &str) -> Option<StopReason> {
+        match s {
+            "stop" | "end_turn" | "stop_sequence" => Some(StopReason::Stop),
+            "length" | "max_tokens" => Some(StopReason::Length),
+            "refusal" | "content_filter" => Some(StopReason::Refusal),
+            "tool_use" | "tool_calls" => Some(StopReason::ToolUse),
+            _ => None,
+        }
+    }
+}
+
+/// After each push.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StreamStatus {
+    pub state: &'static str,
+    pub attempt: usize,
+    pub bytes: usize,
+    /// The JSON value is complete.
+    pub complete: bool,
+    /// Every early violation of this attempt so far.
+    pub early_violations: Vec<Violation>,
+    /// The attempt was ended by an early violation (`abortOnEarlyViolation`).
+    pub aborted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "state")]
+pub enum StreamOutcome {
+    #[serde(rename = "soft-complete")]
+    Valid { valid: bool, data: Value, attempt: usize },
+    #[serde(rename = "soft-complete")]
+    Retry { valid: bool, retry: bool, prompt: String, violations: Vec<Violation>, attempt: usize },
+    #[serde(rename = "hard-complete")]
+    Failed { valid: bool, error: OutputValidationError, attempts: usize },
+    #[serde(rename = "refused")]
+    Refused { refusal: String, attempt: usize },
+}
+
+pub struct OutputStream {
+    contract: Contract,
+    options: StreamOptions,
+    attempt: usize,
+    parser: Parser,
+    checker: Checker,
+    /// The first bytes of the attempt, for `raw_output`.
+    raw: Vec<u8>,
+    aborted: bool,
+    /// Set once the stream reached hard-complete, valid or refused.
+    done: bool,
+}
+
+impl OutputStream {
+    pub fn new(contract: &Contract, options: StreamOptions) -> Self {
+        let limits = contract.limits();
+        OutputStream {
+            contract: contract.clone(),
+            options,
+            attempt: 1,
+            parser: Parser::new(limits.max_output_bytes, limits.max_depth, options.extract),
+            checker: Checker::new(contract.early_schema()),
+            raw: Vec::new(),
+            aborted: false,
+            done: false,
+        }
+    }
+
+    fn restart(&mut self) {
+        let limits = self.contract.limits();
+        self.parser = Parser::new(limits.max_output_bytes, limits.max_depth, self.options.extract);
+        self.checker = Checker::new(self.contract.early_schema());
+        self.raw.clear();
+        self.aborted = false;
+    }
+
+    pub fn attempt(&self) -> usize {
+        self.attempt
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Appends a chunk (any split, UTF-8 sequences may be cut anywhere).
+    pub fn push(&mut self, chunk: &[u8]) -> StreamStatus {
+        if !self.aborted && !self.done {
+            let keep = self.contract.raw_output_limit().saturating_add(4).saturating_sub(self.raw.len());
+            self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
+            if self.options.abort_on_early_violation {
+                // Byte by byte is not needed: stop feeding at the chunk where the first violation appears.
+                self.parser.push(chunk, &mut self.checker);
+                self.aborted = !self.checker.violations().is_empty();
+            } else {
+                self.parser.push(chunk, &mut self.checker);
+            }
+        }
+        self.status()
+    }
+
+    pub fn status(&self) -> StreamStatus {
+        StreamStatus {
+            state: "in-flight",
+            attempt: self.attempt,
+            bytes: self.parser.bytes(),
+            complete: self.parser.status() == &Status::Complete,
+            early_violations: self.checker.violations().to_vec(),
+            aborted: self.aborted,
+        }
+    }
+
+    /// The value as written so far (strings as their prefix; numbers being written left out).
+    pub fn partial(&self) -> Option<Value> {
+        self.parser.partial()
+    }
+
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+
+    /// The model signalled the end of this attempt.
+    pub fn finish(&mut self, reason: StopReason, refusal: Option<&str>) -> StreamOutcome {
+        let attempt = self.attempt;
+        if reason == StopReason::Refusal || refusal.is_some() {
+            self.done = true;
+            return StreamOutcome::Refused { refusal: refusal.unwrap_or("").to_string(), attempt };
+        }
+        self.parser.end(&mut self.checker);
+        let violations = if self.aborted {
+            self.checker.violations().to_vec()
+        } else if reason == StopReason::Length {
+            vec![Violation::of_output(
+                "truncated",
+                json!("a complete output"),
+                json!(self.parser.bytes()),
+                format!("output was cut off at the model's token limit after {} bytes", self.parser.bytes()),
+            )]
+        } else {
+            match self.parser.status() {
+                Status::Complete => match self.parser.value() {
+                    // Post-merge: whatever arrived in parts is validated again as one value.
+                    Some(value) => self.contract.violations(value),
+                    None => Vec::new(),
+                },
+                Status::Incomplete if self.parser.bytes() == 0 || self.parser.partial().is_none() => vec![Violation::of_output(
+                    "json",
+                    json!("a JSON value"),
+                    json!(""),
+                    "No JSON output found but output_schema requires structured output".into(),
+                )],
+                Status::Incomplete => vec![Violation::of_output(
+                    "truncated",
+                    json!("a complete JSON value"),
+                    json!(self.parser.bytes()),
+                    format!("output ends before the JSON value is complete (after {} bytes)", self.parser.bytes()),
+                )],
+                Status::Broken(e) => vec![Violation::of_output(
+                    "json",
+                    json!("valid JSON"),
+                    Value::Null,
+                    format!("invalid JSON at line {}, column {}: {}", e.at.line, e.at.column, e.message),
+                )],
+                Status::Limit(LimitKind::Bytes(limit)) => vec![output::too_large(self.parser.bytes() + 1, *limit)],
+                Status::Limit(LimitKind::Depth(limit)) => vec![output::too_deep(*limit)],
+            }
+        };
+        if violations.is_empty() {
+            self.done = true;
+            let data = self.parser.value().cloned().unwrap_or(Value::Null);
+            return StreamOutcome::Valid { valid: true, data, attempt };
+        }
+        let raw = String::from_utf8_lossy(&self.raw).into_owned();
+        let mut error = self.contract.failure(violations, &raw);
+        if error.retryable && attempt <= self.options.max_retries {
+            self.attempt += 1;
+            self.restart();
+            let prompt = retry_prompt(&error.violations, self.contract.schema());
+            return StreamOutcome::Retry { valid: false, retry: true, prompt, violations: error.violations, attempt };
+        }
+        self.done = true;
+        error.retryable = false;
+        StreamOutcome::Failed { valid: false, error, attempts: attempt }
+    }
+}

@@ -1,0 +1,144 @@
+//! The stream state machine and its agreement with one-shot validation.
+
+use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::{Contract, Options};
+use serde_json::{json, Value};
+
+fn pr_reviewer() -> Contract {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pr-reviewer/blueprint.json")).unwrap();
+    let blueprint: Value = serde_json::from_str(&text).unwrap();
+    Contract::compile(&blueprint["output_schema"], &Options { agent_id: Some("pr-reviewer".into()), ..Options::default() }).unwrap()
+}
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/examples/pr-reviewer/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn run(contract: &Contract, text: &str, chunk: usize) -> (StreamOutcome, Vec<usize>) {
+    let mut s = OutputStream::new(contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+    let mut early_counts = Vec::new();
+    for c in text.as_bytes().chunks(chunk.max(1)) {
+        early_counts.push(s.push(c).early_violations.len());
+    }
+    (s.finish(StopReason::Stop, None), early_counts)
+}
+
+/// A large valid pr-reviewer output (about 100 KB), generated deterministically.
+fn large_valid() -> String {
+    let comments: Vec<Value> = (0..600)
+        .map(|i| {
+            let severity = ["nitpick", "suggestion", "concern", "blocker"][i % 4];
+            json!({"file": format!("src/module_{i}/file é😀.rs"), "line": i * 7 + 1, "severity": severity, "message": format!("Comment number {i}: \"quoted\" text with escapes \\ and \n newlines.")})
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({"summary": "Large review", "approval": "comment", "comments": comments, "metrics": {"files_reviewed": 600, "lines_changed": 12000, "complexity_score": 7.25}})).unwrap()
+}
+
+#[test]
+fn chunked_streams_agree_with_one_shot_validation() {
+    let contract = pr_reviewer();
+    for text in [example("valid-output.json"), example("invalid-output.txt"), large_valid()] {
+        let one_shot = contract.validate_text(&text);
+        for chunk in [1, 2, 3, 7, 20, 64, 1000, 1 << 20] {
+            if text.len() > 20_000 && chunk < 20 {
+                continue;
+            }
+            let (outcome, _) = run(&contract, &text, chunk);
+            match (&outcome, &one_shot) {
+                (StreamOutcome::Valid { data, .. }, Ok(value)) => assert_eq!(data, value),
+                (StreamOutcome::Failed { error, .. }, Err(expected)) => assert_eq!(error.violations, expected.violations),
+                other => panic!("chunk {chunk}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn valid_documents_report_no_early_violation_on_any_prefix() {
+    let contract = pr_reviewer();
+    for text in [example("valid-output.json"), large_valid()] {
+        let step = if text.len() > 20_000 { 20 } else { 1 };
+        let (outcome, early) = run(&contract, &text, step);
+        assert!(matches!(outcome, StreamOutcome::Valid { .. }));
+        assert!(early.iter().all(|n| *n == 0));
+    }
+}
+
+#[test]
+fn invalid_output_reports_early_at_the_first_wrong_byte() {
+    let contract = pr_reviewer();
+    let text = example("invalid-output.txt");
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    let mut first = None;
+    for (i, b) in text.as_bytes().iter().enumerate() {
+        let status = s.push(std::slice::from_ref(b));
+        if first.is_none() && !status.early_violations.is_empty() {
+            first = Some((i, status.early_violations[0].path.clone(), status.early_violations[0].keyword.clone()));
+        }
+    }
+    // `"approval": "approved"`: no enum value starts with "approve" followed by 'd'.
+    let at = text.find("approved").unwrap() + "approve".len();
+    assert_eq!(first, Some((at, "$.approval".to_string(), "enum".to_string())));
+}
+
+#[test]
+fn state_machine() {
+    let contract = pr_reviewer();
+    let valid = example("valid-output.json");
+    let invalid = example("invalid-output.txt");
+
+    // valid on the first try
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(valid.as_bytes());
+    assert!(matches!(s.finish(StopReason::Stop, None), StreamOutcome::Valid { attempt: 1, .. }));
+
+    // invalid, then valid on the retry (same stream)
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(invalid.as_bytes());
+    let StreamOutcome::Retry { prompt, violations, attempt, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+    assert_eq!(attempt, 1);
+    assert!(prompt.starts_with("<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n- $.approval: 'approved' is not one of ['approve', 'request_changes', 'comment']\n"));
+    assert!(prompt.ends_with("```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>"));
+    assert_eq!(violations.len(), 6);
+    assert_eq!(s.push(valid.as_bytes()).attempt, 2);
+    assert!(matches!(s.finish(StopReason::Stop, None), StreamOutcome::Valid { attempt: 2, .. }));
+
+    // invalid twice: hard-complete, retryable false
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(invalid.as_bytes());
+    assert!(matches!(s.finish(StopReason::Stop, None), StreamOutcome::Retry { .. }));
+    s.push(invalid.as_bytes());
+    let StreamOutcome::Failed { error, attempts, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+    assert_eq!((attempts, error.retryable, error.error.as_str()), (2, false, "output_validation_failed"));
+
+    // truncation at the token limit: its own violation kind, retried
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(&valid.as_bytes()[..40]);
+    let StreamOutcome::Retry { violations, .. } = s.finish(StopReason::Length, None) else { panic!() };
+    assert_eq!(violations[0].keyword, "truncated");
+
+    // refusal: an outcome, not a failure
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(b"I can't help with that.");
+    assert_eq!(s.finish(StopReason::Refusal, Some("I can't help with that.")), StreamOutcome::Refused { refusal: "I can't help with that.".into(), attempt: 1 });
+
+    // fenced output with prose, extracted while streaming
+    let mut s = OutputStream::new(&contract, StreamOptions { extract: true, ..StreamOptions::default() });
+    for chunk in format!("Here is my review:\n```json\n{valid}\n```\nThanks!").as_bytes().chunks(5) {
+        s.push(chunk);
+    }
+    assert!(matches!(s.finish(StopReason::Stop, None), StreamOutcome::Valid { .. }));
+
+    // abort on the first early violation
+    let mut s = OutputStream::new(&contract, StreamOptions { abort_on_early_violation: true, ..StreamOptions::default() });
+    let mut aborted_at = None;
+    for (i, chunk) in invalid.as_bytes().chunks(8).enumerate() {
+        if s.push(chunk).aborted {
+            aborted_at = Some(i);
+            break;
+        }
+    }
+    assert!(aborted_at.is_some());
+    let StreamOutcome::Retry { violations, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+    assert_eq!(violations[0].path, "$.approval");
+}
