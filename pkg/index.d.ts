@@ -110,7 +110,55 @@ export declare class Contract {
   validate<T = unknown>(value: unknown): ValidationResult<T>;
   /** Parses and validates model output text; `data` is the parsed value. */
   validateText<T = unknown>(text: string): ValidationResult<T>;
+  /** A stream validator for this contract (seed 003 §4 states). */
+  stream(options?: StreamOptions): OutputStream;
   /** Releases this handle. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface StreamOptions {
+  /** Retries after the first attempt. Default: 1. */
+  maxRetries?: number;
+  /** Skip prose and a markdown fence around the JSON while streaming. Default: false. */
+  extract?: boolean;
+  /** End the attempt at the first early violation (cancel the generation). Default: false. */
+  abortOnEarlyViolation?: boolean;
+}
+
+export interface StreamStatus {
+  state: 'in-flight';
+  attempt: number;
+  bytes: number;
+  /** The JSON value is complete. */
+  complete: boolean;
+  /** Violations no continuation can repair, found so far in this attempt. */
+  earlyViolations: Violation[];
+  /** The attempt was ended by an early violation (`abortOnEarlyViolation`). */
+  aborted: boolean;
+}
+
+export type StreamOutcome<T = unknown> =
+  | { state: 'soft-complete'; valid: true; data: T; attempt: number }
+  | { state: 'soft-complete'; valid: false; retry: true; prompt: string; violations: Violation[]; attempt: number }
+  | { state: 'hard-complete'; valid: false; error: OutputValidationError; attempts: number }
+  | { state: 'refused'; refusal: string; attempt: number };
+
+export interface StreamEnd {
+  stopReason?: 'stop' | 'length' | 'refusal' | 'tool_use';
+  refusal?: string;
+}
+
+/** Validates an output as it streams in; after a `retry` outcome the next push starts the next attempt. */
+export declare class OutputStream {
+  private constructor();
+  push(chunk: string | Uint8Array): StreamStatus;
+  partial(): unknown;
+  finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;
+  /** Chunks in, a status per chunk out. */
+  transform(): TransformStream<string | Uint8Array, StreamStatus>;
+  /** Pushes every chunk of an async iterable, then finishes. */
+  consume<T = unknown>(chunks: AsyncIterable<string | Uint8Array>, end?: StreamEnd): Promise<StreamOutcome<T>>;
   free(): void;
   [Symbol.dispose](): void;
 }

@@ -55,6 +55,7 @@ impl StopReason {
 
 /// After each push.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StreamStatus {
     pub state: &'static str,
     pub attempt: usize,

@@ -8,6 +8,7 @@ use crate::draft::Draft;
 use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 use crate::output::OutputLimits;
 use crate::report::{self, OutputValidationError};
+use crate::stream::{OutputStream, StopReason, StreamOptions};
 use crate::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
@@ -135,6 +136,29 @@ impl WasmContract {
         }
     }
 
+    /// A stream validator for this contract: `{maxRetries, extract, abortOnEarlyViolation}` as JSON.
+    pub fn stream(&self, options_json: &str) -> Result<WasmStream, JsValue> {
+        #[derive(Deserialize, Default)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct JsStreamOptions {
+            max_retries: Option<usize>,
+            extract: Option<bool>,
+            abort_on_early_violation: Option<bool>,
+        }
+        let js: JsStreamOptions = if options_json.is_empty() {
+            JsStreamOptions::default()
+        } else {
+            serde_json::from_str(options_json).map_err(|e| JsValue::from_str(&format!("invalid stream options: {e}")))?
+        };
+        let defaults = StreamOptions::default();
+        let options = StreamOptions {
+            max_retries: js.max_retries.unwrap_or(defaults.max_retries),
+            extract: js.extract.unwrap_or(defaults.extract),
+            abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
+        };
+        Ok(WasmStream { stream: OutputStream::new(&self.contract, options) })
+    }
+
     /// The canonical error for an output the JS side could not serialize (e.g. a BigInt).
     #[wasm_bindgen(js_name = unserializable)]
     pub fn unserializable(&self, reason: &str) -> String {
@@ -171,4 +195,38 @@ fn parse_error(json: &str) -> Result<OutputValidationError, JsValue> {
 pub fn format_child_result(result_json: &str) -> Result<String, JsValue> {
     let v: Value = serde_json::from_str(result_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
     Ok(report::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
+}
+
+#[wasm_bindgen]
+pub struct WasmStream {
+    stream: OutputStream,
+}
+
+#[wasm_bindgen]
+impl WasmStream {
+    /// Appends UTF-8 bytes; returns the status as JSON.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
+        serde_json::to_string(&self.stream.push(chunk)).unwrap_or_default()
+    }
+
+    /// Appends text; returns the status as JSON.
+    #[wasm_bindgen(js_name = pushText)]
+    pub fn push_text(&mut self, chunk: &str) -> String {
+        self.push_bytes(chunk.as_bytes())
+    }
+
+    /// The partial value as JSON text (`undefined` before any value has started).
+    pub fn partial(&self) -> Option<String> {
+        self.stream.partial().map(|v| v.to_string())
+    }
+
+    /// Ends the attempt; `stop_reason` as the providers say it (`stop`, `length`, `refusal`, …).
+    pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>) -> Result<String, JsValue> {
+        let reason = match stop_reason.as_deref() {
+            None => StopReason::Stop,
+            Some(r) => StopReason::parse(r).ok_or_else(|| JsValue::from_str(&format!("unknown stopReason {r:?}")))?,
+        };
+        Ok(serde_json::to_string(&self.stream.finish(reason, refusal.as_deref())).unwrap_or_default())
+    }
 }

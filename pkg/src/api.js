@@ -105,7 +105,72 @@ export class Contract {
     return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: JSON.parse(failure) };
   }
 
+  /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
+  stream(options) {
+    return new OutputStream(this.#handle.stream(options == null ? '' : JSON.stringify(options)));
+  }
+
   /** Releases this handle (the cache may still hold the compiled contract). */
+  free() {
+    if (this.#handle) {
+      this.#handle.free();
+      this.#handle = undefined;
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+/**
+ * In-flight → soft-complete → (retry) → hard-complete, or refused. Each push parses only the new
+ * bytes; early violations are those no continuation could repair.
+ */
+export class OutputStream {
+  #handle;
+
+  constructor(handle) {
+    if (!(handle instanceof wasm.WasmStream)) throw new TypeError('use contract.stream() to create an OutputStream');
+    this.#handle = handle;
+  }
+
+  /** Appends a chunk (text, or UTF-8 bytes split anywhere). */
+  push(chunk) {
+    if (typeof chunk === 'string') return JSON.parse(this.#handle.pushText(chunk));
+    if (chunk instanceof Uint8Array) return JSON.parse(this.#handle.pushBytes(chunk));
+    throw new TypeError('push expects a string or a Uint8Array');
+  }
+
+  /** The value as written so far: strings as their prefix, numbers being written left out. */
+  partial() {
+    const text = this.#handle.partial();
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  /** The model stopped: `{ stopReason?: "stop" | "length" | "refusal" | "tool_use", refusal?: string }`. */
+  finish(end) {
+    const stopReason = end?.stopReason ?? undefined;
+    const refusal = end?.refusal ?? undefined;
+    return JSON.parse(this.#handle.finish(stopReason, refusal));
+  }
+
+  /**
+   * A TransformStream for `response.body.pipeThrough(new TextDecoderStream()).pipeThrough(s.transform())`
+   * (or bytes): each chunk in, its status out.
+   */
+  transform() {
+    return new TransformStream({
+      transform: (chunk, controller) => controller.enqueue(this.push(chunk)),
+    });
+  }
+
+  /** Consumes an async iterable of chunks (text deltas or bytes), then finishes the attempt. */
+  async consume(chunks, end) {
+    for await (const chunk of chunks) this.push(chunk);
+    return this.finish(end);
+  }
+
   free() {
     if (this.#handle) {
       this.#handle.free();

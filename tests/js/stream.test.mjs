@@ -1,0 +1,138 @@
+// Stream validation through the npm package: chunks of text or bytes, early violations, the
+// seed 003 states, the retry prompt, refusals, extraction, and the WHATWG stream helpers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Contract, ready } from 'output-contract';
+
+await ready;
+const blueprint = JSON.parse(readFileSync(new URL('../../examples/pr-reviewer/blueprint.json', import.meta.url), 'utf8'));
+const valid = readFileSync(new URL('../../examples/pr-reviewer/valid-output.json', import.meta.url), 'utf8');
+const invalid = readFileSync(new URL('../../examples/pr-reviewer/invalid-output.txt', import.meta.url), 'utf8');
+const contract = Contract.compile(blueprint.output_schema, { agentId: 'pr-reviewer' });
+
+function chunks(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+test('a valid output streamed in chunks: soft-complete with the data, no early violation', () => {
+  const s = contract.stream();
+  let last;
+  for (const c of chunks(valid, 20)) {
+    last = s.push(c);
+    assert.equal(last.state, 'in-flight');
+    assert.deepEqual(last.earlyViolations, []);
+  }
+  assert.equal(last.complete, true);
+  assert.equal(last.bytes, Buffer.byteLength(valid));
+  assert.deepEqual(s.finish({ stopReason: 'stop' }), { state: 'soft-complete', valid: true, data: JSON.parse(valid), attempt: 1 });
+});
+
+test('bytes split inside UTF-8 sequences', () => {
+  const bytes = new TextEncoder().encode(valid.replace('Adds retry', 'Ajoute é😀 retry'));
+  const s = contract.stream();
+  for (let i = 0; i < bytes.length; i += 3) s.push(bytes.subarray(i, i + 3));
+  const out = s.finish();
+  assert.equal(out.valid, true);
+  assert.match(out.data.summary, /^Ajoute é😀 retry/);
+});
+
+test('early violation at the byte it becomes certain, then retry, then hard-complete', () => {
+  const s = contract.stream();
+  let firstEarly;
+  let offset = 0;
+  for (const ch of invalid) {
+    const st = s.push(ch);
+    offset += Buffer.byteLength(ch);
+    if (!firstEarly && st.earlyViolations.length) firstEarly = { bytes: offset, violation: st.earlyViolations[0] };
+  }
+  assert.equal(firstEarly.bytes, Buffer.byteLength(invalid.slice(0, invalid.indexOf('approved') + 'approved'.length)));
+  assert.equal(firstEarly.violation.path, '$.approval');
+  assert.equal(firstEarly.violation.keyword, 'enum');
+
+  const retry = s.finish({ stopReason: 'stop' });
+  assert.equal(retry.state, 'soft-complete');
+  assert.equal(retry.retry, true);
+  assert.equal(retry.attempt, 1);
+  const lines = retry.violations.map((v) => `- ${v.path}: ${v.message}`).join('\n');
+  assert.equal(
+    retry.prompt,
+    `<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n${lines}\n\n## Required Schema\n\`\`\`json\n${JSON.stringify(blueprint.output_schema, null, 2)}\n\`\`\`\n\nPlease provide output matching the schema exactly.\n</output-validation-error>`,
+  );
+  assert.equal(s.push(invalid).attempt, 2);
+  const hard = s.finish({ stopReason: 'stop' });
+  assert.equal(hard.state, 'hard-complete');
+  assert.equal(hard.attempts, 2);
+  assert.equal(hard.error.error, 'output_validation_failed');
+  assert.equal(hard.error.retryable, false);
+  assert.equal(hard.error.agent_id, 'pr-reviewer');
+});
+
+test('invalid then valid on the retry', () => {
+  const s = contract.stream();
+  s.push(invalid);
+  assert.equal(s.finish().retry, true);
+  s.push(valid);
+  const out = s.finish();
+  assert.equal(out.valid, true);
+  assert.equal(out.attempt, 2);
+});
+
+test('truncation at the token limit and refusals', () => {
+  const s = contract.stream({ maxRetries: 0 });
+  s.push(valid.slice(0, 50));
+  const cut = s.finish({ stopReason: 'length' });
+  assert.equal(cut.state, 'hard-complete');
+  assert.equal(cut.error.violations[0].keyword, 'truncated');
+
+  const r = contract.stream();
+  r.push('I cannot help with that request.');
+  assert.deepEqual(r.finish({ stopReason: 'refusal', refusal: 'I cannot help with that request.' }), {
+    state: 'refused',
+    refusal: 'I cannot help with that request.',
+    attempt: 1,
+  });
+});
+
+test('partial values while streaming', () => {
+  const s = contract.stream();
+  s.push('{"summary": "Adds ret');
+  assert.deepEqual(s.partial(), { summary: 'Adds ret' });
+  s.push('ry", "comments": [{"line": 4');
+  assert.deepEqual(s.partial(), { summary: 'Adds retry', comments: [{}] });
+});
+
+test('fenced output with prose, extracted while streaming; abort on early violation', () => {
+  const s = contract.stream({ extract: true });
+  for (const c of chunks(`Here is the review:\n\`\`\`json\n${valid}\n\`\`\`\nDone.`, 7)) s.push(c);
+  assert.equal(s.finish().valid, true);
+
+  const a = contract.stream({ abortOnEarlyViolation: true });
+  let status;
+  for (const c of chunks(invalid, 10)) {
+    status = a.push(c);
+    if (status.aborted) break;
+  }
+  assert.equal(status.aborted, true);
+  assert.ok(status.bytes < Buffer.byteLength(invalid));
+  const out = a.finish();
+  assert.equal(out.retry, true);
+  assert.equal(out.violations[0].path, '$.approval');
+});
+
+test('TransformStream and async-iterable helpers', async () => {
+  const s = contract.stream();
+  const source = ReadableStream.from(chunks(valid, 16));
+  const statuses = [];
+  for await (const st of source.pipeThrough(s.transform())) statuses.push(st);
+  assert.equal(statuses.at(-1).complete, true);
+  assert.equal(s.finish().valid, true);
+
+  async function* deltas() {
+    for (const c of chunks(invalid, 9)) yield c;
+  }
+  const out = await contract.stream({ maxRetries: 0 }).consume(deltas());
+  assert.equal(out.state, 'hard-complete');
+});
