@@ -36,14 +36,37 @@ function invalidJsonError(message) {
 
 const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
-export class Contract {
-  #handle;
+// The wasm object behind each Contract / OutputStream; gone once freed.
+const handles = new WeakMap();
 
+function handleOf(owner) {
+  const handle = handles.get(owner);
+  if (handle === undefined) throw new Error(`output-contract: this ${owner.constructor.name} was freed`);
+  return handle;
+}
+
+/** Owns one wasm object: free() (or `using`) releases it. */
+class Owned {
+  constructor(handle, type, hint) {
+    if (!(handle instanceof type)) throw new TypeError(hint);
+    handles.set(this, handle);
+  }
+
+  /** Releases the wasm object now rather than when it is garbage-collected. */
+  free() {
+    const handle = handles.get(this);
+    handles.delete(this);
+    handle?.free();
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+export class Contract extends Owned {
   constructor(handle) {
-    if (!(handle instanceof wasm.WasmContract)) {
-      throw new TypeError('use Contract.compile(schema, options) to create a Contract');
-    }
-    this.#handle = handle;
+    super(handle, wasm.WasmContract, 'use Contract.compile(schema, options) to create a Contract');
   }
 
   /** Compiles (or takes from the cache) the contract for `schema`, given as an object or JSON text. */
@@ -73,15 +96,15 @@ export class Contract {
   }
 
   get schemaId() {
-    return this.#handle.schemaId;
+    return handleOf(this).schemaId;
   }
 
   get agentId() {
-    return this.#handle.agentId ?? null;
+    return handleOf(this).agentId ?? null;
   }
 
   get draft() {
-    return this.#handle.draft;
+    return handleOf(this).draft;
   }
 
   /** Validates a JavaScript value (as its JSON form: what would be sent or stored). */
@@ -90,61 +113,47 @@ export class Contract {
     let failure;
     try {
       text = JSON.stringify(value);
-      if (text === undefined) failure = this.#handle.unserializable(`${typeof value} is not a JSON value`);
+      if (text === undefined) failure = handleOf(this).unserializable(`${typeof value} is not a JSON value`);
     } catch (e) {
-      failure = this.#handle.unserializable(e.message);
+      failure = handleOf(this).unserializable(e.message);
     }
-    if (failure === undefined) failure = this.#handle.validateText(text);
+    if (failure === undefined) failure = handleOf(this).validateText(text);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: JSON.parse(failure) };
   }
 
   /** Parses and validates model output text; `data` is the parsed value. */
   validateText(text) {
     if (typeof text !== 'string') throw new TypeError('validateText expects a string');
-    const failure = this.#handle.validateText(text);
+    const failure = handleOf(this).validateText(text);
     return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: JSON.parse(failure) };
   }
 
   /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
   stream(options) {
-    return new OutputStream(this.#handle.stream(options == null ? '' : JSON.stringify(options)));
+    return new OutputStream(handleOf(this).stream(options == null ? '' : JSON.stringify(options)));
   }
 
-  /** Releases this handle (the cache may still hold the compiled contract). */
-  free() {
-    if (this.#handle) {
-      this.#handle.free();
-      this.#handle = undefined;
-    }
-  }
-
-  [dispose]() {
-    this.free();
-  }
 }
 
 /**
  * In-flight → soft-complete → (retry) → hard-complete, or refused. Each push parses only the new
  * bytes; early violations are those no continuation could repair.
  */
-export class OutputStream {
-  #handle;
-
+export class OutputStream extends Owned {
   constructor(handle) {
-    if (!(handle instanceof wasm.WasmStream)) throw new TypeError('use contract.stream() to create an OutputStream');
-    this.#handle = handle;
+    super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
   }
 
   /** Appends a chunk (text, or UTF-8 bytes split anywhere). */
   push(chunk) {
-    if (typeof chunk === 'string') return JSON.parse(this.#handle.pushText(chunk));
-    if (chunk instanceof Uint8Array) return JSON.parse(this.#handle.pushBytes(chunk));
+    if (typeof chunk === 'string') return JSON.parse(handleOf(this).pushText(chunk));
+    if (chunk instanceof Uint8Array) return JSON.parse(handleOf(this).pushBytes(chunk));
     throw new TypeError('push expects a string or a Uint8Array');
   }
 
   /** The value as written so far: strings as their prefix, numbers being written left out. */
   partial() {
-    const text = this.#handle.partial();
+    const text = handleOf(this).partial();
     return text === undefined ? undefined : JSON.parse(text);
   }
 
@@ -152,7 +161,7 @@ export class OutputStream {
   finish(end) {
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
-    return JSON.parse(this.#handle.finish(stopReason, refusal));
+    return JSON.parse(handleOf(this).finish(stopReason, refusal));
   }
 
   /**
@@ -169,17 +178,6 @@ export class OutputStream {
   async consume(chunks, end) {
     for await (const chunk of chunks) this.push(chunk);
     return this.finish(end);
-  }
-
-  free() {
-    if (this.#handle) {
-      this.#handle.free();
-      this.#handle = undefined;
-    }
-  }
-
-  [dispose]() {
-    this.free();
   }
 }
 

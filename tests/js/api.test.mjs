@@ -311,7 +311,8 @@ test('formatChildResult (seed 000 callback formatting)', () => {
 test('free and Symbol.dispose release the handle', () => {
   const contract = Contract.compile({ type: 'string' });
   contract[Symbol.dispose]();
-  assert.throws(() => contract.validate('x'));
+  assert.throws(() => contract.validate('x'), /this Contract was freed/);
+  contract.free(); // a second free is harmless
   assert.throws(() => new Contract({}), TypeError);
 });
 
