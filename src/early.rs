@@ -30,6 +30,8 @@ const MAX_EXPANSION: usize = 24;
 struct Node {
     /// JSON Pointer of the subschema in the root document (`None` inside resources).
     pointer: Option<String>,
+    /// Its key in the `ValidatorMap` (`#` + pointer).
+    validator_key: Option<String>,
     always_false: bool,
     types: Option<Vec<&'static str>>,
     /// `enum` values, or the `const` value (keyword says which).
@@ -86,7 +88,8 @@ impl Builder<'_> {
         self.nodes.push(Node::default());
         self.memo.insert(key, id);
         let root_pointer = if doc.is_none() { pointer.clone() } else { None };
-        let mut node = Node { pointer: root_pointer, ..Node::default() };
+        let validator_key = root_pointer.as_ref().map(|p| format!("#{p}"));
+        let mut node = Node { pointer: root_pointer, validator_key, ..Node::default() };
         let Value::Object(map) = schema else {
             node.always_false = schema == &Value::Bool(false);
             if let Some(slot) = self.nodes.get_mut(id) {
@@ -250,8 +253,9 @@ enum Expr {
 /// Per open location: its constraints and what has been seen of its value.
 struct Frame {
     expr: Expr,
+    /// Some constraint here looks at string contents (`enum`, `const`, `maxLength`).
+    needs_text: bool,
     keys: HashSet<String>,
-    items: usize,
     text: Vec<u8>,
     chars: u64,
     reported: bool,
@@ -291,6 +295,14 @@ impl Checker {
 
     pub fn into_violations(self) -> Vec<Violation> {
         self.found
+    }
+
+    /// Whether any node in `expr` constrains string contents.
+    fn looks_at_text(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Leaf(id) => self.schema.get(*id).is_some_and(|n| n.choices.is_some() || n.max_length.is_some()),
+            Expr::All(xs) | Expr::Any(_, xs) => xs.iter().any(|x| self.looks_at_text(x)),
+        }
     }
 
     fn expand(&self, id: NodeId, depth: usize) -> Expr {
@@ -453,8 +465,8 @@ impl Checker {
                 }
             }
             Check::End(value) => {
-                if let (Some(map), Some(ptr)) = (&self.schema.validators, &node.pointer) {
-                    if let Some(validator) = map.get(&format!("#{ptr}")) {
+                if let (Some(map), Some(ptr), Some(key)) = (&self.schema.validators, &node.pointer, &node.validator_key) {
+                    if let Some(validator) = map.get(key) {
                         if !validator.is_valid(value) {
                             for mut v in violation::from_errors(validator.iter_errors(value), value, 256) {
                                 relocate(&mut v, path, ptr);
@@ -560,46 +572,44 @@ impl Observer for Checker {
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
-                if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last_mut(), path.segments().last()) {
-                    parent.items = i + 1;
-                    let parent_expr = parent.expr.clone();
+                if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
                     let mut parent_path = path.clone();
                     parent_path.pop();
-                    let r = self.eval(&parent_expr, &Check::Item(*i), &parent_path);
+                    let r = self.eval(&parent.expr, &Check::Item(*i), &parent_path);
                     self.report(r, at);
                 }
                 let r = self.eval(&expr, &Check::Begin(kind), path);
                 let reported = r.is_err();
                 self.report(r, at);
-                self.frames.push(Frame { expr, keys: HashSet::new(), items: 0, text: Vec::new(), chars: 0, reported });
+                let needs_text = kind == Kind::String && self.looks_at_text(&expr);
+                self.frames.push(Frame { expr, needs_text, keys: HashSet::new(), text: Vec::new(), chars: 0, reported });
             }
             Event::Key(key) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.keys.insert(key.to_string());
-                    let distinct = frame.keys.len();
-                    let expr = frame.expr.clone();
-                    let r = self.eval(&expr, &Check::Key(key, distinct), path);
+                let r = match self.frames.last_mut() {
+                    Some(frame) => {
+                        frame.keys.insert(key.to_string());
+                        let distinct = frame.keys.len();
+                        self.frames.last().map(|f| self.eval(&f.expr, &Check::Key(key, distinct), path))
+                    }
+                    None => None,
+                };
+                if let Some(r) = r {
                     self.report(r, at);
                 }
             }
             Event::StringBytes(bytes) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.chars += bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64;
-                    frame.text.extend_from_slice(bytes);
-                    if frame.reported {
-                        return;
-                    }
-                    let expr = frame.expr.clone();
-                    let text = std::mem::take(&mut frame.text);
-                    let chars = frame.chars;
-                    // Only the prefix up to the longest enum value matters for `enum`, and
-                    // `maxLength` needs only the count: keep the text bounded.
-                    let r = self.eval(&expr, &Check::Text(&text, chars), path);
+                let Some(frame) = self.frames.last_mut() else { return };
+                if !frame.needs_text || frame.reported {
+                    return;
+                }
+                frame.chars += bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64;
+                frame.text.extend_from_slice(bytes);
+                let r = self.frames.last().map(|f| self.eval(&f.expr, &Check::Text(&f.text, f.chars), path));
+                if let Some(r) = r {
                     let failed = r.is_err();
                     self.report(r, at);
                     if let Some(frame) = self.frames.last_mut() {
                         frame.reported = failed;
-                        frame.text = text;
                     }
                 }
             }

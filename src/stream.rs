@@ -127,6 +127,12 @@ impl OutputStream {
 
     /// Appends a chunk (any split, UTF-8 sequences may be cut anywhere).
     pub fn push(&mut self, chunk: &[u8]) -> StreamStatus {
+        self.push_quiet(chunk);
+        self.status()
+    }
+
+    /// Appends a chunk without building a status; returns the number of early violations.
+    pub fn push_quiet(&mut self, chunk: &[u8]) -> usize {
         if !self.aborted && !self.done {
             let keep = self.contract.raw_output_limit().saturating_add(4).saturating_sub(self.raw.len());
             self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
@@ -138,7 +144,19 @@ impl OutputStream {
                 self.parser.push(chunk, &mut self.checker);
             }
         }
-        self.status()
+        self.checker.violations().len()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.parser.status() == &Status::Complete
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        self.aborted
+    }
+
+    pub fn early_violations(&self) -> &[Violation] {
+        self.checker.violations()
     }
 
     pub fn status(&self) -> StreamStatus {

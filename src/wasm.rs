@@ -204,16 +204,43 @@ pub struct WasmStream {
 
 #[wasm_bindgen]
 impl WasmStream {
-    /// Appends UTF-8 bytes; returns the status as JSON.
+    /// Appends UTF-8 bytes; returns how many early violations this attempt has. The status is
+    /// read through the getters, and the violations as JSON only when their number changes, so a
+    /// chunk costs no serialization.
     #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-        serde_json::to_string(&self.stream.push(chunk)).unwrap_or_default()
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> usize {
+        self.stream.push_quiet(chunk)
     }
 
-    /// Appends text; returns the status as JSON.
     #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, chunk: &str) -> String {
-        self.push_bytes(chunk.as_bytes())
+    pub fn push_text(&mut self, chunk: &str) -> usize {
+        self.stream.push_quiet(chunk.as_bytes())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn bytes(&self) -> usize {
+        self.stream.parser().bytes()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn attempt(&self) -> usize {
+        self.stream.attempt()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn complete(&self) -> bool {
+        self.stream.is_complete()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn aborted(&self) -> bool {
+        self.stream.is_aborted()
+    }
+
+    /// The early violations of this attempt as JSON.
+    #[wasm_bindgen(js_name = earlyViolations)]
+    pub fn early_violations(&self) -> String {
+        serde_json::to_string(self.stream.early_violations()).unwrap_or_default()
     }
 
     /// The partial value as JSON text (`undefined` before any value has started).

@@ -144,11 +144,25 @@ export class OutputStream extends Owned {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
   }
 
+  #early = [];
+
   /** Appends a chunk (text, or UTF-8 bytes split anywhere). */
   push(chunk) {
-    if (typeof chunk === 'string') return JSON.parse(handleOf(this).pushText(chunk));
-    if (chunk instanceof Uint8Array) return JSON.parse(handleOf(this).pushBytes(chunk));
-    throw new TypeError('push expects a string or a Uint8Array');
+    const handle = handleOf(this);
+    let count;
+    if (typeof chunk === 'string') count = handle.pushText(chunk);
+    else if (chunk instanceof Uint8Array) count = handle.pushBytes(chunk);
+    else throw new TypeError('push expects a string or a Uint8Array');
+    // Violations cross the boundary only when there are new ones (or a retry reset them).
+    if (count !== this.#early.length) this.#early = JSON.parse(handle.earlyViolations());
+    return {
+      state: 'in-flight',
+      attempt: handle.attempt,
+      bytes: handle.bytes,
+      complete: handle.complete,
+      earlyViolations: this.#early.slice(),
+      aborted: handle.aborted,
+    };
   }
 
   /** The value as written so far: strings as their prefix, numbers being written left out. */
@@ -161,6 +175,7 @@ export class OutputStream extends Owned {
   finish(end) {
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
+    this.#early = [];
     return JSON.parse(handleOf(this).finish(stopReason, refusal));
   }
 

@@ -1,0 +1,78 @@
+// Streaming benchmark (issue: stream validation): a ~100 KB pr-reviewer output in 20-byte
+// chunks with the status read after every chunk, against one-shot validation of the same text
+// and against what SDKs do today — re-parse the whole buffer on every chunk (the AI SDK's
+// parsePartialJson, partial-json) — plus @streamparser/json as an incremental parse-only anchor.
+// All measured in this run, on this machine; printed as ratios. Not a test.
+import { readFileSync } from 'node:fs';
+import { parsePartialJson } from 'ai';
+import { parse as partialJsonParse } from 'partial-json';
+import { JSONParser } from '@streamparser/json';
+import { Contract } from 'output-contract';
+
+const blueprint = JSON.parse(readFileSync(new URL('../examples/pr-reviewer/blueprint.json', import.meta.url), 'utf8'));
+const contract = Contract.compile(blueprint.output_schema);
+
+// The same deterministic document as tests/stream.rs's large_valid().
+const severities = ['nitpick', 'suggestion', 'concern', 'blocker'];
+const comments = Array.from({ length: 600 }, (_, i) => ({
+  file: `src/module_${i}/file é😀.rs`,
+  line: i * 7 + 1,
+  severity: severities[i % 4],
+  message: `Comment number ${i}: "quoted" text with escapes \\ and \n newlines.`,
+}));
+const text = JSON.stringify({ summary: 'Large review', approval: 'comment', comments, metrics: { files_reviewed: 600, lines_changed: 12000, complexity_score: 7.25 } }, null, 2);
+const CHUNK = 20;
+const chunks = [];
+for (let i = 0; i < text.length; i += CHUNK) chunks.push(text.slice(i, i + CHUNK));
+
+async function time(fn, { runs, minMs = 300 }) {
+  await fn(); // warm-up
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < runs || (performance.now() - start < minMs && samples.length < 1000)) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+    if (samples.length >= runs && performance.now() - start > minMs) break;
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const results = [];
+const add = (name, ms) => results.push({ name, ms });
+
+add('JSON.parse (one shot)', await time(() => JSON.parse(text), { runs: 50 }));
+add('output-contract validateText (one shot)', await time(() => contract.validateText(text), { runs: 50 }));
+add('output-contract stream, status after every chunk', await time(() => {
+  const s = contract.stream();
+  for (const c of chunks) s.push(c);
+  const out = s.finish();
+  if (!out.valid) throw new Error('expected valid');
+  s.free();
+}, { runs: 5 }));
+add('@streamparser/json (incremental, parse only)', await time(() => {
+  const p = new JSONParser();
+  p.onValue = () => {};
+  for (const c of chunks) p.write(c);
+}, { runs: 5 }));
+add('partial-json: parse(buffer) after every chunk', await time(() => {
+  let buf = '';
+  for (const c of chunks) partialJsonParse((buf += c));
+}, { runs: 1, minMs: 0 }));
+add('ai parsePartialJson(buffer) after every chunk', await time(async () => {
+  let buf = '';
+  for (const c of chunks) await parsePartialJson((buf += c));
+}, { runs: 1, minMs: 0 }));
+
+const base = results.find((r) => r.name.startsWith('output-contract stream')).ms;
+const oneShot = results.find((r) => r.name.startsWith('output-contract validateText')).ms;
+const parse = results[0].ms;
+console.log(`${Buffer.byteLength(text)} bytes in ${chunks.length} chunks of ${CHUNK} characters; node ${process.version}\n`);
+console.log('| run | median ms | × JSON.parse | × one-shot validateText | × our stream |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const r of results) {
+  console.log(`| ${r.name} | ${r.ms.toFixed(2)} | ${(r.ms / parse).toFixed(1)} | ${(r.ms / oneShot).toFixed(2)} | ${(r.ms / base).toFixed(2)} |`);
+}
+console.log(`\nstream vs one-shot validateText: ${(base / oneShot).toFixed(1)}× (goal ≤ 10×)`);
+console.log(`parsePartialJson loop vs stream: ${(results.at(-1).ms / base).toFixed(0)}× slower (goal ≥ 500×)`);
