@@ -484,7 +484,7 @@ impl Checker {
         if let Err(violations) = result {
             for v in violations {
                 // The same failure found early and again when its subtree closes counts once.
-                let which = if v.keyword.ends_with("Properties") { v.received.to_string() } else { String::new() };
+                let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties") { v.received.to_string() } else { String::new() };
                 let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
                 if self.seen.insert(key) {
                     self.found.push(v);

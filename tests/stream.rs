@@ -142,3 +142,36 @@ fn state_machine() {
     let StreamOutcome::Retry { violations, .. } = s.finish(StopReason::Stop, None) else { panic!() };
     assert_eq!(violations[0].path, "$.approval");
 }
+
+/// The seed corpus: every prefix of every valid output is free of early violations, and several
+/// chunkings of every output end in the same outcome as one-shot validation.
+#[test]
+fn seed_corpus_soundness_and_agreement() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/seeds.json")).unwrap();
+    let corpus: Value = serde_json::from_str(&text).unwrap();
+    for entry in corpus["contracts"].as_array().unwrap() {
+        let name = entry["name"].as_str().unwrap();
+        let contract = Contract::compile(&entry["schema"], &Options::default()).unwrap();
+        for (valid, docs) in [(true, &entry["valid"]), (false, &entry["invalid"])] {
+            for doc in docs.as_array().unwrap() {
+                for text in [doc.to_string(), serde_json::to_string_pretty(doc).unwrap()] {
+                    let one_shot = contract.validate_text(&text);
+                    assert_eq!(one_shot.is_ok(), valid, "{name}: {text}");
+                    for chunk in [1, 2, 5, 13, 64] {
+                        let (outcome, early) = run(&contract, &text, chunk);
+                        match (&outcome, &one_shot) {
+                            (StreamOutcome::Valid { data, .. }, Ok(value)) => assert_eq!(data, value),
+                            (StreamOutcome::Failed { error, .. }, Err(expected)) => {
+                                assert_eq!(error.violations, expected.violations, "{name} chunk {chunk}")
+                            }
+                            other => panic!("{name} chunk {chunk}: {other:?}"),
+                        }
+                        if valid {
+                            assert!(early.iter().all(|n| *n == 0), "{name}: early violation on a valid output: {text}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@ use crate::partial::{NoObserver, Parser};
 use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {
-    let map = jsonschema::options().build_map(&s).ok();
+    let map = jsonschema::options().with_draft(jsonschema::Draft::Draft7).build_map(&s).ok();
     Arc::new(EarlySchema::new(&s, Draft::Draft7, &BTreeMap::new(), map))
 }
 
@@ -77,4 +77,36 @@ fn valid_documents_never_report_on_any_prefix() {
         let mut p = Parser::new(usize::MAX, 100, false);
         p.push(doc.as_bytes(), &mut NoObserver);
     }
+}
+
+#[test]
+fn more_classes_at_their_bytes() {
+    let s = schema(json!({
+        "properties": {
+            "p": {"maxProperties": 1},
+            "c": {"const": "v1"},
+            "m": {"minItems": 2},
+            "q": {"minProperties": 1},
+            "i": {"type": "integer"},
+            "k": {"multipleOf": 5}
+        }
+    }));
+    // maxProperties: when the second distinct key is complete
+    assert_eq!(early(&s, r#"{"p": {"a": 1, "b": 2}}"#), vec![(17, "$.p".into(), "maxProperties".into())]);
+    // const: at the first character that departs from it
+    assert_eq!(early(&s, r#"{"c": "v2"}"#), vec![(8, "$.c".into(), "const".into())]);
+    // minItems and minProperties: when the container closes
+    assert_eq!(early(&s, r#"{"m": [1]}"#), vec![(8, "$.m".into(), "minItems".into())]);
+    assert_eq!(early(&s, r#"{"q": {}}"#), vec![(7, "$.q".into(), "minProperties".into())]);
+    // integer and multipleOf: once the number is complete
+    assert_eq!(early(&s, r#"{"i": 1.5}"#), vec![(9, "$.i".into(), "type".into())]);
+    assert_eq!(early(&s, r#"{"k": 12 }"#), vec![(8, "$.k".into(), "multipleOf".into())]);
+    // a number that may still grow is not judged: "1" could become "10"
+    assert!(early(&s, r#"{"k": 1"#).is_empty());
+}
+
+#[test]
+fn draft7_ignores_keywords_beside_ref() {
+    let s = schema(json!({"definitions": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/definitions/s", "type": "integer"}}}));
+    assert!(early(&s, r#"{"a": "text"}"#).is_empty());
 }

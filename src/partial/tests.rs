@@ -128,3 +128,136 @@ fn extraction_skips_prose_and_fences() {
     let before = &p.skipped()[0];
     assert_eq!(&text[before.start..before.end], "Sure! Here is the review:\n```json\n");
 }
+
+/// xorshift64*: a tiny deterministic generator, so failures reproduce from the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn random_string(rng: &mut Rng) -> String {
+    const PIECES: &[&str] = &["a", "Z", " ", "é", "😀", "\"", "\\", "\n", "\u{7}", "/", "中", "\u{2028}", "x", "0"];
+    (0..rng.below(8)).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+}
+
+fn random_value(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth > 3 { 5 } else { 7 }) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.below(2) == 0),
+        2 => json!(rng.next() as i64 >> rng.below(60)),
+        3 => json!((rng.below(100_000) as f64) / 7.0 - 5000.0),
+        4 => Value::String(random_string(rng)),
+        5 => Value::Array((0..rng.below(4)).map(|_| random_value(rng, depth + 1)).collect()),
+        _ => Value::Object((0..rng.below(4)).map(|_| (random_string(rng), random_value(rng, depth + 1))).collect()),
+    }
+}
+
+/// JSON text for `v` with random whitespace and random `\u` escapes of string characters.
+fn write_random(rng: &mut Rng, v: &Value, out: &mut String) {
+    let ws = |rng: &mut Rng, out: &mut String| {
+        for _ in 0..rng.below(3) {
+            out.push([' ', '\n', '\t', '\r'][rng.below(4)]);
+        }
+    };
+    ws(rng, out);
+    match v {
+        Value::String(s) => {
+            out.push('"');
+            for c in s.chars() {
+                let escaped = serde_json::to_string(&c.to_string()).unwrap_or_default();
+                let inner = &escaped[1..escaped.len() - 1];
+                if rng.below(3) == 0 {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{:04x}", u));
+                    }
+                } else {
+                    out.push_str(inner);
+                }
+            }
+            out.push('"');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_random(rng, item, out);
+            }
+            ws(rng, out);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_random(rng, &Value::String(k.clone()), out);
+                ws(rng, out);
+                out.push(':');
+                write_random(rng, item, out);
+            }
+            ws(rng, out);
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+    ws(rng, out);
+}
+
+fn parse_random_chunks(rng: &mut Rng, bytes: &[u8]) -> Parser {
+    let mut p = Parser::new(usize::MAX, 10_000, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let n = 1 + rng.below(9);
+        let end = (i + n).min(bytes.len());
+        p.push(&bytes[i..end], &mut NoObserver);
+        i = end;
+    }
+    p.end(&mut NoObserver);
+    p
+}
+
+#[test]
+fn property_random_documents_and_mutations_agree_with_serde_json() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..3000 {
+        let value = random_value(&mut rng, 0);
+        let mut text = String::new();
+        write_random(&mut rng, &value, &mut text);
+        let mut bytes = text.into_bytes();
+        if rng.below(2) == 0 && !bytes.is_empty() {
+            // Mutate: delete, duplicate or replace a byte (may split UTF-8 or escapes).
+            let at = rng.below(bytes.len());
+            match rng.below(3) {
+                0 => {
+                    bytes.remove(at);
+                }
+                1 => {
+                    let b = bytes[at];
+                    bytes.insert(at, b);
+                }
+                _ => bytes[at] = b"{}[],:\"\\a1 -.e"[rng.below(14)],
+            }
+        }
+        let p = parse_random_chunks(&mut rng, &bytes);
+        let reference = serde_json::from_slice::<Value>(&bytes);
+        match (&reference, p.status()) {
+            (Ok(v), Status::Complete) => assert_eq!(p.value(), Some(v), "{}", String::from_utf8_lossy(&bytes)),
+            (Err(e), Status::Incomplete) if e.is_eof() => {}
+            (Err(e), Status::Broken(_)) if !e.is_eof() => {}
+            (r, s) => panic!("{:?}: serde {r:?}, parser {s:?}", String::from_utf8_lossy(&bytes)),
+        }
+    }
+}
