@@ -243,6 +243,11 @@ impl WasmStream {
         serde_json::to_string(self.stream.early_violations()).unwrap_or_default()
     }
 
+    /// What extraction skipped in this attempt (`[{start, end, place}]`, byte offsets) as JSON.
+    pub fn skipped(&self) -> String {
+        serde_json::to_string(self.stream.parser().skipped()).unwrap_or_default()
+    }
+
     /// The partial value as JSON text (`undefined` before any value has started).
     pub fn partial(&self) -> Option<String> {
         self.stream.partial().map(|v| v.to_string())

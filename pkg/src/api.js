@@ -171,6 +171,11 @@ export class OutputStream extends Owned {
     return text === undefined ? undefined : JSON.parse(text);
   }
 
+  /** With `extract`: the stretches of this attempt's input that were not JSON (byte offsets). */
+  skipped() {
+    return JSON.parse(handleOf(this).skipped());
+  }
+
   /** The model stopped: `{ stopReason?: "stop" | "length" | "refusal" | "tool_use", refusal?: string }`. */
   finish(end) {
     const stopReason = end?.stopReason ?? undefined;

@@ -4,7 +4,7 @@
 //! skipped stretch is reported so nothing disappears silently.
 
 /// A stretch of the input that was not part of the JSON value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Skipped {
     /// Byte offsets in the input, end exclusive.
     pub start: usize,

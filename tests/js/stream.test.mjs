@@ -106,7 +106,13 @@ test('partial values while streaming', () => {
 
 test('fenced output with prose, extracted while streaming; abort on early violation', () => {
   const s = contract.stream({ extract: true });
-  for (const c of chunks(`Here is the review:\n\`\`\`json\n${valid}\n\`\`\`\nDone.`, 7)) s.push(c);
+  const answer = `Here is the review:\n\`\`\`json\n${valid}\n\`\`\`\nDone.`;
+  for (const c of chunks(answer, 7)) s.push(c);
+  const bytes = Buffer.from(answer);
+  assert.deepEqual(
+    s.skipped().map((k) => [k.place, bytes.subarray(k.start, k.end).toString()]),
+    [['before', 'Here is the review:\n```json\n'], ['after', `${valid.slice(valid.trimEnd().length)}\n\`\`\`\nDone.`]],
+  );
   assert.equal(s.finish().valid, true);
 
   const a = contract.stream({ abortOnEarlyViolation: true });
