@@ -154,6 +154,8 @@ export declare class OutputStream {
   private constructor();
   push(chunk: string | Uint8Array): StreamStatus;
   partial(): unknown;
+  /** Changes since the last call (the first call: the whole partial value at `$`). */
+  changes(): Array<{ path: string; value?: JsonValue; append?: string }>;
   /** With `extract`: what was skipped before and after the JSON value (UTF-8 byte offsets, end exclusive). */
   skipped(): Array<{ start: number; end: number; place: 'before' | 'after' }>;
   finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;

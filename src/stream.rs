@@ -8,7 +8,8 @@
 use crate::contract::Contract;
 use crate::early::Checker;
 use crate::output;
-use crate::partial::{LimitKind, Parser, Status};
+use crate::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
+use crate::path::InstancePath;
 use crate::prompt::retry_prompt;
 use crate::report::OutputValidationError;
 use crate::violation::Violation;
@@ -81,6 +82,73 @@ pub enum StreamOutcome {
     Refused { refusal: String, attempt: usize },
 }
 
+/// One change to the partial value: a value set at `path`, or text appended to the string there.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Change {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub append: Option<String>,
+}
+
+/// Turns parser events into changes (only once someone asked for changes).
+#[derive(Default)]
+struct Changes {
+    enabled: bool,
+    pending: Vec<Change>,
+    /// Bytes of a UTF-8 character cut by a chunk boundary, held until it is whole.
+    carry: Vec<u8>,
+}
+
+impl Changes {
+    fn record(&mut self, event: &Event<'_>, path: &InstancePath) {
+        if !self.enabled {
+            return;
+        }
+        let set = |value: Value| Change { path: path.to_jsonpath(), value: Some(value), append: None };
+        match event {
+            Event::Begin(Kind::Object) => self.pending.push(set(json!({}))),
+            Event::Begin(Kind::Array) => self.pending.push(set(json!([]))),
+            Event::Begin(Kind::String) => {
+                self.carry.clear();
+                self.pending.push(set(json!("")));
+            }
+            Event::StringBytes(bytes) => {
+                self.carry.extend_from_slice(bytes);
+                let whole = match std::str::from_utf8(&self.carry) {
+                    Ok(_) => self.carry.len(),
+                    Err(e) => e.valid_up_to(),
+                };
+                let text: Vec<u8> = self.carry.drain(..whole).collect();
+                let text = String::from_utf8_lossy(&text).into_owned();
+                let here = path.to_jsonpath();
+                match self.pending.last_mut() {
+                    Some(Change { path: p, append: Some(a), .. }) if *p == here => a.push_str(&text),
+                    _ => self.pending.push(Change { path: here, value: None, append: Some(text) }),
+                }
+            }
+            Event::End(value) if !matches!(value, Value::Object(_) | Value::Array(_) | Value::String(_)) => {
+                self.pending.push(set((*value).clone()))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The checker and the change list, both watching the parser.
+struct Watchers<'a> {
+    checker: &'a mut Checker,
+    changes: &'a mut Changes,
+}
+
+impl Observer for Watchers<'_> {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+        self.changes.record(&event, path);
+        self.checker.event(event, path, at);
+    }
+}
+
 pub struct OutputStream {
     contract: Contract,
     options: StreamOptions,
@@ -92,6 +160,7 @@ pub struct OutputStream {
     aborted: bool,
     /// Set once the stream reached hard-complete, valid or refused.
     done: bool,
+    changes: Changes,
 }
 
 impl OutputStream {
@@ -106,6 +175,7 @@ impl OutputStream {
             raw: Vec::new(),
             aborted: false,
             done: false,
+            changes: Changes::default(),
         }
     }
 
@@ -115,6 +185,18 @@ impl OutputStream {
         self.checker = Checker::new(self.contract.early_schema());
         self.raw.clear();
         self.aborted = false;
+        self.changes.pending.clear();
+        self.changes.carry.clear();
+    }
+
+    /// The changes to the partial value since the last call. The first call returns the whole
+    /// partial value as one change at `$`; from then on, what each push added.
+    pub fn changes(&mut self) -> Vec<Change> {
+        if !self.changes.enabled {
+            self.changes.enabled = true;
+            return self.parser.partial().map(|v| vec![Change { path: "$".into(), value: Some(v), append: None }]).unwrap_or_default();
+        }
+        std::mem::take(&mut self.changes.pending)
     }
 
     pub fn attempt(&self) -> usize {
@@ -136,13 +218,10 @@ impl OutputStream {
         if !self.aborted && !self.done {
             let keep = self.contract.raw_output_limit().saturating_add(4).saturating_sub(self.raw.len());
             self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
-            if self.options.abort_on_early_violation {
-                // Byte by byte is not needed: stop feeding at the chunk where the first violation appears.
-                self.parser.push(chunk, &mut self.checker);
-                self.aborted = !self.checker.violations().is_empty();
-            } else {
-                self.parser.push(chunk, &mut self.checker);
-            }
+            let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes };
+            self.parser.push(chunk, &mut watchers);
+            // The attempt ends at the chunk where the first early violation appears.
+            self.aborted = self.options.abort_on_early_violation && !self.checker.violations().is_empty();
         }
         self.checker.violations().len()
     }

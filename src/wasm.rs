@@ -248,6 +248,11 @@ impl WasmStream {
         serde_json::to_string(self.stream.parser().skipped()).unwrap_or_default()
     }
 
+    /// Changes to the partial value since the last call, as JSON.
+    pub fn changes(&mut self) -> String {
+        serde_json::to_string(&self.stream.changes()).unwrap_or_default()
+    }
+
     /// The partial value as JSON text (`undefined` before any value has started).
     pub fn partial(&self) -> Option<String> {
         self.stream.partial().map(|v| v.to_string())

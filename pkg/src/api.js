@@ -171,6 +171,14 @@ export class OutputStream extends Owned {
     return text === undefined ? undefined : JSON.parse(text);
   }
 
+  /**
+   * Changes to the partial value since the last call: `{ path, value }` (set) or `{ path, append }`
+   * (text added to a string). The first call returns the whole partial value at `$`.
+   */
+  changes() {
+    return JSON.parse(handleOf(this).changes());
+  }
+
   /** With `extract`: the stretches of this attempt's input that were not JSON (byte offsets). */
   skipped() {
     return JSON.parse(handleOf(this).skipped());

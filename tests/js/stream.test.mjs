@@ -142,3 +142,23 @@ test('TransformStream and async-iterable helpers', async () => {
   const out = await contract.stream({ maxRetries: 0 }).consume(deltas());
   assert.equal(out.state, 'hard-complete');
 });
+
+test('changes(): what each push added, enough to rebuild the partial value', () => {
+  const s = contract.stream();
+  s.push('{"summary": "Add');
+  assert.deepEqual(s.changes(), [{ path: '$', value: { summary: 'Add' } }]);
+  s.push('s retry é');
+  s.push('😀", "comments": [{"line": 4');
+  assert.deepEqual(s.changes(), [
+    { path: '$.summary', append: 's retry é😀' },
+    { path: '$.comments', value: [] },
+    { path: '$.comments[0]', value: {} },
+  ]);
+  s.push('2, "file": "a"}]}');
+  assert.deepEqual(s.changes(), [
+    { path: '$.comments[0].line', value: 42 },
+    { path: '$.comments[0].file', value: '' },
+    { path: '$.comments[0].file', append: 'a' },
+  ]);
+  assert.deepEqual(s.changes(), []);
+});
