@@ -277,12 +277,12 @@ impl Contract {
 
     /// The canonical error for `violations` found in `raw`.
     pub fn failure(&self, violations: Vec<Violation>, raw: &str) -> OutputValidationError {
-        OutputValidationError::new(
-            &self.inner.schema_id,
-            self.inner.agent_id.as_deref(),
-            violations,
-            truncate_text(raw, self.inner.raw_output_limit),
-        )
+        self.failure_with_raw_output(violations, truncate_text(raw, self.inner.raw_output_limit))
+    }
+
+    /// The canonical error with `raw_output` already cut to the limit (streams keep only the head).
+    pub fn failure_with_raw_output(&self, violations: Vec<Violation>, raw_output: String) -> OutputValidationError {
+        OutputValidationError::new(&self.inner.schema_id, self.inner.agent_id.as_deref(), violations, raw_output)
     }
 }
 

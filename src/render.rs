@@ -130,8 +130,12 @@ pub fn truncate_text(text: &str, cap: usize) -> String {
     while end > 0 && !text.is_char_boundary(end) {
         end -= 1;
     }
-    let rest = text.len() - end;
-    format!("{}…[truncated {rest} bytes]", &text[..end])
+    with_marker(&text[..end], text.len() - end)
+}
+
+/// `head` followed by the marker saying `left_out` bytes were cut.
+pub fn with_marker(head: &str, left_out: usize) -> String {
+    format!("{head}…[truncated {left_out} bytes]")
 }
 
 #[cfg(test)]

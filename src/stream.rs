@@ -11,6 +11,7 @@ use crate::output;
 use crate::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
 use crate::path::InstancePath;
 use crate::prompt::retry_prompt;
+use crate::render::with_marker;
 use crate::report::OutputValidationError;
 use crate::violation::Violation;
 use serde::Serialize;
@@ -155,7 +156,7 @@ pub struct OutputStream {
     attempt: usize,
     parser: Parser,
     checker: Checker,
-    /// The first bytes of the attempt, for `raw_output`.
+    /// The first `raw_output_limit` bytes of the attempt, for `raw_output`.
     raw: Vec<u8>,
     aborted: bool,
     /// Set once the stream reached hard-complete, valid or refused.
@@ -216,7 +217,7 @@ impl OutputStream {
     /// Appends a chunk without building a status; returns the number of early violations.
     pub fn push_quiet(&mut self, chunk: &[u8]) -> usize {
         if !self.aborted && !self.done {
-            let keep = self.contract.raw_output_limit().saturating_add(4).saturating_sub(self.raw.len());
+            let keep = self.contract.raw_output_limit().saturating_sub(self.raw.len());
             self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
             let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes };
             self.parser.push(chunk, &mut watchers);
@@ -243,7 +244,7 @@ impl OutputStream {
             state: "in-flight",
             attempt: self.attempt,
             bytes: self.parser.bytes(),
-            complete: self.parser.status() == &Status::Complete,
+            complete: self.is_complete(),
             early_violations: self.checker.violations().to_vec(),
             aborted: self.aborted,
         }
@@ -258,6 +259,21 @@ impl OutputStream {
         &self.parser
     }
 
+    /// The kept head of the attempt's input, with a marker counting every byte left out.
+    fn raw_output(&self) -> String {
+        let total = self.parser.bytes();
+        if total <= self.raw.len() {
+            return String::from_utf8_lossy(&self.raw).into_owned();
+        }
+        // The head ends on a character boundary (a chunk may have cut one); the marker counts
+        // every byte not shown.
+        let valid = match std::str::from_utf8(&self.raw) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(self.raw.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
+        };
+        with_marker(valid, total - valid.len())
+    }
+
     /// The model signalled the end of this attempt.
     pub fn finish(&mut self, reason: StopReason, refusal: Option<&str>) -> StreamOutcome {
         let attempt = self.attempt;
@@ -265,7 +281,7 @@ impl OutputStream {
             self.done = true;
             return StreamOutcome::Refused { refusal: refusal.unwrap_or("").to_string(), attempt };
         }
-        self.parser.end(&mut self.checker);
+        self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
         let violations = if self.aborted {
             self.checker.violations().to_vec()
         } else if reason == StopReason::Length {
@@ -309,8 +325,7 @@ impl OutputStream {
             let data = self.parser.value().cloned().unwrap_or(Value::Null);
             return StreamOutcome::Valid { valid: true, data, attempt };
         }
-        let raw = String::from_utf8_lossy(&self.raw).into_owned();
-        let mut error = self.contract.failure(violations, &raw);
+        let mut error = self.contract.failure_with_raw_output(violations, self.raw_output());
         if error.retryable && attempt <= self.options.max_retries {
             self.attempt += 1;
             self.restart();

@@ -137,7 +137,7 @@ impl WasmContract {
     }
 
     /// A stream validator for this contract: `{maxRetries, extract, abortOnEarlyViolation}` as JSON.
-    pub fn stream(&self, options_json: &str) -> Result<WasmStream, JsValue> {
+    pub fn stream(&self, options_json: &str) -> Result<WasmStream, JsError> {
         #[derive(Deserialize, Default)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         struct JsStreamOptions {
@@ -148,7 +148,7 @@ impl WasmContract {
         let js: JsStreamOptions = if options_json.is_empty() {
             JsStreamOptions::default()
         } else {
-            serde_json::from_str(options_json).map_err(|e| JsValue::from_str(&format!("invalid stream options: {e}")))?
+            serde_json::from_str(options_json).map_err(|e| JsError::new(&format!("invalid stream options: {e}")))?
         };
         let defaults = StreamOptions::default();
         let options = StreamOptions {
@@ -174,26 +174,26 @@ impl WasmContract {
 
 /// `$.path: message` for a violation given as JSON.
 #[wasm_bindgen(js_name = formatViolation)]
-pub fn format_violation(violation_json: &str) -> Result<String, JsValue> {
-    let v: Violation = serde_json::from_str(violation_json).map_err(|e| JsValue::from_str(&format!("not a violation: {e}")))?;
+pub fn format_violation(violation_json: &str) -> Result<String, JsError> {
+    let v: Violation = serde_json::from_str(violation_json).map_err(|e| JsError::new(&format!("not a violation: {e}")))?;
     Ok(report::format_violation(&v))
 }
 
 /// The seed 000 failure envelope for a canonical error given as JSON.
 #[wasm_bindgen(js_name = failureEnvelope)]
-pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: usize) -> Result<String, JsValue> {
+pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: usize) -> Result<String, JsError> {
     let error: OutputValidationError = parse_error(error_json)?;
     Ok(report::failure_envelope(&error, run_id.as_deref(), retries).to_string())
 }
 
-fn parse_error(json: &str) -> Result<OutputValidationError, JsValue> {
-    serde_json::from_str(json).map_err(|e| JsValue::from_str(&format!("not an output_validation_failed error: {e}")))
+fn parse_error(json: &str) -> Result<OutputValidationError, JsError> {
+    serde_json::from_str(json).map_err(|e| JsError::new(&format!("not an output_validation_failed error: {e}")))
 }
 
 /// Seed 000's child-result text for `{result_text?, result_data?}` given as JSON.
 #[wasm_bindgen(js_name = formatChildResult)]
-pub fn format_child_result(result_json: &str) -> Result<String, JsValue> {
-    let v: Value = serde_json::from_str(result_json).map_err(|e| JsValue::from_str(&e.to_string()))?;
+pub fn format_child_result(result_json: &str) -> Result<String, JsError> {
+    let v: Value = serde_json::from_str(result_json).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(report::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
 }
 
@@ -259,10 +259,10 @@ impl WasmStream {
     }
 
     /// Ends the attempt; `stop_reason` as the providers say it (`stop`, `length`, `refusal`, …).
-    pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>) -> Result<String, JsValue> {
+    pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>) -> Result<String, JsError> {
         let reason = match stop_reason.as_deref() {
             None => StopReason::Stop,
-            Some(r) => StopReason::parse(r).ok_or_else(|| JsValue::from_str(&format!("unknown stopReason {r:?}")))?,
+            Some(r) => StopReason::parse(r).ok_or_else(|| JsError::new(&format!("unknown stopReason {r:?}")))?,
         };
         Ok(serde_json::to_string(&self.stream.finish(reason, refusal.as_deref())).unwrap_or_default())
     }

@@ -175,3 +175,18 @@ fn seed_corpus_soundness_and_agreement() {
         }
     }
 }
+
+#[test]
+fn raw_output_of_a_stream_counts_every_byte_left_out() {
+    let schema = json!({"type": "object", "required": ["x"]});
+    let contract = Contract::compile(&schema, &Options { raw_output_limit: 8, ..Options::default() }).unwrap();
+    let mut s = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+    let text = r#"{"a": "ééé", "b": [1, 2, 3]}"#;
+    for chunk in text.as_bytes().chunks(3) {
+        s.push(chunk);
+    }
+    let StreamOutcome::Failed { error, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+    // 8 bytes kept end inside "é": the head stops before it and the count covers the rest.
+    assert_eq!(error.raw_output, format!("{{\"a\": \"…[truncated {} bytes]", text.len() - 7));
+    assert_eq!(error.raw_output, contract.validate_text(text).unwrap_err().raw_output);
+}

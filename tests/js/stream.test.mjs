@@ -162,3 +162,21 @@ test('changes(): what each push added, enough to rebuild the partial value', () 
   ]);
   assert.deepEqual(s.changes(), []);
 });
+
+test('bad stream options and stop reasons throw real Errors', () => {
+  assert.throws(() => contract.stream({ maxRetires: 2 }), (e) => e instanceof Error && /invalid stream options/.test(e.message));
+  const s = contract.stream();
+  s.push(valid);
+  assert.throws(() => s.finish({ stopReason: 'exploded' }), (e) => e instanceof Error && /unknown stopReason/.test(e.message));
+  assert.equal(s.finish({ stopReason: 'stop' }).valid, true);
+});
+
+test('a root number completed at the end of input reaches changes()', () => {
+  const c = Contract.compile({ type: 'number' });
+  const s = c.stream();
+  s.changes();
+  s.push('12');
+  assert.deepEqual(s.changes(), []);
+  assert.equal(s.finish().valid, true);
+  assert.deepEqual(s.changes(), [{ path: '$', value: 12 }]);
+});
