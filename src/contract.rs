@@ -3,6 +3,7 @@
 
 use crate::draft::{Draft, DEFAULT_DRAFT};
 use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::extract::{self, ExtractOptions, Extraction};
 use crate::output::{self, OutputLimits};
 use crate::render::truncate_text;
 use crate::report::OutputValidationError;
@@ -273,6 +274,25 @@ impl Contract {
         }
         let violations = violation::from_errors(self.inner.validator.iter_errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
         Err(self.failure(violations, text))
+    }
+
+    /// Finds the JSON in model text (prose, fences, several candidates: see `extract`), then
+    /// validates it. The error's `raw_output` is the whole text, as the model wrote it.
+    pub fn extract_and_validate(&self, text: &str, repair: bool) -> (Extraction, Result<Value, OutputValidationError>) {
+        let extraction = extract::extract_json(text, &ExtractOptions { repair, limits: self.inner.limits });
+        let result = match (&extraction.value, &extraction.error) {
+            (Some(value), _) => {
+                if self.inner.validator.is_valid(value) {
+                    Ok(value.clone())
+                } else {
+                    let violations = violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT);
+                    Err(self.failure(violations, text))
+                }
+            }
+            (None, Some(e)) => Err(self.failure(vec![e.violation().clone()], text)),
+            (None, None) => Err(self.failure(vec![], text)),
+        };
+        (extraction, result)
     }
 
     /// The canonical error for `violations` found in `raw`.

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod contract;
 pub mod draft;
 pub mod early;
+pub mod extract;
 pub mod error;
 pub mod fingerprint;
 pub mod meta;
@@ -19,6 +20,7 @@ pub mod render;
 pub mod report;
 pub mod stream;
 pub mod strict;
+pub mod textpos;
 pub mod violation;
 
 #[cfg(target_arch = "wasm32")]

@@ -98,26 +98,43 @@ fn excerpt_at(text: &str, line: usize, column: usize) -> String {
     head[start..].to_string()
 }
 
+/// Tells, byte by byte, whether a JSON text is inside a string (the quotes included), so
+/// bracket scans skip what strings hold.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StringScan {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl StringScan {
+    /// Feeds the next byte; true when it belongs to a string.
+    pub fn inside(&mut self, b: u8) -> bool {
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+            }
+            return true;
+        }
+        self.in_string = b == b'"';
+        self.in_string
+    }
+}
+
 /// The deepest nesting of arrays and objects in `bytes`, counting stops just past `limit`.
 /// Strings are skipped, so brackets inside them do not count.
 pub fn nesting_depth(bytes: &[u8], limit: usize) -> usize {
     let mut depth = 0usize;
     let mut max = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = StringScan::default();
     for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
+        if strings.inside(b) {
             continue;
         }
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max {

@@ -1,0 +1,98 @@
+//! Positions in text as editors and JavaScript count them. The core works in UTF-8 byte offsets;
+//! JavaScript strings and editors (CodeMirror, Monaco) count UTF-16 code units, and people read
+//! 1-based lines and columns. This module converts between them, without panicking on offsets
+//! that fall outside the text or inside a character.
+
+/// A place in a text: byte offset (UTF-8), and the same place as JavaScript counts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TextPos {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in UTF-16 code units from the start of the line.
+    pub column: usize,
+    /// 0-based offset in UTF-16 code units from the start of the text.
+    pub offset: usize,
+}
+
+/// Line starts of a text, so many offsets can be converted cheaply.
+pub struct LineIndex<'t> {
+    text: &'t str,
+    /// Byte offset where each line starts.
+    starts: Vec<usize>,
+    /// UTF-16 offset where each line starts.
+    starts16: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    pub fn new(text: &'t str) -> Self {
+        let mut starts = vec![0];
+        let mut starts16 = vec![0];
+        let mut units = 0usize;
+        for (i, c) in text.char_indices() {
+            units += c.len_utf16();
+            if c == '\n' {
+                starts.push(i + 1);
+                starts16.push(units);
+            }
+        }
+        LineIndex { text, starts, starts16 }
+    }
+
+    /// The position of byte offset `byte` (clamped to the text, moved back to a character start).
+    pub fn pos(&self, byte: usize) -> TextPos {
+        let mut byte = byte.min(self.text.len());
+        while byte > 0 && !self.text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= byte).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let start16 = self.starts16.get(line - 1).copied().unwrap_or(0);
+        let column16: usize = self.text.get(start..byte).map_or(0, |s| s.chars().map(char::len_utf16).sum());
+        TextPos { line, column: column16 + 1, offset: start16 + column16 }
+    }
+
+    /// The byte offset of a 1-based line and UTF-16 column (clamped to the line).
+    pub fn byte_of(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let end = self.starts.get(line).copied().unwrap_or(self.text.len());
+        let mut units = 0usize;
+        for (i, c) in self.text.get(start..end).unwrap_or("").char_indices() {
+            if units + 1 >= column {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        end
+    }
+}
+
+/// The UTF-16 offset of byte offset `byte` in `text`.
+pub fn utf16_offset(text: &str, byte: usize) -> usize {
+    let mut byte = byte.min(text.len());
+    while byte > 0 && !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    text.get(..byte).map_or(0, |s| s.chars().map(char::len_utf16).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_and_one_based_lines() {
+        let text = "ab\n€😀x\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.pos(0), TextPos { line: 1, column: 1, offset: 0 });
+        assert_eq!(idx.pos(3), TextPos { line: 2, column: 1, offset: 3 });
+        // '€' is 3 bytes and 1 unit, '😀' 4 bytes and 2 units.
+        assert_eq!(idx.pos(10), TextPos { line: 2, column: 4, offset: 6 });
+        assert_eq!(idx.pos(9), idx.pos(6), "inside a character: moved back to its start");
+        assert_eq!(idx.pos(999).line, 3);
+        assert_eq!(utf16_offset(text, 10), 6);
+        assert_eq!(idx.byte_of(2, 4), 10);
+        assert_eq!(idx.byte_of(9, 1), text.len());
+    }
+}
