@@ -110,6 +110,17 @@ export declare class Contract {
   validate<T = unknown>(value: unknown): ValidationResult<T>;
   /** Parses and validates model output text; `data` is the parsed value. */
   validateText<T = unknown>(text: string): ValidationResult<T>;
+  /** Finds the JSON in model text first (see `extractJson`); the result carries the extraction. */
+  validateText<T = unknown>(text: string, options: ValidateTextOptions): ValidationResult<T> & { extraction: Extraction };
+  /**
+   * Validates tool-call arguments (JSON text or a value). With `nullAsAbsent`, a null for an
+   * optional property that does not accept null is read as absent and left out of `data`.
+   */
+  validateToolCall<T = unknown>(args: string | unknown, options?: ToolCallOptions): ValidationResult<T>;
+  /** The schema as compiled (a fresh copy on each read). */
+  readonly schema: JsonSchema;
+  /** Standard Schema v1 with the Standard JSON Schema extension. */
+  readonly '~standard': StandardSchemaProps;
   /** A stream validator for this contract (seed 003 §4 states). */
   stream(options?: StreamOptions): OutputStream;
   /** Releases this handle. */
@@ -184,7 +195,8 @@ export interface FailureEnvelope {
   };
 }
 
-export declare function failureEnvelope(error: OutputValidationError, runId?: string): FailureEnvelope;
+/** The failure envelope after `retries` retries (default 1). */
+export declare function failureEnvelope(error: OutputValidationError, runId?: string, retries?: number): FailureEnvelope;
 
 /** A result event's fields: `result_data` with an output schema, `result_text` without — never both. */
 export interface ChildResult {
@@ -206,3 +218,206 @@ export interface CacheStats {
 }
 
 export declare function cacheStats(): CacheStats;
+
+/** A JSON Schema document (an object; boolean schemas are accepted where noted). */
+export type JsonSchema = { [keyword: string]: JsonValue };
+
+export interface ValidateTextOptions {
+  /** Find the JSON in prose and markdown fences before validating. */
+  extract: true;
+  /** Fix trailing commas, comments and raw control characters in strings (each listed). */
+  repair?: boolean;
+}
+
+export interface ExtractOptions {
+  repair?: boolean;
+  /** Default: 1 MiB. */
+  maxOutputBytes?: number;
+  /** Default: 128. */
+  maxDepth?: number;
+}
+
+export type ExtractErrorKind = 'no_json' | 'invalid_json' | 'truncated' | 'too_large' | 'too_deep';
+
+/**
+ * What `extractJson` found. Offsets are UTF-16 code units (JavaScript string indices), end
+ * exclusive: `text.slice(start, end)` is the JSON as written.
+ */
+export interface Extraction {
+  found: boolean;
+  value: JsonValue;
+  /** The JSON text that was parsed: the span of the input, or its repaired form. */
+  json: string | null;
+  start: number | null;
+  end: number | null;
+  /** The language tag of the fence the value came from (`""` untagged), or null outside fences. */
+  fence: string | null;
+  skipped: Array<{ start: number; end: number; place: 'before' | 'after' }>;
+  repairs: Array<{ kind: 'trailing_comma' | 'comment' | 'control_character'; start: number; end: number; message: string }>;
+  /** How many complete JSON values the text held (the last one wins). */
+  candidates: number;
+  error: { kind: ExtractErrorKind; message: string; offset: number; start: number; end: number } | null;
+}
+
+/**
+ * Finds the JSON value in model text: the whole text if it is one value, else the last complete
+ * value among fenced blocks (```json preferred) and bracketed spans in prose. An earlier value
+ * never wins over a later one, so an example quoted before the answer cannot replace it.
+ */
+export declare function extractJson(text: string, options?: ExtractOptions): Extraction;
+
+/** Seed texts with `{name}` placeholders; each defaults to the seed's wording. */
+export interface PromptTemplates {
+  /** `{schema}` */
+  outputFormat?: string;
+  /** `{errors}`, `{schema}` */
+  retry?: string;
+  /** `{path}`, `{message}`, `{keyword}` */
+  retryLine?: string;
+  toolSuccess?: string;
+  /** `{errors}`, `{tool}` */
+  toolFailure?: string;
+  /** `{index}`, `{path}`, `{message}`, `{keyword}` */
+  toolFailureLine?: string;
+}
+
+/** Violations given directly, as a canonical error, or as a validation result. */
+export type ViolationSource = Violation[] | OutputValidationError | ValidationResult;
+
+/** The system prompt with the `## Required Output Format` section appended last (unchanged without a schema). */
+export declare function enrichSystemPrompt(systemPrompt: string, schema: object | boolean | null | undefined, options?: { templates?: PromptTemplates }): string;
+
+/** Seed 000's `<output-validation-error>` prompt. */
+export declare function retryPrompt(violations: ViolationSource, schema: object | boolean, options?: { templates?: PromptTemplates }): string;
+
+/** Seed 004's reply to an output tool call. `tool` defaults to `task_output`. */
+export declare function toolFeedback(result: ViolationSource, options?: { tool?: string; templates?: PromptTemplates }): string;
+
+export type Provider = 'openai' | 'anthropic' | 'generic';
+
+export interface ToolChange {
+  /** JSON Pointer into the original schema. */
+  pointer: string;
+  kind: 'closed_object' | 'made_nullable' | 'one_of_to_any_of' | 'merged_all_of' | 'dropped_keyword' | 'dropped_format' | 'rejected';
+  message: string;
+}
+
+export interface ToolCallOptions {
+  nullAsAbsent?: boolean;
+}
+
+export interface OpenAiTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema; strict: true };
+}
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+export interface GenericTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ToolDefinition<T> {
+  tool: T;
+  /** What normalisation changed (a weaker schema is sent) or what the provider will reject. */
+  changes: ToolChange[];
+  /** Pass to `contract.validateToolCall` for this definition's arguments. */
+  validateOptions: Required<ToolCallOptions>;
+}
+
+export interface SubmitResultToolOptions<P extends Provider> {
+  provider?: P;
+  /** Default: `submit_result`. */
+  name?: string;
+  description?: string;
+}
+
+/** A `submit_result` tool definition. Validation always uses the original schema. */
+export declare function submitResultTool(schema: object, options: SubmitResultToolOptions<'openai'> & { provider: 'openai' }): ToolDefinition<OpenAiTool>;
+export declare function submitResultTool(schema: object, options: SubmitResultToolOptions<'anthropic'> & { provider: 'anthropic' }): ToolDefinition<AnthropicTool>;
+export declare function submitResultTool(schema: object, options?: SubmitResultToolOptions<'generic'>): ToolDefinition<GenericTool>;
+
+export interface ConfigDiagnostic {
+  code: 'root_not_object' | 'no_properties' | 'invalid_schema';
+  pointer: string;
+  message: string;
+  /** For `invalid_schema`: why it does not compile. */
+  issues?: SchemaIssue[];
+}
+
+/** Seed 002 §5's load-time checks (root `type: "object"`, `properties`, compiles); empty when usable. */
+export declare function checkOutputSchemaConfig(schema: object | boolean | string, options?: CompileOptions): ConfigDiagnostic[];
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** How a model reply ended. */
+export interface ModelEnd {
+  stopReason?: 'stop' | 'length' | 'refusal' | 'tool_use';
+  refusal?: string;
+}
+
+export type ModelReply =
+  | string
+  | AsyncIterable<string | Uint8Array>
+  | ({ text: string } & ModelEnd)
+  | ({ stream: AsyncIterable<string | Uint8Array>; end?: () => ModelEnd | Promise<ModelEnd>; cancel?: () => unknown } & ModelEnd);
+
+export type ModelFunction = (messages: ChatMessage[], context: { attempt: number }) => ModelReply | Promise<ModelReply>;
+
+export interface AttemptEvent {
+  attempt: number;
+  outcome: 'valid' | 'invalid' | 'aborted' | 'refused';
+  /** The keywords of the attempt's violations. */
+  keywords: string[];
+  bytes: number;
+  streamed: boolean;
+  ms: number;
+}
+
+export interface EnforceOptions {
+  systemPrompt?: string;
+  /** Messages after the system prompt (the conversation so far). */
+  messages?: ChatMessage[];
+  /** Appended as a user message. */
+  task?: string;
+  /** Default: 1 (seed 001). */
+  maxRetries?: number;
+  /** Called after every attempt (for success-rate monitoring). */
+  onAttempt?: (event: AttemptEvent) => void;
+  templates?: PromptTemplates;
+  /** Repair text answers (trailing commas, comments, raw newlines) before validating. */
+  repair?: boolean;
+  /** Stop reading a streamed answer at its first early violation. Default: true. */
+  abortOnEarlyViolation?: boolean;
+  runId?: string;
+}
+
+export type EnforceResult<T> =
+  | { status: 'completed'; result_data: T; attempts: number }
+  | (FailureEnvelope & { attempts: number; validation_error: OutputValidationError })
+  | { status: 'refused'; refusal: string; attempts: number };
+
+/** Seed 000's executor loop: enrich, call, extract, validate (streaming when streamed), retry, report. */
+export declare function enforce<T = unknown>(contract: Contract, model: ModelFunction, options?: EnforceOptions): Promise<EnforceResult<T>>;
+
+/** Standard Schema v1 props (https://standardschema.dev). */
+export interface StandardSchemaProps {
+  readonly version: 1;
+  readonly vendor: 'output-contract';
+  validate(value: unknown): { value: unknown } | { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<string | number> }> };
+  readonly jsonSchema: { input(options?: unknown): JsonSchema; output(options?: unknown): JsonSchema };
+}
+
+/** The MCP TypeScript SDK's `jsonSchemaValidator`: pass as a Client's or Server's `jsonSchemaValidator`. */
+export declare class McpJsonSchemaValidator {
+  /** Defaults: `draft: "draft2020-12"`, `strict: false`. */
+  constructor(options?: CompileOptions);
+  getValidator<T>(schema: object): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+}

@@ -12,6 +12,7 @@ cargo test --quiet --test spec_suite -- --nocapture 2>&1 | grep -E '^draft'
 
 echo "== TypeScript: a consumer compiles with tsc --strict"
 node_modules/.bin/tsc -p tests/types/tsconfig.json
+node_modules/.bin/tsc -p tests/types/tsconfig.ai.json
 
 echo "== node --test (the npm package)"
 node --test tests/js/

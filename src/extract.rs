@@ -203,12 +203,7 @@ pub fn extract_json(text: &str, options: &ExtractOptions) -> Extraction {
         }
         Some(Err(e)) => not_found(text, e, complete),
         None => {
-            let v = Violation::of_output(
-                "json",
-                json!("a JSON value"),
-                json!(crate::render::truncate_text(text, 80)),
-                "No JSON output found but output_schema requires structured output".into(),
-            );
+            let v = output::no_json(&crate::render::truncate_text(text, 80));
             not_found(text, error(ExtractErrorKind::NoJson, v, 0, 0, 0), complete)
         }
     }

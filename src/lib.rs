@@ -5,6 +5,7 @@
 //! The core is plain Rust; `wasm` holds the only WebAssembly bindings.
 
 pub mod cache;
+pub mod config;
 pub mod contract;
 pub mod draft;
 pub mod early;
@@ -21,6 +22,7 @@ pub mod report;
 pub mod stream;
 pub mod strict;
 pub mod textpos;
+pub mod tool;
 pub mod violation;
 
 #[cfg(target_arch = "wasm32")]

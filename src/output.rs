@@ -29,12 +29,7 @@ pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
         return Err(too_large(text.len(), limits.max_output_bytes));
     }
     if text.trim().is_empty() {
-        return Err(Violation::of_output(
-            "json",
-            json!("a JSON value"),
-            json!(""),
-            "No JSON output found but output_schema requires structured output".into(),
-        ));
+        return Err(no_json(""));
     }
     let depth = nesting_depth(text.as_bytes(), limits.max_depth);
     if depth > limits.max_depth {
@@ -45,6 +40,16 @@ pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     value.map_err(|e| syntax_violation(text, &e))
+}
+
+/// Seed 000 §3.4's violation for an answer without JSON; `received` is (the head of) that answer.
+pub fn no_json(received: &str) -> Violation {
+    Violation::of_output(
+        "json",
+        json!("a JSON value"),
+        json!(received),
+        "No JSON output found but output_schema requires structured output".into(),
+    )
 }
 
 pub fn too_large(bytes: usize, limit: usize) -> Violation {

@@ -1,16 +1,151 @@
-//! The texts sent to models: the retry prompt of seed 000 §3.3.
+//! The texts sent to models: the output-format section of seed 000 §3.1, the retry prompt of
+//! seed 000 §3.3 and the tool feedback of seed 004. The seed texts are the defaults; each can be
+//! replaced by a template with `{name}` placeholders.
+//!
+//! Schemas are printed as Python's `json.dumps(schema, indent=2)` prints them, except that
+//! non-ASCII characters stay as they are rather than `\uXXXX` escapes: models read them better
+//! and they cost fewer tokens.
 
 use crate::report::pretty;
 use crate::violation::Violation;
+use serde::Deserialize;
 use serde_json::Value;
+
+/// Seed 000 §3.1, appended to the system prompt. Placeholder: `{schema}`.
+pub const OUTPUT_FORMAT: &str = "\n\n## Required Output Format\n\nYou MUST provide structured output as JSON conforming to this schema:\n\n```json\n{schema}\n```\n\nYour response MUST be valid JSON that matches this schema exactly. Output ONLY the JSON, no additional text.";
+
+/// Seed 000 §3.3. Placeholders: `{errors}` (the lines) and `{schema}`.
+pub const RETRY: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\n## Required Schema\n```json\n{schema}\n```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>";
+
+/// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`.
+pub const RETRY_LINE: &str = "- {path}: {message}";
+
+/// Seed 004, when the tool call's output is valid.
+pub const TOOL_SUCCESS: &str = "Output validated successfully. You may now complete the task.";
+
+/// Seed 004, when it is not. Placeholders: `{errors}` and `{tool}`.
+pub const TOOL_FAILURE: &str = "## Validation Failed\n\nYour output does not match the expected schema:\n\n{errors}\n\nPlease fix these issues and call `{tool}` again.";
+
+/// One line of the tool feedback's list. Placeholders: `{index}` (from 1), `{path}`, `{message}`,
+/// `{keyword}`.
+pub const TOOL_FAILURE_LINE: &str = "{index}. **{path}**: {message}";
+
+/// The tool seed 004's feedback names by default.
+pub const DEFAULT_TOOL: &str = "task_output";
+
+/// The templates, each defaulting to the seed text; from JS a partial object overrides some.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct Templates {
+    pub output_format: String,
+    pub retry: String,
+    pub retry_line: String,
+    pub tool_success: String,
+    pub tool_failure: String,
+    pub tool_failure_line: String,
+}
+
+impl Default for Templates {
+    fn default() -> Self {
+        Templates {
+            output_format: OUTPUT_FORMAT.into(),
+            retry: RETRY.into(),
+            retry_line: RETRY_LINE.into(),
+            tool_success: TOOL_SUCCESS.into(),
+            tool_failure: TOOL_FAILURE.into(),
+            tool_failure_line: TOOL_FAILURE_LINE.into(),
+        }
+    }
+}
+
+/// Fills `{name}` placeholders in one pass, so a value that itself contains `{schema}` (a schema
+/// describing templates, say) is never filled again. Unknown `{…}` stay as written.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let (head, tail) = rest.split_at(open);
+        out.push_str(head);
+        let name_end = tail.find('}');
+        let value = name_end.and_then(|end| {
+            let name = tail.get(1..end)?;
+            values.iter().find(|(n, _)| *n == name).map(|(_, v)| (*v, end))
+        });
+        match value {
+            Some((v, end)) => {
+                out.push_str(v);
+                rest = tail.get(end + 1..).unwrap_or("");
+            }
+            None => {
+                out.push('{');
+                rest = tail.get(1..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Seed 000's `if not output_schema`: no schema, `null`, `false`, `{}` and `[]` add nothing.
+fn has_schema(schema: &Value) -> bool {
+    match schema {
+        Value::Null | Value::Bool(false) => false,
+        Value::Object(m) => !m.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::String(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
+/// The system prompt with the `## Required Output Format` section appended as its last section.
+pub fn enrich_system_prompt(system_prompt: &str, schema: &Value, templates: &Templates) -> String {
+    if !has_schema(schema) {
+        return system_prompt.to_string();
+    }
+    let section = fill(&templates.output_format, &[("schema", &pretty(schema))]);
+    format!("{system_prompt}{section}")
+}
+
+fn lines(violations: &[Violation], template: &str, separator: &str) -> String {
+    let lines: Vec<String> = violations
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let index = (i + 1).to_string();
+            fill(template, &[("index", &index), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
+        })
+        .collect();
+    lines.join(separator)
+}
 
 /// The `<output-validation-error>` block of seed 000 §3.3: one `- {path}: {message}` line per
 /// violation and the schema pretty-printed with two-space indentation.
 pub fn retry_prompt(violations: &[Violation], schema: &Value) -> String {
-    let lines: Vec<String> = violations.iter().map(|v| format!("- {}: {}", v.path, v.message)).collect();
-    format!(
-        "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{}\n\n## Required Schema\n```json\n{}\n```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>",
-        lines.join("\n"),
-        pretty(schema)
-    )
+    retry_prompt_with(violations, schema, &Templates::default())
+}
+
+pub fn retry_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
+    let errors = lines(violations, &templates.retry_line, "\n");
+    fill(&templates.retry, &[("errors", &errors), ("schema", &pretty(schema))])
+}
+
+/// Seed 004's reply to a `task_output` call: the success text when there are no violations,
+/// else the numbered list and the instruction to call `tool` again.
+pub fn tool_feedback(violations: &[Violation], tool: &str, templates: &Templates) -> String {
+    if violations.is_empty() {
+        return fill(&templates.tool_success, &[("tool", tool)]);
+    }
+    let errors = lines(violations, &templates.tool_failure_line, "\n");
+    fill(&templates.tool_failure, &[("errors", &errors), ("tool", tool)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_is_single_pass_and_keeps_unknown_braces() {
+        assert_eq!(fill("a {x} {y} {", &[("x", "{y}")]), "a {y} {y} {");
+        assert_eq!(fill("{x}{x}", &[("x", "1")]), "11");
+    }
 }

@@ -298,12 +298,7 @@ impl OutputStream {
                     Some(value) => self.contract.violations(value),
                     None => Vec::new(),
                 },
-                Status::Incomplete if self.parser.bytes() == 0 || self.parser.partial().is_none() => vec![Violation::of_output(
-                    "json",
-                    json!("a JSON value"),
-                    json!(""),
-                    "No JSON output found but output_schema requires structured output".into(),
-                )],
+                Status::Incomplete if self.parser.bytes() == 0 || self.parser.partial().is_none() => vec![output::no_json("")],
                 Status::Incomplete => vec![Violation::of_output(
                     "truncated",
                     json!("a complete JSON value"),

@@ -3,6 +3,10 @@
 //! value-by-value conversion; pkg/src/api.js turns them into the public JS API.
 
 use crate::cache::ContractCache;
+use crate::config;
+use crate::extract::{self, ExtractOptions, Offsets};
+use crate::prompt::{self, Templates};
+use crate::tool::{self, ToolCallOptions};
 use crate::contract::{Contract, Options};
 use crate::draft::Draft;
 use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
@@ -122,6 +126,12 @@ impl WasmContract {
         self.contract.agent_id().map(str::to_string)
     }
 
+    /// The schema as compiled, as JSON text.
+    #[wasm_bindgen(getter, js_name = schemaJson)]
+    pub fn schema_json(&self) -> String {
+        self.contract.schema().to_string()
+    }
+
     #[wasm_bindgen(getter)]
     pub fn draft(&self) -> String {
         self.contract.draft().name().to_string()
@@ -133,6 +143,29 @@ impl WasmContract {
         match self.contract.validate_text(text) {
             Ok(_) => None,
             Err(e) => Some(serde_json::to_string(&e).unwrap_or_default()),
+        }
+    }
+
+    /// Extracts the JSON from model text, then validates it: `{extraction, error?}` as JSON, the
+    /// extraction's offsets in UTF-16 code units.
+    #[wasm_bindgen(js_name = extractAndValidate)]
+    pub fn extract_and_validate(&self, text: &str, repair: bool) -> String {
+        let (extraction, result) = self.contract.extract_and_validate(text, repair);
+        let mut out = serde_json::json!({"extraction": extraction.to_json(text, Offsets::Utf16)});
+        if let (Err(e), Some(map)) = (result, out.as_object_mut()) {
+            map.insert("error".into(), e.to_json());
+        }
+        out.to_string()
+    }
+
+    /// Tool-call arguments (JSON text): `undefined` when valid, else the canonical error as JSON.
+    /// When valid, the data is returned too, since `nullAsAbsent` may have removed nulls.
+    #[wasm_bindgen(js_name = validateToolCall)]
+    pub fn validate_tool_call(&self, args: &str, null_as_absent: bool) -> String {
+        let result = tool::validate_tool_call_text(&self.contract, args, ToolCallOptions { null_as_absent });
+        match result {
+            Ok(data) => serde_json::json!({"valid": true, "data": data}).to_string(),
+            Err(e) => serde_json::json!({"valid": false, "error": e}).to_string(),
         }
     }
 
@@ -195,6 +228,76 @@ fn parse_error(json: &str) -> Result<OutputValidationError, JsError> {
 pub fn format_child_result(result_json: &str) -> Result<String, JsError> {
     let v: Value = serde_json::from_str(result_json).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(report::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
+}
+
+/// `extractJson`: the extraction as JSON, offsets in UTF-16 code units (JS string indices).
+#[wasm_bindgen(js_name = extractJson)]
+pub fn extract_json(text: &str, repair: bool, max_output_bytes: Option<usize>, max_depth: Option<usize>) -> String {
+    let defaults = OutputLimits::default();
+    let limits = OutputLimits {
+        max_output_bytes: max_output_bytes.unwrap_or(defaults.max_output_bytes),
+        max_depth: max_depth.unwrap_or(defaults.max_depth),
+    };
+    extract::extract_json(text, &ExtractOptions { repair, limits }).to_json(text, Offsets::Utf16).to_string()
+}
+
+fn templates(json: &str) -> Result<Templates, JsError> {
+    if json.is_empty() {
+        return Ok(Templates::default());
+    }
+    serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid templates: {e}")))
+}
+
+fn json_arg<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, JsError> {
+    serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+}
+
+#[wasm_bindgen(js_name = enrichSystemPrompt)]
+pub fn enrich_system_prompt(system_prompt: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    let schema: Value = if schema_json.is_empty() { Value::Null } else { json_arg(schema_json, "schema")? };
+    Ok(prompt::enrich_system_prompt(system_prompt, &schema, &templates(templates_json)?))
+}
+
+#[wasm_bindgen(js_name = retryPrompt)]
+pub fn retry_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+    let schema: Value = json_arg(schema_json, "schema")?;
+    Ok(prompt::retry_prompt_with(&violations, &schema, &templates(templates_json)?))
+}
+
+#[wasm_bindgen(js_name = toolFeedback)]
+pub fn tool_feedback(violations_json: &str, tool_name: Option<String>, templates_json: &str) -> Result<String, JsError> {
+    let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+    let name = tool_name.unwrap_or_else(|| prompt::DEFAULT_TOOL.to_string());
+    Ok(prompt::tool_feedback(&violations, &name, &templates(templates_json)?))
+}
+
+/// `{tool, changes, validateOptions}` as JSON.
+#[wasm_bindgen(js_name = submitResultTool)]
+pub fn submit_result_tool(schema_json: &str, provider: &str, name: Option<String>, description: Option<String>) -> Result<String, JsError> {
+    let schema: Value = json_arg(schema_json, "schema")?;
+    let provider = tool::Provider::from_name(provider)
+        .ok_or_else(|| JsError::new(&format!("unknown provider {provider:?}: use \"openai\", \"anthropic\" or \"generic\"")))?;
+    let def = tool::submit_result_tool(&schema, provider, name.as_deref(), description.as_deref());
+    Ok(serde_json::to_string(&def).unwrap_or_default())
+}
+
+/// Seed 002 §5's checks as a JSON array of diagnostics (schema given as JSON text).
+#[wasm_bindgen(js_name = checkOutputSchemaConfig)]
+pub fn check_output_schema_config(schema_json: &str, options_json: &str) -> String {
+    let options = match to_options(options_json) {
+        Ok(o) => o,
+        Err(e) => return config_error(e),
+    };
+    match parse_schema(schema_json, &options) {
+        Ok(schema) => serde_json::to_string(&config::check_output_schema_config(&schema, &options)).unwrap_or_default(),
+        Err(e) => config_error(e),
+    }
+}
+
+fn config_error(e: SchemaError) -> String {
+    let d = config::ConfigDiagnostic { code: config::ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues };
+    serde_json::to_string(&[d]).unwrap_or_default()
 }
 
 #[wasm_bindgen]

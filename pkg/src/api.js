@@ -121,11 +121,62 @@ export class Contract extends Owned {
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: JSON.parse(failure) };
   }
 
-  /** Parses and validates model output text; `data` is the parsed value. */
-  validateText(text) {
+  /**
+   * Parses and validates model output text; `data` is the parsed value. With `extract`, the JSON
+   * is first found in the text (see extractJson) and the result carries the `extraction`.
+   */
+  validateText(text, options) {
     if (typeof text !== 'string') throw new TypeError('validateText expects a string');
+    if (options?.extract) {
+      const { extraction, error } = JSON.parse(handleOf(this).extractAndValidate(text, Boolean(options.repair)));
+      return error === undefined ? { valid: true, data: extraction.value, extraction } : { valid: false, error, extraction };
+    }
     const failure = handleOf(this).validateText(text);
     return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: JSON.parse(failure) };
+  }
+
+  /**
+   * Validates tool-call arguments (JSON text as providers send them, or an object). With
+   * `nullAsAbsent` (what submitResultTool's OpenAI definition asks for), a null for an optional
+   * property that does not accept null is read as absent and left out of `data`.
+   */
+  validateToolCall(args, options) {
+    let text = args;
+    if (typeof args !== 'string') {
+      try {
+        text = JSON.stringify(args);
+      } catch (e) {
+        return { valid: false, error: JSON.parse(handleOf(this).unserializable(e.message)) };
+      }
+      if (text === undefined) return { valid: false, error: JSON.parse(handleOf(this).unserializable(`${typeof args} is not a JSON value`)) };
+    }
+    return JSON.parse(handleOf(this).validateToolCall(text, Boolean(options?.nullAsAbsent)));
+  }
+
+  /** The schema as compiled (a fresh copy on each read). */
+  get schema() {
+    return JSON.parse(handleOf(this).schemaJson);
+  }
+
+  /**
+   * Standard Schema v1 (https://standardschema.dev), with the Standard JSON Schema extension, so
+   * any consumer of either (the AI SDK among them) takes a Contract as it is.
+   */
+  get ['~standard']() {
+    const contract = this;
+    return {
+      version: 1,
+      vendor: 'output-contract',
+      validate(value) {
+        const result = contract.validate(value);
+        if (result.valid) return { value: result.data };
+        return { issues: result.error.violations.map((v) => ({ message: v.message, path: pathSegments(v.pointer, value) })) };
+      },
+      jsonSchema: {
+        input: () => contract.schema,
+        output: () => contract.schema,
+      },
+    };
   }
 
   /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
@@ -215,10 +266,14 @@ export function formatViolation(violation) {
   return wasm.formatViolation(JSON.stringify(violation));
 }
 
-/** The run failure envelope (`status: "failed"`, `error.type: "output_schema_validation_failed"`). */
-export function failureEnvelope(error, runId) {
+/**
+ * The run failure envelope (`status: "failed"`, `error.type: "output_schema_validation_failed"`)
+ * after `retries` retries (default 1, seed 001's fixed count).
+ */
+export function failureEnvelope(error, runId, retries = 1) {
   assertReady();
-  return JSON.parse(wasm.failureEnvelope(JSON.stringify(error), runId ?? undefined, 1));
+  if (!Number.isInteger(retries) || retries < 0) throw new TypeError('retries must be a non-negative integer');
+  return JSON.parse(wasm.failureEnvelope(JSON.stringify(error), runId ?? undefined, retries));
 }
 
 /** What a parent agent receives: result_data as indented JSON, else result_text, else a placeholder. */
@@ -239,3 +294,105 @@ export function cacheStats() {
   assertReady();
   return JSON.parse(wasm.cacheStats());
 }
+
+// A violation's RFC 6901 pointer as Standard Schema path segments: array indices as numbers
+// (decided by walking the value, since a pointer alone cannot tell `/0` of an array from a key).
+function pathSegments(pointer, value) {
+  if (!pointer) return [];
+  const segments = [];
+  let node = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const segment = Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key;
+    segments.push(segment);
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, segment) ? node[segment] : undefined;
+  }
+  return segments;
+}
+
+function jsonText(value, what) {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`${what} must be a JSON value`);
+  return text;
+}
+
+function templatesText(templates) {
+  return templates == null ? '' : JSON.stringify(templates);
+}
+
+/** Violations from an array, a canonical error or a validation result. */
+function violationsOf(input) {
+  if (Array.isArray(input)) return input;
+  if (input?.violations) return input.violations;
+  if (input?.error?.violations) return input.error.violations;
+  if (input?.valid === true) return [];
+  throw new TypeError('expected violations, an output_validation_failed error or a validation result');
+}
+
+/**
+ * Finds the JSON value in model text: the whole text, else the last complete value among fenced
+ * blocks and bracketed spans in prose (fences tagged json preferred). Offsets are UTF-16 code
+ * units: `text.slice(start, end)` is the JSON as written.
+ */
+export function extractJson(text, options) {
+  assertReady();
+  if (typeof text !== 'string') throw new TypeError('extractJson expects a string');
+  return JSON.parse(wasm.extractJson(text, Boolean(options?.repair), options?.maxOutputBytes, options?.maxDepth));
+}
+
+/** The system prompt with seed 000's `## Required Output Format` section appended last. */
+export function enrichSystemPrompt(systemPrompt, schema, options) {
+  assertReady();
+  const schemaText = schema == null ? '' : jsonText(schema, 'schema');
+  return wasm.enrichSystemPrompt(String(systemPrompt ?? ''), schemaText, templatesText(options?.templates));
+}
+
+/** Seed 000's `<output-validation-error>` retry prompt. */
+export function retryPrompt(violations, schema, options) {
+  assertReady();
+  return wasm.retryPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
+}
+
+/** Seed 004's reply to an output tool call: success text, or the numbered violations. */
+export function toolFeedback(result, options) {
+  assertReady();
+  return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
+}
+
+/** A `submit_result` tool definition for a provider, with what normalisation changed. */
+export function submitResultTool(schema, options) {
+  assertReady();
+  const provider = options?.provider ?? 'generic';
+  return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined));
+}
+
+/** Seed 002 §5's load-time checks of an output schema, as diagnostics (empty: usable). */
+export function checkOutputSchemaConfig(schema, options) {
+  assertReady();
+  const text = typeof schema === 'string' ? schema : JSON.stringify(schema) ?? 'null';
+  return JSON.parse(wasm.checkOutputSchemaConfig(text, options == null ? '' : JSON.stringify(options)));
+}
+
+/**
+ * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface (pass it as the
+ * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 and
+ * may carry keywords of their own, hence `strict: false` unless told otherwise.
+ */
+export class McpJsonSchemaValidator {
+  #options;
+
+  constructor(options) {
+    this.#options = { draft: 'draft2020-12', strict: false, ...options };
+  }
+
+  getValidator(schema) {
+    const contract = Contract.compile(schema, this.#options);
+    return (input) => {
+      const result = contract.validate(input);
+      if (result.valid) return { valid: true, data: input, errorMessage: undefined };
+      return { valid: false, data: undefined, errorMessage: result.error.violations.map((v) => `${v.path}: ${v.message}`).join('; ') };
+    };
+  }
+}
+
+export { enforce } from './enforce.js';

@@ -1,0 +1,189 @@
+//! `output-contract`: the contract checks for CI pipelines.
+//!
+//! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
+//! schema that cannot be read or compiled.
+
+use output_contract::config::check_output_schema_config;
+use output_contract::contract::{Contract, Options};
+use output_contract::draft::Draft;
+use output_contract::extract::{extract_json, ExtractOptions, Offsets};
+use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  output-contract check SCHEMA [--draft D]
+      Schema diagnostics as JSON; exit 1 when the schema has problems.
+  output-contract validate --schema SCHEMA [--agent-id ID] [--draft D] [--extract] [--repair] [FILE|-]
+      Validates an output (stdin when FILE is - or absent; streamed as it arrives). Prints the data
+      when valid, else the canonical output_validation_failed error as JSON and exits 1.
+  output-contract extract [--repair] [FILE|-]
+      The JSON found in model text, with what was skipped (byte offsets); exit 1 when none.
+
+Exit codes: 0 valid, 1 invalid, 2 usage error or unusable schema.";
+
+/// A failure that ends the command with exit code 2.
+struct Usage(String);
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("check") => check(args.get(1..).unwrap_or_default()),
+        Some("validate") => validate(args.get(1..).unwrap_or_default()),
+        Some("extract") => extract(args.get(1..).unwrap_or_default()),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(true)
+        }
+        Some(other) => Err(Usage(format!("unknown command {other:?}"))),
+        None => Err(Usage("a command is required".into())),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(Usage(message)) => {
+            eprintln!("output-contract: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Flags and at most one positional argument.
+#[derive(Default)]
+struct Args {
+    schema: Option<String>,
+    agent_id: Option<String>,
+    draft: Option<Draft>,
+    extract: bool,
+    repair: bool,
+    input: Option<String>,
+}
+
+fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Usage> {
+    let mut out = Args::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let flag = arg.as_str();
+        if flag.starts_with("--") && !allowed.contains(&flag) {
+            return Err(Usage(format!("unknown option {flag}")));
+        }
+        let mut value = || it.next().cloned().ok_or_else(|| Usage(format!("{flag} needs a value")));
+        match flag {
+            "--schema" => out.schema = Some(value()?),
+            "--agent-id" => out.agent_id = Some(value()?),
+            "--draft" => {
+                let name = value()?;
+                out.draft = Some(Draft::from_name(&name).ok_or_else(|| Usage(format!("unknown draft {name:?}")))?);
+            }
+            "--extract" => out.extract = true,
+            "--repair" => out.repair = true,
+            _ if out.input.is_none() => out.input = Some(arg.clone()),
+            _ => return Err(Usage(format!("unexpected argument {arg:?}"))),
+        }
+    }
+    Ok(out)
+}
+
+fn read_file(path: &str) -> Result<String, Usage> {
+    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))
+}
+
+fn read_input(input: Option<&str>) -> Result<String, Usage> {
+    match input {
+        None | Some("-") => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
+            Ok(text)
+        }
+        Some(path) => read_file(path),
+    }
+}
+
+fn print(value: &Value) {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = writeln!(std::io::stdout(), "{text}");
+}
+
+fn options(args: &Args) -> Options {
+    Options { draft: args.draft, agent_id: args.agent_id.clone(), ..Options::default() }
+}
+
+fn check(args: &[String]) -> Result<bool, Usage> {
+    let args = parse(args, &["--draft"])?;
+    let path = args.input.as_deref().ok_or_else(|| Usage("check needs a SCHEMA file".into()))?;
+    let text = read_file(path)?;
+    let options = options(&args);
+    let report = match Contract::compile_text(&text, &options) {
+        Ok(contract) => {
+            let config = check_output_schema_config(contract.schema(), &options);
+            json!({"valid": config.is_empty(), "schema_id": contract.schema_id(), "draft": contract.draft().name(), "issues": [], "config": config})
+        }
+        Err(e) => json!({"valid": false, "issues": e.issues, "message": e.message}),
+    };
+    print(&report);
+    Ok(report["valid"] == json!(true))
+}
+
+fn validate(args: &[String]) -> Result<bool, Usage> {
+    let args = parse(args, &["--schema", "--agent-id", "--draft", "--extract", "--repair"])?;
+    let schema_path = args.schema.as_deref().ok_or_else(|| Usage("validate needs --schema SCHEMA".into()))?;
+    let contract = Contract::compile_text(&read_file(schema_path)?, &options(&args))
+        .map_err(|e| Usage(format!("{schema_path}: {}", e.message)))?;
+    if args.extract || args.repair {
+        let text = read_input(args.input.as_deref())?;
+        let (_, result) = contract.extract_and_validate(&text, args.repair);
+        return Ok(report(result.map_err(|e| e.to_json())));
+    }
+    match args.input.as_deref() {
+        None | Some("-") => stream_stdin(&contract),
+        Some(path) => {
+            let text = read_file(path)?;
+            Ok(report(contract.validate_text(&text).map_err(|e| e.to_json())))
+        }
+    }
+}
+
+/// Standard input through the stream validator: parsed as it arrives, never held whole, and
+/// refused once past the contract's output limit. Early violations do not stop the reading, so
+/// the report is the same as for the whole text.
+fn stream_stdin(contract: &Contract) -> Result<bool, Usage> {
+    let options = StreamOptions { max_retries: 0, extract: false, abort_on_early_violation: false };
+    let mut stream = OutputStream::new(contract, options);
+    let mut stdin = std::io::stdin().lock();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = stdin.read(&mut buf).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
+        let Some(chunk) = buf.get(..n).filter(|c| !c.is_empty()) else { break };
+        stream.push_quiet(chunk);
+    }
+    let outcome = stream.finish(StopReason::Stop, None);
+    Ok(report(match outcome {
+        StreamOutcome::Valid { data, .. } => Ok(data),
+        StreamOutcome::Failed { error, .. } => Err(error.to_json()),
+        // With no retries and no refusal given, these do not occur; say so rather than guess.
+        other => Err(json!({"error": "unexpected stream outcome", "outcome": other})),
+    }))
+}
+
+fn report(result: Result<Value, Value>) -> bool {
+    match result {
+        Ok(data) => {
+            print(&data);
+            true
+        }
+        Err(error) => {
+            print(&error);
+            false
+        }
+    }
+}
+
+fn extract(args: &[String]) -> Result<bool, Usage> {
+    let args = parse(args, &["--repair"])?;
+    let text = read_input(args.input.as_deref())?;
+    let got = extract_json(&text, &ExtractOptions { repair: args.repair, ..ExtractOptions::default() });
+    print(&got.to_json(&text, Offsets::Bytes));
+    Ok(got.found())
+}

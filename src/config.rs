@@ -1,0 +1,53 @@
+//! Seed 002 §5's load-time checks of an agent's `output_schema`: the root is `type: "object"`,
+//! it has `properties`, and it compiles. Each finding is a typed diagnostic, so a config loader
+//! can list them all instead of stopping at the first thrown error.
+
+use crate::contract::{Contract, Options};
+use crate::error::SchemaIssue;
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfigCode {
+    /// The root's `type` is not `"object"`.
+    RootNotObject,
+    /// The root has no `properties`.
+    NoProperties,
+    /// The schema does not compile; `issues` says why.
+    InvalidSchema,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConfigDiagnostic {
+    pub code: ConfigCode,
+    pub pointer: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<SchemaIssue>,
+}
+
+/// Every seed 002 §5 problem of `schema`; empty when it can be used as an output schema.
+pub fn check_output_schema_config(schema: &Value, options: &Options) -> Vec<ConfigDiagnostic> {
+    let mut out = Vec::new();
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        out.push(ConfigDiagnostic {
+            code: ConfigCode::RootNotObject,
+            pointer: "/type".into(),
+            message: "output_schema.type must be \"object\"".into(),
+            issues: Vec::new(),
+        });
+    }
+    if !schema.get("properties").is_some_and(Value::is_object) {
+        out.push(ConfigDiagnostic {
+            code: ConfigCode::NoProperties,
+            pointer: String::new(),
+            message: "output_schema must have properties".into(),
+            issues: Vec::new(),
+        });
+    }
+    if let Err(e) = Contract::compile(schema, options) {
+        out.push(ConfigDiagnostic { code: ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues });
+    }
+    out
+}

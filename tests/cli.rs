@@ -1,0 +1,125 @@
+//! The CLI's exit codes and outputs (0 valid, 1 invalid, 2 usage or unusable schema).
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("output-contract-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn file(name: &str, text: &str) -> String {
+    let p = dir().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_output-contract"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading (usage errors): a closed pipe is expected then.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+const SCHEMA: &str = r#"{"$id": "https://example.com/pr-reviewer/1.0.0", "type": "object",
+  "properties": {"approval": {"enum": ["approve", "comment"]}, "summary": {"type": "string"}}, "required": ["approval"]}"#;
+
+#[test]
+fn validate_exit_codes_and_canonical_error() {
+    let schema = file("s.json", SCHEMA);
+    let (code, out, _) = run(&["validate", "--schema", &schema, "-"], r#"{"approval": "approve"}"#);
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), json!({"approval": "approve"}));
+
+    let (code, out, _) = run(&["validate", "--schema", &schema, "--agent-id", "pr-reviewer"], r#"{"approval": "maybe"}"#);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["error"], "output_validation_failed");
+    assert_eq!(e["schema_id"], "https://example.com/pr-reviewer/1.0.0");
+    assert_eq!(e["agent_id"], "pr-reviewer");
+    assert_eq!(e["violations"][0]["message"], "'maybe' is not one of ['approve', 'comment']");
+
+    // From a file, and with extraction from model text.
+    let output = file("o.txt", "Here you go:\n```json\n{\"approval\": \"comment\"}\n```\n");
+    assert_eq!(run(&["validate", "--schema", &schema, &output], "").0, 1, "not JSON without --extract");
+    let (code, out, _) = run(&["validate", "--schema", &schema, "--extract", &output], "");
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), json!({"approval": "comment"}));
+}
+
+#[test]
+fn validate_streams_stdin() {
+    let schema = file("s2.json", SCHEMA);
+    // Larger than the output limit: refused by the stream, not buffered whole.
+    let big = format!(r#"{{"approval": "approve", "summary": "{}"}}"#, "x".repeat(4 << 20));
+    let (code, out, _) = run(&["validate", "--schema", &schema], &big);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["violations"][0]["keyword"], "maxOutputBytes");
+    assert_eq!(e["retryable"], false);
+    assert!(e["raw_output"].as_str().unwrap().len() < 8192);
+    let (code, out, _) = run(&["validate", "--schema", &schema], r#"{"approval": "#);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["violations"][0]["keyword"], "truncated");
+}
+
+#[test]
+fn usage_and_schema_errors_exit_2() {
+    let broken = file("broken.json", r#"{"type": "strng"}"#);
+    let (code, _, err) = run(&["validate", "--schema", &broken], "{}");
+    assert_eq!(code, 2);
+    assert!(err.contains("strng"), "{err}");
+    assert_eq!(run(&["validate"], "{}").0, 2);
+    assert_eq!(run(&["validate", "--schema", "/nonexistent.json"], "{}").0, 2);
+    assert_eq!(run(&["frobnicate"], "").0, 2);
+    assert_eq!(run(&["validate", "--bogus"], "").0, 2);
+    assert_eq!(run(&[], "").0, 2);
+    assert_eq!(run(&["--help"], "").0, 0);
+}
+
+#[test]
+fn check_reports_issues_and_config_problems() {
+    let (code, out, _) = run(&["check", &file("ok.json", SCHEMA)], "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["draft"], "draft7");
+
+    let (code, out, _) = run(&["check", &file("bad.json", "{\n  \"type\": \"strng\"\n}")], "");
+    assert_eq!(code, 1);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["issues"][0]["pointer"], "/type");
+
+    let (code, out, _) = run(&["check", &file("arr.json", r#"{"type": "array"}"#)], "");
+    assert_eq!(code, 1);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["config"][0]["code"], "root_not_object");
+
+    let (code, out, _) = run(&["check", &file("syntax.json", "{\n  \"type\": ,\n}")], "");
+    assert_eq!(code, 1);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["issues"][0]["kind"], "invalid_json");
+    assert_eq!(r["issues"][0]["line"], 2);
+}
+
+#[test]
+fn extract_prints_the_extraction() {
+    let (code, out, _) = run(&["extract", "-"], "Answer: {\"a\": [1, 2]} done");
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["value"], json!({"a": [1, 2]}));
+    assert_eq!((r["start"].as_u64(), r["end"].as_u64()), (Some(8), Some(21)));
+    let (code, out, _) = run(&["extract"], "no json here");
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["error"]["kind"], "no_json");
+    let (code, out, _) = run(&["extract", "--repair"], "{\"a\": 1,}");
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["repairs"][0]["kind"], "trailing_comma");
+}

@@ -1,0 +1,191 @@
+//! Prompts (exact seed texts), submit_result tool definitions, tool-call validation and the
+//! seed 002 config checks.
+
+use output_contract::config::{check_output_schema_config, ConfigCode};
+use output_contract::prompt::{enrich_system_prompt, retry_prompt, retry_prompt_with, tool_feedback, Templates, DEFAULT_TOOL};
+use output_contract::tool::{strip_absent_nulls, submit_result_tool, validate_tool_call, validate_tool_call_text, ChangeKind, Provider, ToolCallOptions};
+use output_contract::{Contract, Options, Violation};
+use serde_json::{json, Value};
+
+fn corpus() -> Value {
+    serde_json::from_str(include_str!("corpus/prompts.json")).unwrap()
+}
+
+fn violations(v: &Value) -> Vec<Violation> {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+#[test]
+fn prompts_are_the_seed_texts() {
+    let c = corpus();
+    for case in c["enrich"].as_array().unwrap() {
+        let got = enrich_system_prompt(case["systemPrompt"].as_str().unwrap(), &case["schema"], &Templates::default());
+        assert_eq!(got, case["expected"].as_str().unwrap(), "enrich {}", case["systemPrompt"]);
+    }
+    for case in c["retry"].as_array().unwrap() {
+        assert_eq!(retry_prompt(&violations(&case["violations"]), &case["schema"]), case["expected"].as_str().unwrap());
+    }
+    for case in c["toolFeedback"].as_array().unwrap() {
+        let tool = case["tool"].as_str().unwrap_or(DEFAULT_TOOL);
+        assert_eq!(tool_feedback(&violations(&case["violations"]), tool, &Templates::default()), case["expected"].as_str().unwrap());
+    }
+}
+
+#[test]
+fn templates_override_and_fill_once() {
+    let t = Templates { retry: "Fix: {errors}".into(), retry_line: "[{keyword}] {path}".into(), ..Templates::default() };
+    let v = vec![Violation::of_output("json", json!(null), json!(null), "m".into())];
+    assert_eq!(retry_prompt_with(&v, &json!({}), &t), "Fix: [json] $");
+    let t = Templates { output_format: "\n\nSchema: {schema} {unknown}".into(), ..Templates::default() };
+    assert_eq!(enrich_system_prompt("S", &json!({"a": "{schema}"}), &t), "S\n\nSchema: {\n  \"a\": \"{schema}\"\n} {unknown}");
+}
+
+fn pr_reviewer() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "summary": {"type": "string", "minLength": 10, "maxLength": 2000},
+            "approval": {"type": "string", "enum": ["approve", "request_changes", "comment"]},
+            "risk": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "url": {"type": "string", "format": "uri"},
+            "when": {"type": "string", "format": "date-time"},
+            "comments": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"file": {"type": "string"}, "line": {"type": "integer", "minimum": 1}},
+                    "required": ["file"]
+                },
+                "uniqueItems": true
+            }
+        },
+        "required": ["summary", "approval"]
+    })
+}
+
+fn kinds_at(changes: &[output_contract::tool::Change], pointer: &str) -> Vec<ChangeKind> {
+    changes.iter().filter(|c| c.pointer == pointer).map(|c| c.kind).collect()
+}
+
+#[test]
+fn openai_strict_normalisation() {
+    let def = submit_result_tool(&pr_reviewer(), Provider::OpenAi, None, None);
+    let f = &def.tool["function"];
+    assert_eq!(def.tool["type"], "function");
+    assert_eq!(f["name"], "submit_result");
+    assert_eq!(f["description"], "Submit final results. You MUST call this tool!");
+    assert_eq!(f["strict"], true);
+    let p = &f["parameters"];
+    // Every object closed, every property required, optionals nullable.
+    assert_eq!(p["additionalProperties"], false);
+    assert_eq!(p["required"], json!(["summary", "approval", "risk", "url", "when", "comments"]));
+    assert_eq!(p["properties"]["when"]["type"], json!(["string", "null"]));
+    assert_eq!(p["properties"]["comments"]["type"], json!(["array", "null"]));
+    assert_eq!(p["properties"]["risk"], json!({"anyOf": [{"anyOf": [{"type": "string"}, {"type": "integer"}]}, {"type": "null"}]}));
+    let item = &p["properties"]["comments"]["items"];
+    assert_eq!(item["additionalProperties"], false);
+    assert_eq!(item["required"], json!(["file", "line"]));
+    assert_eq!(item["properties"]["line"], json!({"type": ["integer", "null"], "minimum": 1}));
+    // Unsupported keywords and formats removed, each reported.
+    assert!(p["properties"]["summary"].get("minLength").is_none());
+    assert!(p["properties"]["url"].get("format").is_none());
+    assert_eq!(p["properties"]["when"]["format"], "date-time");
+    let c = &def.changes;
+    assert_eq!(kinds_at(c, "/properties/summary/minLength"), vec![ChangeKind::DroppedKeyword]);
+    assert_eq!(kinds_at(c, "/properties/url/format"), vec![ChangeKind::DroppedFormat]);
+    assert_eq!(kinds_at(c, "/properties/risk/oneOf"), vec![ChangeKind::OneOfToAnyOf]);
+    assert_eq!(kinds_at(c, "/properties/comments/uniqueItems"), vec![ChangeKind::DroppedKeyword]);
+    assert_eq!(kinds_at(c, "/properties/comments/items/properties/line"), vec![ChangeKind::MadeNullable]);
+    assert_eq!(kinds_at(c, ""), vec![ChangeKind::ClosedObject]);
+    assert!(kinds_at(c, "/properties/summary").is_empty(), "required properties stay as they are");
+    assert!(def.validate_options.null_as_absent);
+    // The original schema is untouched.
+    assert_eq!(pr_reviewer()["properties"]["summary"]["minLength"], 10);
+}
+
+#[test]
+fn openai_rejections_and_all_of() {
+    let def = submit_result_tool(&json!({"type": "array"}), Provider::OpenAi, None, None);
+    assert_eq!(kinds_at(&def.changes, ""), vec![ChangeKind::Rejected]);
+
+    let many: serde_json::Map<String, Value> = (0..1001).map(|i| (format!("v{i}"), json!(i))).collect();
+    let values: Vec<Value> = many.keys().map(|k| json!(k)).collect();
+    let def = submit_result_tool(&json!({"type": "object", "properties": {"e": {"enum": values}}, "required": ["e"]}), Provider::OpenAi, None, None);
+    assert_eq!(kinds_at(&def.changes, "/properties/e/enum"), vec![ChangeKind::Rejected]);
+
+    let mut deep = json!({"type": "string"});
+    for _ in 0..12 {
+        deep = json!({"type": "object", "properties": {"x": deep}, "required": ["x"], "additionalProperties": false});
+    }
+    let def = submit_result_tool(&deep, Provider::OpenAi, None, None);
+    assert!(def.changes.iter().any(|c| c.kind == ChangeKind::Rejected && c.message.contains("10 levels")));
+
+    let merged = submit_result_tool(
+        &json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "number"}}}], "properties": {}, "required": []}),
+        Provider::OpenAi,
+        Some("report"),
+        Some("Report."),
+    );
+    let p = &merged.tool["function"]["parameters"];
+    assert_eq!(p["required"], json!(["a", "b"]));
+    assert_eq!(p["properties"]["b"]["type"], json!(["number", "null"]));
+    assert_eq!(merged.tool["function"]["name"], "report");
+    assert_eq!(kinds_at(&merged.changes, "/allOf"), vec![ChangeKind::MergedAllOf]);
+}
+
+#[test]
+fn anthropic_and_generic_shapes_keep_the_schema() {
+    let schema = pr_reviewer();
+    let a = submit_result_tool(&schema, Provider::Anthropic, None, None);
+    assert_eq!(a.tool, json!({"name": "submit_result", "description": "Submit final results. You MUST call this tool!", "input_schema": schema}));
+    assert!(a.changes.is_empty());
+    let g = submit_result_tool(&schema, Provider::Generic, Some("task_output"), Some("d"));
+    assert_eq!(g.tool, json!({"name": "task_output", "description": "d", "parameters": schema}));
+}
+
+#[test]
+fn tool_calls_validate_against_the_original_schema() {
+    let schema = pr_reviewer();
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let opts = ToolCallOptions { null_as_absent: true };
+    // What a strict-mode model sends: every property, nulls for the optional ones.
+    let args = json!({"summary": "Looks fine overall.", "approval": "approve", "risk": null, "url": null, "when": null,
+                      "comments": [{"file": "a.rs", "line": null}]});
+    let data = validate_tool_call(&contract, &args, opts).unwrap();
+    assert_eq!(data, json!({"summary": "Looks fine overall.", "approval": "approve", "comments": [{"file": "a.rs"}]}));
+    // Without the option, the nulls are violations.
+    let e = validate_tool_call(&contract, &args, ToolCallOptions::default()).unwrap_err();
+    let paths: Vec<&str> = e.violations.iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths, vec!["$.risk", "$.url", "$.when", "$.comments[0].line"]);
+    // A null for a required property stays a violation; the original's minLength still holds.
+    let e = validate_tool_call_text(&contract, r#"{"summary": "short", "approval": null}"#, opts).unwrap_err();
+    assert_eq!(e.lines(), vec![
+        "$.summary: 'short' is shorter than 10 characters".to_string(),
+        "$.approval: null is not one of ['approve', 'request_changes', 'comment']".to_string(),
+        "$.approval: null is not of type 'string'".to_string(),
+    ]);
+    assert_eq!(e.raw_output, r#"{"summary": "short", "approval": null}"#);
+    let e = validate_tool_call_text(&contract, r#"{"summary": "#, opts).unwrap_err();
+    assert_eq!(e.violations[0].keyword, "truncated");
+    let e = validate_tool_call_text(&contract, r#"{"summary" 1}"#, opts).unwrap_err();
+    assert_eq!(e.violations[0].keyword, "json");
+    // Nullable optionals keep their null.
+    let nullable = json!({"type": "object", "properties": {"n": {"type": ["string", "null"]}}});
+    assert_eq!(strip_absent_nulls(&nullable, &json!({"n": null})), json!({"n": null}));
+    // Through local $refs.
+    let refd = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "object", "properties": {"y": {"type": "string"}}}}});
+    assert_eq!(strip_absent_nulls(&refd, &json!({"x": {"y": null}})), json!({"x": {}}));
+}
+
+#[test]
+fn config_checks_of_seed_002() {
+    let ok = check_output_schema_config(&pr_reviewer(), &Options::default());
+    assert!(ok.is_empty(), "{ok:?}");
+    let codes = |s: Value| check_output_schema_config(&s, &Options::default()).iter().map(|d| d.code).collect::<Vec<_>>();
+    assert_eq!(codes(json!({"type": "array"})), vec![ConfigCode::RootNotObject, ConfigCode::NoProperties]);
+    assert_eq!(codes(json!({"type": "object"})), vec![ConfigCode::NoProperties]);
+    let bad = check_output_schema_config(&json!({"type": "object", "properties": {"a": {"type": "strng"}}}), &Options::default());
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].code, ConfigCode::InvalidSchema);
+    assert_eq!(bad[0].issues[0].pointer, "/properties/a/type");
+}
