@@ -135,6 +135,11 @@ export interface StreamOptions {
   extract?: boolean;
   /** End the attempt at the first early violation (cancel the generation). Default: false. */
   abortOnEarlyViolation?: boolean;
+  /**
+   * Tool-call arguments streamed as deltas from a strict-mode tool (`submitResultTool`'s
+   * `validateOptions.nullAsAbsent`): a null for an optional property is read as absent.
+   */
+  nullAsAbsent?: boolean;
 }
 
 export interface StreamStatus {

@@ -269,6 +269,8 @@ pub struct Checker {
     seen: HashSet<(String, String, String)>,
     /// Byte offset at which each found violation became certain.
     offsets: Vec<usize>,
+    /// Strict tool calls send `null` for an optional property, read as absent when validated.
+    nulls_absent: bool,
 }
 
 enum Check<'a> {
@@ -281,7 +283,23 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new() }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false }
+    }
+
+    /// Reports only what removing the `null` of optional properties cannot repair: a violation
+    /// about a non-null value itself (its type, its text, its number), or an unknown key.
+    pub fn with_nulls_as_absent(mut self) -> Self {
+        self.nulls_absent = true;
+        self
+    }
+
+    fn survives_null_removal(v: &Violation) -> bool {
+        const OWN_VALUE: [&str; 11] = [
+            "type", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+            "exclusiveMaximum", "multipleOf", "additionalProperties",
+        ];
+        let scalar = !(v.received.is_null() || v.received.is_array() || v.received.is_object());
+        !v.received.is_null() && (OWN_VALUE.contains(&v.keyword.as_str()) || scalar && matches!(v.keyword.as_str(), "enum" | "const"))
     }
 
     pub fn violations(&self) -> &[Violation] {
@@ -410,18 +428,18 @@ impl Checker {
         match check {
             Check::Begin(kind) => {
                 if node.always_false {
-                    out.push(at("false", json!(false), json!(kind_name(*kind)), format!("False schema does not allow a {} here", kind_name(*kind))));
+                    out.push(at("false", json!(false), kind_received(*kind), format!("False schema does not allow a {} here", kind_name(*kind))));
                 }
                 if let Some(types) = &node.types {
                     if !types.iter().any(|t| kind_allows(*kind, t)) {
                         let quoted: Vec<String> = types.iter().map(|t| quote(t)).collect();
                         let expected = if types.len() == 1 { json!(types[0]) } else { json!(types) };
-                        out.push(at("type", expected, json!(kind_name(*kind)), format!("{} is not of type {}", article(*kind), quoted.join(", "))));
+                        out.push(at("type", expected, kind_received(*kind), format!("{} is not of type {}", article(*kind), quoted.join(", "))));
                     }
                 }
                 if let Some((kw, values)) = &node.choices {
                     if !values.iter().any(|v| value_kind_matches(v, *kind)) {
-                        out.push(at(kw, Value::Array(values.clone()), json!(kind_name(*kind)), choice_message(kw, values, &article(*kind))));
+                        out.push(at(kw, Value::Array(values.clone()), kind_received(*kind), choice_message(kw, values, &article(*kind))));
                     }
                 }
             }
@@ -483,6 +501,9 @@ impl Checker {
     fn report(&mut self, result: Result<(), Vec<Violation>>, at: Position) {
         if let Err(violations) = result {
             for v in violations {
+                if self.nulls_absent && !Self::survives_null_removal(&v) {
+                    continue;
+                }
                 // The same failure found early and again when its subtree closes counts once.
                 let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties") { v.received.to_string() } else { String::new() };
                 let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
@@ -516,6 +537,15 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Number => "number",
         Kind::Bool => "boolean",
         Kind::Null => "null",
+    }
+}
+
+/// `received` when only the kind of a value is known yet: its name, except for `null`, which is
+/// already the whole value.
+fn kind_received(kind: Kind) -> Value {
+    match kind {
+        Kind::Null => Value::Null,
+        other => json!(kind_name(other)),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::output;
 use crate::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
 use crate::path::InstancePath;
 use crate::prompt::retry_prompt;
+use crate::tool::strip_absent_nulls;
 use crate::render::with_marker;
 use crate::report::OutputValidationError;
 use crate::violation::Violation;
@@ -25,11 +26,14 @@ pub struct StreamOptions {
     pub extract: bool,
     /// End the attempt at the first early violation (the caller cancels generation).
     pub abort_on_early_violation: bool,
+    /// Tool-call arguments of a strict-mode tool: `null` for an optional property that does not
+    /// accept it means absent (see `tool::strip_absent_nulls`).
+    pub null_as_absent: bool,
 }
 
 impl Default for StreamOptions {
     fn default() -> Self {
-        StreamOptions { max_retries: 1, extract: false, abort_on_early_violation: false }
+        StreamOptions { max_retries: 1, extract: false, abort_on_early_violation: false, null_as_absent: false }
     }
 }
 
@@ -150,6 +154,11 @@ impl Observer for Watchers<'_> {
     }
 }
 
+fn new_checker(contract: &Contract, options: StreamOptions) -> Checker {
+    let checker = Checker::new(contract.early_schema());
+    if options.null_as_absent { checker.with_nulls_as_absent() } else { checker }
+}
+
 pub struct OutputStream {
     contract: Contract,
     options: StreamOptions,
@@ -172,7 +181,7 @@ impl OutputStream {
             options,
             attempt: 1,
             parser: Parser::new(limits.max_output_bytes, limits.max_depth, options.extract),
-            checker: Checker::new(contract.early_schema()),
+            checker: new_checker(contract, options),
             raw: Vec::new(),
             aborted: false,
             done: false,
@@ -183,7 +192,7 @@ impl OutputStream {
     fn restart(&mut self) {
         let limits = self.contract.limits();
         self.parser = Parser::new(limits.max_output_bytes, limits.max_depth, self.options.extract);
-        self.checker = Checker::new(self.contract.early_schema());
+        self.checker = new_checker(&self.contract, self.options);
         self.raw.clear();
         self.aborted = false;
         self.changes.pending.clear();
@@ -295,6 +304,9 @@ impl OutputStream {
             match self.parser.status() {
                 Status::Complete => match self.parser.value() {
                     // Post-merge: whatever arrived in parts is validated again as one value.
+                    Some(value) if self.options.null_as_absent => {
+                        self.contract.violations(&strip_absent_nulls(self.contract.schema(), value))
+                    }
                     Some(value) => self.contract.violations(value),
                     None => Vec::new(),
                 },
@@ -318,6 +330,7 @@ impl OutputStream {
         if violations.is_empty() {
             self.done = true;
             let data = self.parser.value().cloned().unwrap_or(Value::Null);
+            let data = if self.options.null_as_absent { strip_absent_nulls(self.contract.schema(), &data) } else { data };
             return StreamOutcome::Valid { valid: true, data, attempt };
         }
         let mut error = self.contract.failure_with_raw_output(violations, self.raw_output());

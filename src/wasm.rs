@@ -177,6 +177,7 @@ impl WasmContract {
             max_retries: Option<usize>,
             extract: Option<bool>,
             abort_on_early_violation: Option<bool>,
+            null_as_absent: Option<bool>,
         }
         let js: JsStreamOptions = if options_json.is_empty() {
             JsStreamOptions::default()
@@ -188,6 +189,7 @@ impl WasmContract {
             max_retries: js.max_retries.unwrap_or(defaults.max_retries),
             extract: js.extract.unwrap_or(defaults.extract),
             abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
+            null_as_absent: js.null_as_absent.unwrap_or(defaults.null_as_absent),
         };
         Ok(WasmStream { stream: OutputStream::new(&self.contract, options) })
     }

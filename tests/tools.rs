@@ -189,3 +189,36 @@ fn config_checks_of_seed_002() {
     assert_eq!(bad[0].code, ConfigCode::InvalidSchema);
     assert_eq!(bad[0].issues[0].pointer, "/properties/a/type");
 }
+
+#[test]
+fn tool_call_arguments_streamed_as_deltas() {
+    use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+    let contract = Contract::compile(&pr_reviewer(), &Options::default()).unwrap();
+    let options = StreamOptions { max_retries: 0, null_as_absent: true, ..StreamOptions::default() };
+    let args = r#"{"summary": "Looks fine overall.", "approval": "approve", "risk": null, "url": null, "when": null, "comments": [{"file": "a.rs", "line": null}]}"#;
+    for size in [1, 3, 16] {
+        let mut s = OutputStream::new(&contract, options);
+        for chunk in args.as_bytes().chunks(size) {
+            let status = s.push(chunk);
+            assert!(status.early_violations.is_empty(), "strict-mode nulls are not violations: {:?}", status.early_violations);
+        }
+        match s.finish(StopReason::ToolUse, None) {
+            StreamOutcome::Valid { data, .. } => {
+                assert_eq!(data, json!({"summary": "Looks fine overall.", "approval": "approve", "comments": [{"file": "a.rs"}]}))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // What no removal of nulls repairs is still reported while streaming.
+    let mut s = OutputStream::new(&contract, options);
+    let status = s.push(br#"{"approval": "maybe", "summary": null"#);
+    assert_eq!(status.early_violations.iter().map(|v| v.path.as_str()).collect::<Vec<_>>(), vec!["$.approval"]);
+    s.push(b"}");
+    match s.finish(StopReason::ToolUse, None) {
+        StreamOutcome::Failed { error, .. } => {
+            let paths: Vec<&str> = error.violations.iter().map(|v| v.path.as_str()).collect();
+            assert_eq!(paths, vec!["$.approval", "$.summary"], "a required property's null stays a violation");
+        }
+        other => panic!("{other:?}"),
+    }
+}

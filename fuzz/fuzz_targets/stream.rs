@@ -25,7 +25,7 @@ fn contract() -> &'static Contract {
 
 fuzz_target!(|data: &[u8]| {
     let Some((&control, input)) = data.split_first() else { return };
-    let options = StreamOptions { max_retries: usize::from(control & 3), extract: control & 4 != 0, abort_on_early_violation: control & 8 != 0 };
+    let options = StreamOptions { max_retries: usize::from(control & 3), extract: control & 4 != 0, abort_on_early_violation: control & 8 != 0, null_as_absent: control & 16 != 0 };
     let mut s = OutputStream::new(contract(), options);
     let mut attempt = 1;
     let mut rest = input;

@@ -149,7 +149,7 @@ fn validate(args: &[String]) -> Result<bool, Usage> {
 /// refused once past the contract's output limit. Early violations do not stop the reading, so
 /// the report is the same as for the whole text.
 fn stream_stdin(contract: &Contract) -> Result<bool, Usage> {
-    let options = StreamOptions { max_retries: 0, extract: false, abort_on_early_violation: false };
+    let options = StreamOptions { max_retries: 0, ..StreamOptions::default() };
     let mut stream = OutputStream::new(contract, options);
     let mut stdin = std::io::stdin().lock();
     let mut buf = vec![0u8; 64 * 1024];

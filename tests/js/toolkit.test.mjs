@@ -133,6 +133,10 @@ test('validateToolCall: JSON text or object, strict-mode nulls read as absent', 
   assert.deepEqual(bad.error.violations.map((v) => v.path), ['$.comments[0].line']);
   assert.equal(contract.validateToolCall('{"summary": ').error.violations[0].keyword, 'truncated');
   assert.equal(contract.validateToolCall(undefined).valid, false);
+  // Arguments arriving as deltas, through contract.stream().
+  const stream = contract.stream({ maxRetries: 0, ...validateOptions });
+  for (let i = 0; i < args.length; i += 5) assert.deepEqual(stream.push(args.slice(i, i + 5)).earlyViolations, []);
+  assert.deepEqual(stream.finish({ stopReason: 'tool_use' }), { state: 'soft-complete', valid: true, data: { ...valid, comments: [{ file: 'a.rs' }] }, attempt: 1 });
 });
 
 test('checkOutputSchemaConfig: seed 002 §5 checks as diagnostics', () => {
