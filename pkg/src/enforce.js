@@ -84,6 +84,13 @@ export async function enforce(contract, model, options = {}) {
       run = { text: reply.text ?? '', bytes: 0, outcome: { state: 'refused', refusal: end.refusal ?? '' } };
     } else if (reply.stream !== undefined) {
       run = await streamAttempt(contract, reply, abortOnEarlyViolation, canRetry);
+      // While streaming, the JSON starts at the first bracket; prose braces before it (or an
+      // example quoted before the answer) break that parse. The whole text then gets
+      // extractJson's rule, the same as a text answer.
+      const violations = run.outcome.violations ?? run.outcome.error?.violations ?? [];
+      if (!run.aborted && violations.some((v) => v.keyword === 'json')) {
+        run = { ...textAttempt(contract, { text: run.text }, repair, canRetry), bytes: run.bytes };
+      }
     } else {
       run = textAttempt(contract, reply, repair, canRetry);
     }

@@ -229,6 +229,11 @@ test('enforce: streamed answers, early abort cancels the upstream, refusals', as
   assert.ok(cancelled && produced < 100, `upstream stopped after ${produced} bytes`);
   assert.deepEqual(events.map((e) => [e.outcome, e.streamed]), [['aborted', true], ['valid', true]]);
 
+  // Prose braces before the fenced answer: the stream's first-bracket parse breaks, the whole
+  // text is extracted as a text answer would be.
+  const prose = `Fill {name} in the template.\n\`\`\`json\n${JSON.stringify(valid)}\n\`\`\``;
+  assert.deepEqual(await enforce(contract, scripted([() => deltas(prose)]).model), { status: 'completed', result_data: valid, attempts: 1 });
+
   const refusal = await enforce(contract, scripted([() => ({ stream: deltas(''), end: () => ({ stopReason: 'refusal', refusal: 'No.' }) })]).model);
   assert.deepEqual(refusal, { status: 'refused', refusal: 'No.', attempts: 1 });
 
