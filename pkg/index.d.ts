@@ -426,3 +426,37 @@ export declare class McpJsonSchemaValidator {
   constructor(options?: CompileOptions);
   getValidator<T>(schema: object): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 }
+
+/** A place in the schema text: 1-based line and column, 0-based offset; columns and offsets in UTF-16 code units. */
+export interface TextPosition {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  /**
+   * Stable code: `json_syntax`, a `SchemaErrorKind` (`meta_schema`, `unknown_keyword`,
+   * `unresolvable_ref`, `invalid_regex`, …), an authoring lint (`root_not_object`,
+   * `no_properties`, `open_object`, `no_required`, `required_not_in_properties`,
+   * `enum_in_description`, `prefer_any_of`, `missing_id`, `id_not_versioned`, `missing_title`,
+   * `missing_description`) or a provider rule (`openai_*`, `anthropic_*`).
+   */
+  code: string;
+  message: string;
+  /** JSON Pointer of the node concerned. */
+  pointer: string;
+  range: { start: TextPosition; end: TextPosition };
+  fix?: { message: string; replacement?: string };
+}
+
+export interface CheckSchemaResult {
+  /** No diagnostic of severity `error`. */
+  valid: boolean;
+  draft: Draft;
+  diagnostics: Diagnostic[];
+}
+
+/** Diagnostics for schema text as an editor shows them; never throws for bad text. */
+export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic' }): CheckSchemaResult;

@@ -51,6 +51,13 @@ impl<'t> LineIndex<'t> {
         TextPos { line, column: column16 + 1, offset: start16 + column16 }
     }
 
+    /// The byte offset of a 1-based line and a 1-based column counted in bytes (as serde_json
+    /// reports errors), clamped to the text.
+    pub fn byte_of_byte_column(&self, line: usize, column: usize) -> usize {
+        let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
+        (start + column.saturating_sub(1)).min(self.text.len())
+    }
+
     /// The byte offset of a 1-based line and UTF-16 column (clamped to the line).
     pub fn byte_of(&self, line: usize, column: usize) -> usize {
         let Some(&start) = self.starts.get(line.saturating_sub(1)) else {

@@ -4,6 +4,7 @@
 
 use crate::cache::ContractCache;
 use crate::config;
+use crate::lint;
 use crate::extract::{self, ExtractOptions, Offsets};
 use crate::prompt::{self, Templates};
 use crate::tool::{self, ToolCallOptions};
@@ -300,6 +301,22 @@ pub fn check_output_schema_config(schema_json: &str, options_json: &str) -> Stri
 fn config_error(e: SchemaError) -> String {
     let d = config::ConfigDiagnostic { code: config::ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues };
     serde_json::to_string(&[d]).unwrap_or_default()
+}
+
+/// `checkSchema`: `{valid, draft, diagnostics}` as JSON; never throws for bad schema text.
+#[wasm_bindgen(js_name = checkSchema)]
+pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>) -> Result<String, JsError> {
+    let draft = match draft {
+        None => None,
+        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?),
+    };
+    let provider = match provider.as_deref() {
+        None => None,
+        Some(p @ ("openai" | "anthropic")) => tool::Provider::from_name(p),
+        Some(other) => return Err(JsError::new(&format!("unknown provider {other:?}: use \"openai\" or \"anthropic\""))),
+    };
+    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider });
+    Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
 #[wasm_bindgen]

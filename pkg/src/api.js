@@ -374,6 +374,17 @@ export function checkOutputSchemaConfig(schema, options) {
 }
 
 /**
+ * Everything the schema editor shows about schema text: syntax, meta-schema and compile
+ * problems, authoring lints, provider compatibility — as diagnostics with ranges (1-based
+ * lines/columns, offsets in UTF-16 code units). Broken text is a diagnostic, never an exception.
+ */
+export function checkSchema(text, options) {
+  assertReady();
+  if (typeof text !== 'string') throw new TypeError('checkSchema expects the schema text');
+  return JSON.parse(wasm.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined));
+}
+
+/**
  * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface (pass it as the
  * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 and
  * may carry keywords of their own, hence `strict: false` unless told otherwise.

@@ -1,0 +1,179 @@
+//! Where each node of a JSON document is in its text: JSON Pointer → byte spans of the member's
+//! key and of its value. Diagnostics found on the parsed value (meta-schema violations, lints)
+//! carry pointers; the editor needs ranges.
+
+use std::collections::HashMap;
+
+/// Byte offsets, end exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The key of an object member (with its quotes); `None` for array items and the root.
+    pub key: Option<Span>,
+    pub value: Span,
+}
+
+pub struct SourceMap {
+    nodes: HashMap<String, Node>,
+}
+
+/// Nesting beyond this is not mapped (the schema depth limit refuses such documents first).
+const MAX_DEPTH: usize = 256;
+
+impl SourceMap {
+    /// Maps `text`, which must be one JSON value (as checked by parsing it first); `None` if not.
+    pub fn new(text: &str) -> Option<SourceMap> {
+        let mut s = Scanner { b: text.as_bytes(), i: 0, nodes: HashMap::new() };
+        s.ws();
+        s.value(String::new(), None, 0)?;
+        Some(SourceMap { nodes: s.nodes })
+    }
+
+    pub fn get(&self, pointer: &str) -> Option<&Node> {
+        self.nodes.get(pointer)
+    }
+
+    /// The node at `pointer`, or its nearest ancestor that exists (a missing member is reported
+    /// at the object that lacks it).
+    pub fn nearest(&self, pointer: &str) -> Option<&Node> {
+        let mut p = pointer;
+        loop {
+            if let Some(n) = self.nodes.get(p) {
+                return Some(n);
+            }
+            match p.rfind('/') {
+                Some(i) => p = p.get(..i).unwrap_or(""),
+                None => return self.nodes.get(""),
+            }
+        }
+    }
+}
+
+struct Scanner<'t> {
+    b: &'t [u8],
+    i: usize,
+    nodes: HashMap<String, Node>,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self, pointer: String, key: Option<Span>, depth: usize) -> Option<()> {
+        let start = self.i;
+        match self.peek()? {
+            b'{' if depth < MAX_DEPTH => {
+                self.i += 1;
+                self.ws();
+                if self.peek() == Some(b'}') {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.ws();
+                        let key_start = self.i;
+                        let name = self.string()?;
+                        let key_span = Span { start: key_start, end: self.i };
+                        self.ws();
+                        (self.peek()? == b':').then_some(())?;
+                        self.i += 1;
+                        self.ws();
+                        let child = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
+                        self.value(child, Some(key_span), depth + 1)?;
+                        self.ws();
+                        match self.peek()? {
+                            b',' => self.i += 1,
+                            b'}' => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            b'[' if depth < MAX_DEPTH => {
+                self.i += 1;
+                self.ws();
+                if self.peek() == Some(b']') {
+                    self.i += 1;
+                } else {
+                    let mut index = 0usize;
+                    loop {
+                        self.ws();
+                        self.value(format!("{pointer}/{index}"), None, depth + 1)?;
+                        index += 1;
+                        self.ws();
+                        match self.peek()? {
+                            b',' => self.i += 1,
+                            b']' => {
+                                self.i += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            b'"' => {
+                self.string()?;
+            }
+            _ => {
+                // Numbers, true, false, null: up to the next delimiter.
+                while matches!(self.peek(), Some(c) if !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n')) {
+                    self.i += 1;
+                }
+                (self.i > start).then_some(())?;
+            }
+        }
+        self.nodes.insert(pointer, Node { key, value: Span { start, end: self.i } });
+        Some(())
+    }
+
+    /// A string token, decoded (member names become pointer tokens).
+    fn string(&mut self) -> Option<String> {
+        let start = self.i;
+        (self.peek()? == b'"').then_some(())?;
+        self.i += 1;
+        loop {
+            match self.peek()? {
+                b'\\' => self.i += 2,
+                b'"' => {
+                    self.i += 1;
+                    break;
+                }
+                _ => self.i += 1,
+            }
+        }
+        serde_json::from_slice(self.b.get(start..self.i)?).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_pointers_to_key_and_value_spans() {
+        let text = "{\n  \"a\": [1, {\"b/c\": true}],\n  \"é\": \"x\"\n}";
+        let map = SourceMap::new(text).unwrap();
+        let slice = |s: Span| &text[s.start..s.end];
+        assert_eq!(slice(map.get("").unwrap().value), text);
+        assert_eq!(slice(map.get("/a").unwrap().key.unwrap()), "\"a\"");
+        assert_eq!(slice(map.get("/a/1/b~1c").unwrap().value), "true");
+        assert_eq!(slice(map.get("/é").unwrap().value), "\"x\"");
+        assert_eq!(slice(map.nearest("/a/1/missing").unwrap().value), "{\"b/c\": true}");
+        assert!(SourceMap::new("{\"a\": }").is_none());
+    }
+}
