@@ -29,6 +29,15 @@ pub struct ConfigDiagnostic {
 
 /// Every seed 002 §5 problem of `schema`; empty when it can be used as an output schema.
 pub fn check_output_schema_config(schema: &Value, options: &Options) -> Vec<ConfigDiagnostic> {
+    let mut out = shape_diagnostics(schema);
+    if let Err(e) = Contract::compile(schema, options) {
+        out.push(ConfigDiagnostic { code: ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues });
+    }
+    out
+}
+
+/// The checks of the root's shape alone, for callers that compile the schema themselves.
+pub fn shape_diagnostics(schema: &Value) -> Vec<ConfigDiagnostic> {
     let mut out = Vec::new();
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         out.push(ConfigDiagnostic {
@@ -45,9 +54,6 @@ pub fn check_output_schema_config(schema: &Value, options: &Options) -> Vec<Conf
             message: "output_schema must have properties".into(),
             issues: Vec::new(),
         });
-    }
-    if let Err(e) = Contract::compile(schema, options) {
-        out.push(ConfigDiagnostic { code: ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues });
     }
     out
 }

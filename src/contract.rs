@@ -269,11 +269,17 @@ impl Contract {
     /// Parses `text` (within the limits) and validates it; returns the parsed data.
     pub fn validate_text(&self, text: &str) -> Result<Value, OutputValidationError> {
         let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
-        if self.inner.validator.is_valid(&value) {
-            return Ok(value);
+        self.check_parsed(&value, text)?;
+        Ok(value)
+    }
+
+    /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.
+    fn check_parsed(&self, value: &Value, raw: &str) -> Result<(), OutputValidationError> {
+        if self.inner.validator.is_valid(value) {
+            return Ok(());
         }
-        let violations = violation::from_errors(self.inner.validator.iter_errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
-        Err(self.failure(violations, text))
+        let violations = violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT);
+        Err(self.failure(violations, raw))
     }
 
     /// Finds the JSON in model text (prose, fences, several candidates: see `extract`), then
@@ -281,14 +287,7 @@ impl Contract {
     pub fn extract_and_validate(&self, text: &str, repair: bool) -> (Extraction, Result<Value, OutputValidationError>) {
         let extraction = extract::extract_json(text, &ExtractOptions { repair, limits: self.inner.limits });
         let result = match (&extraction.value, &extraction.error) {
-            (Some(value), _) => {
-                if self.inner.validator.is_valid(value) {
-                    Ok(value.clone())
-                } else {
-                    let violations = violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT);
-                    Err(self.failure(violations, text))
-                }
-            }
+            (Some(value), _) => self.check_parsed(value, text).map(|()| value.clone()),
             (None, Some(e)) => Err(self.failure(vec![e.violation().clone()], text)),
             (None, None) => Err(self.failure(vec![], text)),
         };

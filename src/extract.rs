@@ -22,6 +22,7 @@ use crate::partial::{NoObserver, Parser, Skipped, Status};
 use crate::textpos::{utf16_offset, LineIndex};
 use crate::violation::Violation;
 use serde::Serialize;
+use std::cell::Cell;
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -124,11 +125,7 @@ impl Extraction {
             Offsets::Bytes => b,
             Offsets::Utf16 => utf16_offset(text, b),
         };
-        let span = |found: bool, s: usize, e: usize| if found { json!([at(s), at(e)]) } else { json!([null, null]) };
-        let [start, end] = match span(self.found(), self.start, self.end) {
-            Value::Array(v) => [v.first().cloned().unwrap_or(Value::Null), v.get(1).cloned().unwrap_or(Value::Null)],
-            _ => [Value::Null, Value::Null],
-        };
+        let (start, end) = if self.found() { (json!(at(self.start)), json!(at(self.end))) } else { (Value::Null, Value::Null) };
         json!({
             "found": self.found(),
             "value": self.value.clone().unwrap_or(Value::Null),
@@ -158,7 +155,6 @@ enum CandidateKind {
     Truncated,
 }
 
-#[derive(Clone, Debug)]
 struct Candidate {
     start: usize,
     end: usize,
@@ -167,6 +163,8 @@ struct Candidate {
     fence: Option<String>,
     /// The whole content of a fence (so it is JSON by the author's word).
     whole_fence: bool,
+    /// The value, when finding the candidate already parsed it (taken by the first look).
+    parsed: Cell<Option<Value>>,
 }
 
 impl Candidate {
@@ -352,6 +350,11 @@ type Parsed = (Value, String, Vec<Repair>);
 
 fn parse_candidate(text: &str, c: &Candidate, options: &ExtractOptions) -> Result<Parsed, ParseFailure> {
     let part = text.get(c.start..c.end).unwrap_or("");
+    if let Some(v) = c.parsed.take() {
+        if part.len() <= options.limits.max_output_bytes {
+            return Ok((v, part.to_string(), Vec::new()));
+        }
+    }
     let first = match parse_str(part, options.limits) {
         Ok(v) => return Ok((v, part.to_string(), Vec::new())),
         Err(f) => f,
@@ -511,10 +514,15 @@ fn collect(
     if fences.is_empty() {
         if let Some(lang) = fence {
             let (s, e) = trim_span(text, from, to);
-            // A fence holding exactly one value (scalars included) is one candidate.
-            if s < e && (parse_span(text, s, e, OutputLimits { max_output_bytes: usize::MAX, max_depth }).is_ok() || JSON_FENCE_LANGS.contains(&lang) && !looks_like_brackets(text, s)) {
-                out.push(Candidate { start: s, end: e, kind: CandidateKind::Complete, fence: Some(lang.to_string()), whole_fence: true });
-                return;
+            // A fence holding exactly one value (scalars included) is one candidate; the value
+            // is kept, so the fence is not parsed again when the candidate is chosen.
+            if s < e {
+                let parsed = parse_span(text, s, e, OutputLimits { max_output_bytes: usize::MAX, max_depth }).ok();
+                if parsed.is_some() || JSON_FENCE_LANGS.contains(&lang) && !looks_like_brackets(text, s) {
+                    let fence = Some(lang.to_string());
+                    out.push(Candidate { start: s, end: e, kind: CandidateKind::Complete, fence, whole_fence: true, parsed: Cell::new(parsed) });
+                    return;
+                }
             }
         }
         scan_brackets(text, from, to, fence, repair, max_depth, out);
@@ -597,11 +605,11 @@ fn scan_brackets(text: &str, from: usize, to: usize, fence: Option<&str>, repair
         if truncated_at.is_some_and(|t| s > t) {
             break;
         }
-        out.push(Candidate { start: s, end: e, kind: CandidateKind::Complete, fence: lang.clone(), whole_fence: false });
+        out.push(Candidate { start: s, end: e, kind: CandidateKind::Complete, fence: lang.clone(), whole_fence: false, parsed: Cell::new(None) });
     }
     if let Some(s) = truncated_at {
         let (_, e) = trim_span(text, s, to);
-        out.push(Candidate { start: s, end: e.max(s + 1), kind: CandidateKind::Truncated, fence: lang, whole_fence: false });
+        out.push(Candidate { start: s, end: e.max(s + 1), kind: CandidateKind::Truncated, fence: lang, whole_fence: false, parsed: Cell::new(None) });
     }
 }
 

@@ -6,7 +6,7 @@
 //! Ranges have 1-based lines and columns and 0-based offsets, columns and offsets counted in
 //! UTF-16 code units, as editors and JavaScript strings count them.
 
-use crate::config::{check_output_schema_config, ConfigCode};
+use crate::config::{shape_diagnostics, ConfigCode};
 use crate::contract::{self, Contract, Options};
 use crate::draft::Draft;
 use crate::error::{SchemaErrorKind, SchemaIssue};
@@ -143,7 +143,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                 .unwrap_or(options.draft.unwrap_or(crate::draft::DEFAULT_DRAFT))
         }
     };
-    authoring(&mut report, &schema, &compile);
+    authoring(&mut report, &schema);
     match options.provider {
         Some(Provider::OpenAi) => openai(&mut report, &schema),
         Some(Provider::Anthropic) => anthropic(&mut report, &schema),
@@ -198,12 +198,13 @@ fn subschemas(root: &Value) -> Vec<(String, &serde_json::Map<String, Value>)> {
     out
 }
 
-fn authoring(report: &mut Report, schema: &Value, options: &Options) {
-    for d in check_output_schema_config(schema, options) {
+fn authoring(report: &mut Report, schema: &Value) {
+    // The schema was compiled above: only the root's shape is left to check.
+    for d in shape_diagnostics(schema) {
         let (code, message) = match d.code {
             ConfigCode::RootNotObject => ("root_not_object", "the output schema's root should be \"type\": \"object\" (seed 002): tools and result_data carry objects"),
             ConfigCode::NoProperties => ("no_properties", "the output schema has no \"properties\": the model is told nothing about the fields it must produce"),
-            ConfigCode::InvalidSchema => continue, // reported with positions above
+            ConfigCode::InvalidSchema => continue,
         };
         report.add(Severity::Warning, code, &d.pointer, At::Value, message.into(), None);
     }

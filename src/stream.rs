@@ -291,6 +291,11 @@ impl OutputStream {
             return StreamOutcome::Refused { refusal: refusal.unwrap_or("").to_string(), attempt };
         }
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
+        // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
+        let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
+            (true, Status::Complete, Some(value)) => Some(strip_absent_nulls(self.contract.schema(), value)),
+            _ => None,
+        };
         let violations = if self.aborted {
             self.checker.violations().to_vec()
         } else if reason == StopReason::Length {
@@ -302,11 +307,8 @@ impl OutputStream {
             )]
         } else {
             match self.parser.status() {
-                Status::Complete => match self.parser.value() {
+                Status::Complete => match stripped.as_ref().or(self.parser.value()) {
                     // Post-merge: whatever arrived in parts is validated again as one value.
-                    Some(value) if self.options.null_as_absent => {
-                        self.contract.violations(&strip_absent_nulls(self.contract.schema(), value))
-                    }
                     Some(value) => self.contract.violations(value),
                     None => Vec::new(),
                 },
@@ -329,8 +331,7 @@ impl OutputStream {
         };
         if violations.is_empty() {
             self.done = true;
-            let data = self.parser.value().cloned().unwrap_or(Value::Null);
-            let data = if self.options.null_as_absent { strip_absent_nulls(self.contract.schema(), &data) } else { data };
+            let data = stripped.or_else(|| self.parser.value().cloned()).unwrap_or(Value::Null);
             return StreamOutcome::Valid { valid: true, data, attempt };
         }
         let mut error = self.contract.failure_with_raw_output(violations, self.raw_output());

@@ -11,6 +11,7 @@
 use crate::contract::Contract;
 use crate::output;
 use crate::report::OutputValidationError;
+use crate::violation::Violation;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -446,16 +447,17 @@ fn strip(root: &Value, schema: &Value, value: &mut Value, depth: usize) {
 /// Validates tool-call arguments given as a value, as `Contract::validate` does; with
 /// `null_as_absent`, after `strip_absent_nulls`. Returns the arguments as validated.
 pub fn validate_tool_call(contract: &Contract, args: &Value, options: ToolCallOptions) -> Result<Value, OutputValidationError> {
-    let args = if options.null_as_absent { strip_absent_nulls(contract.schema(), args) } else { args.clone() };
-    let violations = contract.violations(&args);
-    if violations.is_empty() {
-        return Ok(args);
-    }
-    Err(contract.failure(violations, &args.to_string()))
+    checked_args(contract, args, options).map_err(|violations| contract.failure(violations, &args.to_string()))
 }
 
 /// Tool-call arguments as the providers send them: JSON text. `raw_output` is that text.
 pub fn validate_tool_call_text(contract: &Contract, text: &str, options: ToolCallOptions) -> Result<Value, OutputValidationError> {
     let args = output::parse(text, contract.limits()).map_err(|v| contract.failure(vec![v], text))?;
-    validate_tool_call(contract, &args, options).map_err(|e| contract.failure(e.violations, text))
+    checked_args(contract, &args, options).map_err(|violations| contract.failure(violations, text))
+}
+
+fn checked_args(contract: &Contract, args: &Value, options: ToolCallOptions) -> Result<Value, Vec<Violation>> {
+    let args = if options.null_as_absent { strip_absent_nulls(contract.schema(), args) } else { args.clone() };
+    let violations = contract.violations(&args);
+    if violations.is_empty() { Ok(args) } else { Err(violations) }
 }

@@ -33,10 +33,9 @@ async function streamAttempt(contract, reply, abortEarly, canRetry) {
     for (;;) {
       const { value, done } = await iterator.next();
       if (done) break;
-      const chunk = typeof value === 'string' ? value : decoder.decode(value, { stream: true });
-      text += chunk;
-      bytes += typeof value === 'string' ? new TextEncoder().encode(value).length : value.length;
+      text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
       const status = stream.push(value);
+      bytes = status.bytes;
       if (status.aborted) {
         aborted = true;
         await iterator.return?.();

@@ -3,7 +3,7 @@
 //! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
 //! schema that cannot be read or compiled.
 
-use output_contract::config::check_output_schema_config;
+use output_contract::config::shape_diagnostics;
 use output_contract::contract::{Contract, Options};
 use output_contract::draft::Draft;
 use output_contract::extract::{extract_json, ExtractOptions, Offsets};
@@ -117,7 +117,7 @@ fn check(args: &[String]) -> Result<bool, Usage> {
     let options = options(&args);
     let report = match Contract::compile_text(&text, &options) {
         Ok(contract) => {
-            let config = check_output_schema_config(contract.schema(), &options);
+            let config = shape_diagnostics(contract.schema());
             json!({"valid": config.is_empty(), "schema_id": contract.schema_id(), "draft": contract.draft().name(), "issues": [], "config": config})
         }
         Err(e) => json!({"valid": false, "issues": e.issues, "message": e.message}),
