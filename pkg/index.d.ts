@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 // Type declarations of the output-contract package. Every entry (node, browser, deno, workerd)
 // exports the same API; only how the WebAssembly module is loaded differs.
 
@@ -427,7 +428,7 @@ export declare class McpJsonSchemaValidator {
   getValidator<T>(schema: object): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 }
 
-/** A place in the schema text: 1-based line and column, 0-based offset; columns and offsets in UTF-16 code units. */
+/** A place in a text: 1-based line and column, 0-based offset; columns and offsets in UTF-16 code units. */
 export interface TextPosition {
   line: number;
   column: number;
@@ -447,7 +448,8 @@ export interface Diagnostic {
   message: string;
   /** JSON Pointer of the node concerned. */
   pointer: string;
-  range: { start: TextPosition; end: TextPosition };
+  range: TextRange;
+  /** A suggested change; `replacement`, when present, replaces the text at `range`. */
   fix?: { message: string; replacement?: string };
 }
 
@@ -460,3 +462,16 @@ export interface CheckSchemaResult {
 
 /** Diagnostics for schema text as an editor shows them; never throws for bad text. */
 export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic' }): CheckSchemaResult;
+
+export interface TextRange {
+  start: TextPosition;
+  end: TextPosition;
+}
+
+/**
+ * Where the nodes at `pointers` (RFC 6901, as in `Violation.pointer`) are in the JSON `text`:
+ * the value's range and, for an object member, its key's. An entry is null when the document has
+ * no such node; the whole result is null when `text` is not one JSON value. With
+ * `extraction.json` this turns violations into highlighted spots of the model's answer.
+ */
+export declare function locateJson(text: string, pointers: string[]): Array<{ key: TextRange | null; value: TextRange } | null> | null;

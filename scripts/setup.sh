@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh machine that has only the Rust toolchain,
 # Node/npm and apt: the wasm32 target, wasm-bindgen-cli at the exact version Cargo.toml pins,
-# and the npm build tools (binaryen's wasm-opt, esbuild, typescript). Skips what is present.
+# and the npm packages (binaryen's wasm-opt, esbuild, typescript, the page's Vite and CodeMirror,
+# playwright-core). Skips what is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ if [ "$have" != "$want" ]; then
 fi
 
 # npm's binaryen, not Debian's: binaryen 108 writes modules that fail to load (externref table).
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/vite ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm build tools"
   npm ci --no-audit --no-fund --loglevel=error
 fi

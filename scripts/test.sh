@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: Rust unit and integration tests (spec suite natively), then the npm package built
-# from this checkout and tested in Node (API, spec suite through the package, TypeScript types).
+# from this checkout and tested in Node (API, spec suite through the package, TypeScript types),
+# then the dashboard page built and tested in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -16,3 +17,15 @@ node_modules/.bin/tsc -p tests/types/tsconfig.ai.json
 
 echo "== node --test (the npm package)"
 node --test tests/js/
+
+echo "== the bundled example (examples/validate.mjs)"
+node examples/validate.mjs > /dev/null
+
+echo "== the dashboard page (www/): tsc --strict, vite build, Chromium"
+npm run --silent -w www build -- --logLevel warn
+if bash scripts/browser.sh; then
+  node --test tests/browser/
+  echo "browser: screenshots in target/screenshots/"
+else
+  echo "== SKIPPED: browser tests (see the reason above)"
+fi

@@ -169,7 +169,7 @@ impl Contract {
         } else {
             builder.with_draft(draft.to_jsonschema()).build(schema)
         }
-        .map_err(|e| SchemaError::single(build_issue(&e)))?;
+        .map_err(|e| SchemaError::single(locate_ref(build_issue(&e), &e, schema)))?;
 
         let schema_id = options
             .schema_id
@@ -451,6 +451,46 @@ fn build_issue(error: &jsonschema::ValidationError<'_>) -> SchemaIssue {
         }
         _ => SchemaIssue::new(SchemaErrorKind::Compile, pointer, error.to_string()),
     }
+}
+
+/// jsonschema reports a `$ref` it cannot resolve without saying where the `$ref` is: find the
+/// `$ref` whose text names the missing target, so the error (and the editor) points at it.
+fn locate_ref(mut issue: SchemaIssue, error: &jsonschema::ValidationError<'_>, schema: &Value) -> SchemaIssue {
+    if issue.kind != SchemaErrorKind::UnresolvableRef || !issue.pointer.is_empty() {
+        return issue;
+    }
+    let ValidationErrorKind::Referencing(e) = error.kind() else { return issue };
+    let target = match e {
+        referencing::Error::PointerToNowhere { pointer } => pointer.as_str(),
+        referencing::Error::Unretrievable { uri, .. } => uri.as_str(),
+        referencing::Error::NoSuchAnchor { anchor } | referencing::Error::InvalidAnchor { anchor } => anchor.as_str(),
+        _ => return issue,
+    };
+    let names_target = |r: &str| {
+        let (base, fragment) = r.split_once('#').unwrap_or((r, ""));
+        fragment == target || (!base.is_empty() && (target == base || target.ends_with(&format!("/{base}"))))
+    };
+    let mut todo = vec![(String::new(), schema, 0usize)];
+    while let Some((pointer, value, depth)) = todo.pop() {
+        if depth > 128 {
+            continue;
+        }
+        match value {
+            Value::Object(map) => {
+                if map.get("$ref").and_then(Value::as_str).is_some_and(names_target) {
+                    issue.pointer = format!("{pointer}/$ref");
+                    return issue;
+                }
+                // Reversed so the walk visits members in document order.
+                for (k, v) in map.iter().rev() {
+                    todo.push((format!("{pointer}/{}", crate::path::escape_pointer_token(k)), v, depth + 1));
+                }
+            }
+            Value::Array(items) => todo.extend(items.iter().enumerate().rev().map(|(i, v)| (format!("{pointer}/{i}"), v, depth + 1))),
+            _ => {}
+        }
+    }
+    issue
 }
 
 fn ref_issue(e: &referencing::Error, pointer: &str) -> SchemaIssue {

@@ -8,11 +8,12 @@
 
 use crate::config::{shape_diagnostics, ConfigCode};
 use crate::contract::{self, Contract, Options};
-use crate::draft::Draft;
+use crate::draft::{drafts_knowing, Draft};
 use crate::error::{SchemaErrorKind, SchemaIssue};
 use crate::path::escape_pointer_token;
 use crate::sourcemap::{SourceMap, Span};
-use crate::textpos::{LineIndex, TextPos};
+pub use crate::textpos::Range;
+use crate::textpos::LineIndex;
 use crate::tool::{self, ChangeKind, Provider};
 use serde::Serialize;
 use serde_json::Value;
@@ -25,15 +26,10 @@ pub enum Severity {
     Info,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Range {
-    pub start: TextPos,
-    pub end: TextPos,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fix {
     pub message: String,
+    /// Text that replaces the diagnostic's range (an editor applies it as one edit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replacement: Option<String>,
 }
@@ -71,6 +67,9 @@ pub struct CheckReport {
 enum At {
     Key,
     Value,
+    /// The first character of the value: for what an object lacks, so the editor marks its
+    /// opening brace rather than underlining the whole object.
+    Open,
 }
 
 struct Locator<'t> {
@@ -86,12 +85,13 @@ impl Locator<'_> {
         match (map.get(pointer), at) {
             (Some(n), At::Key) => n.key.unwrap_or(n.value),
             (Some(n), At::Value) => n.value,
+            (Some(n), At::Open) => Span { start: n.value.start, end: (n.value.start + 1).min(n.value.end) },
             (None, _) => map.nearest(pointer).map_or(whole, |n| n.key.unwrap_or(n.value)),
         }
     }
 
     fn range(&self, span: Span) -> Range {
-        Range { start: self.lines.pos(span.start), end: self.lines.pos(span.end) }
+        self.lines.range(span.start, span.end)
     }
 }
 
@@ -121,7 +121,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                     (Some(l), Some(c)) => lines.byte_of_byte_column(l, c),
                     _ => 0,
                 };
-                let range = Range { start: lines.pos(start), end: lines.pos(start + 1) };
+                let range = lines.range(start, start + 1);
                 let code = if issue.kind == SchemaErrorKind::InvalidJson { "json_syntax" } else { issue.kind.as_str() };
                 out.push(Diagnostic { severity: Severity::Error, code: code.into(), message: issue.message.clone(), pointer: String::new(), range, fix: None });
             }
@@ -133,14 +133,15 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     let draft = match Contract::compile(&schema, &compile) {
         Ok(c) => c.draft(),
         Err(e) => {
-            for issue in &e.issues {
-                compile_issue(&mut report, issue);
-            }
-            schema
+            let draft = schema
                 .get("$schema")
                 .and_then(Value::as_str)
                 .and_then(Draft::from_meta_schema_uri)
-                .unwrap_or(options.draft.unwrap_or(crate::draft::DEFAULT_DRAFT))
+                .unwrap_or(options.draft.unwrap_or(crate::draft::DEFAULT_DRAFT));
+            for issue in &e.issues {
+                compile_issue(&mut report, issue, draft);
+            }
+            draft
         }
     };
     authoring(&mut report, &schema);
@@ -155,16 +156,22 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     CheckReport { valid, draft: draft.name(), diagnostics }
 }
 
-fn compile_issue(report: &mut Report, issue: &SchemaIssue) {
+fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft) {
     let at = if issue.kind == SchemaErrorKind::UnknownKeyword { At::Key } else { At::Value };
-    let fix = match (issue.kind, issue.message.split("did you mean '").nth(1)) {
-        (SchemaErrorKind::UnknownKeyword, Some(rest)) => {
-            let near = rest.split('\'').next().unwrap_or("");
-            Some(Fix { message: format!("rename to '{near}'"), replacement: Some(format!("\"{near}\"")) })
-        }
+    // A keyword of another draft gets its own code: the fix is choosing the draft, not a rename.
+    let other_draft = match (issue.kind, issue.keyword.as_deref()) {
+        (SchemaErrorKind::UnknownKeyword, Some(k)) => drafts_knowing(k, draft).first().copied(),
         _ => None,
     };
-    report.add(Severity::Error, issue.kind.as_str(), &issue.pointer, at, issue.message.clone(), fix);
+    let (code, fix) = match (other_draft, issue.message.split("did you mean '").nth(1)) {
+        (Some(home), _) => ("keyword_from_other_draft", Some(Fix { message: format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()), replacement: None })),
+        (None, Some(rest)) if issue.kind == SchemaErrorKind::UnknownKeyword => {
+            let near = rest.split('\'').next().unwrap_or("");
+            (issue.kind.as_str(), Some(Fix { message: format!("rename to '{near}'"), replacement: Some(format!("\"{near}\"")) }))
+        }
+        _ => (issue.kind.as_str(), None),
+    };
+    report.add(Severity::Error, code, &issue.pointer, at, issue.message.clone(), fix);
 }
 
 /// Every subschema with its pointer, root first (breadth of real schemas; bounded depth).
@@ -206,17 +213,18 @@ fn authoring(report: &mut Report, schema: &Value) {
             ConfigCode::NoProperties => ("no_properties", "the output schema has no \"properties\": the model is told nothing about the fields it must produce"),
             ConfigCode::InvalidSchema => continue,
         };
-        report.add(Severity::Warning, code, &d.pointer, At::Value, message.into(), None);
+        let at = if d.pointer.is_empty() { At::Open } else { At::Value };
+        report.add(Severity::Warning, code, &d.pointer, at, message.into(), None);
     }
     if let Some(root) = schema.as_object() {
         match root.get("$id").and_then(Value::as_str) {
-            None => report.add(Severity::Info, "missing_id", "", At::Value, "no \"$id\": contracts are cached and reported by id (seed 003 suggests a versioned URI such as https://example.com/schemas/pr-reviewer/1.0.0)".into(), None),
+            None => report.add(Severity::Info, "missing_id", "", At::Open, "no \"$id\": contracts are cached and reported by id (seed 003 suggests a versioned URI such as https://example.com/schemas/<agent>/1.0.0)".into(), None),
             Some(id) if !has_semver(id) => report.add(Severity::Info, "id_not_versioned", "/$id", At::Value, format!("\"$id\" {id:?} has no version: put a semver segment in its path (…/1.0.0) so a changed contract gets a new id"), None),
             _ => {}
         }
         for key in ["title", "description"] {
             if !root.contains_key(key) {
-                report.add(Severity::Info, &format!("missing_{key}"), "", At::Value, format!("no \"{key}\" at the root: the dashboard and the model's prompt show it"), None);
+                report.add(Severity::Info, &format!("missing_{key}"), "", At::Open, format!("no \"{key}\" at the root: the dashboard and the model's prompt show it"), None);
             }
         }
     }
@@ -238,7 +246,7 @@ fn authoring(report: &mut Report, schema: &Value) {
 fn object_lints(report: &mut Report, pointer: &str, map: &serde_json::Map<String, Value>) {
     let Some(Value::Object(props)) = map.get("properties") else { return };
     if !map.contains_key("additionalProperties") && !map.contains_key("unevaluatedProperties") && !map.contains_key("patternProperties") {
-        report.add(Severity::Info, "open_object", &format!("{pointer}/properties"), At::Key, "this object accepts properties it does not declare: add \"additionalProperties\": false to catch misspelt fields".into(), Some(Fix { message: "close the object".into(), replacement: Some("\"additionalProperties\": false".into()) }));
+        report.add(Severity::Info, "open_object", &format!("{pointer}/properties"), At::Key, "this object accepts properties it does not declare: add \"additionalProperties\": false to catch misspelt fields".into(), Some(Fix { message: "close the object".into(), replacement: Some("\"additionalProperties\": false, \"properties\"".into()) }));
     }
     match map.get("required") {
         None if !props.is_empty() => report.add(Severity::Info, "no_required", &format!("{pointer}/properties"), At::Key, "no \"required\": every property is optional, so an empty object is valid output".into(), None),
@@ -279,14 +287,20 @@ fn openai(report: &mut Report, schema: &Value) {
             ChangeKind::ClosedObject | ChangeKind::MadeNullable => (Severity::Info, "OpenAI strict mode changes this"),
         };
         let code = format!("openai_{}", serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default());
-        let at = if matches!(c.kind, ChangeKind::DroppedKeyword | ChangeKind::DroppedFormat | ChangeKind::OneOfToAnyOf | ChangeKind::MergedAllOf) { At::Key } else { At::Value };
+        let at = match c.kind {
+            ChangeKind::DroppedKeyword | ChangeKind::DroppedFormat | ChangeKind::OneOfToAnyOf | ChangeKind::MergedAllOf => At::Key,
+            // About the object as a whole (closed, or refused at the root): its opening brace.
+            ChangeKind::ClosedObject => At::Open,
+            ChangeKind::Rejected if c.pointer.is_empty() => At::Open,
+            _ => At::Value,
+        };
         report.add(severity, &code, &c.pointer, at, format!("{what}: {}", c.message), None);
     }
 }
 
 fn anthropic(report: &mut Report, schema: &Value) {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
-        report.add(Severity::Error, "anthropic_root_not_object", "", At::Value, "Anthropic rejects a tool input_schema whose root is not \"type\": \"object\"".into(), None);
+        report.add(Severity::Error, "anthropic_root_not_object", "", At::Open, "Anthropic rejects a tool input_schema whose root is not \"type\": \"object\"".into(), None);
     }
     for (pointer, map) in subschemas(schema) {
         if let Some(Value::String(r)) = map.get("$ref") {

@@ -2,6 +2,8 @@
 //! key and of its value. Diagnostics found on the parsed value (meta-schema violations, lints)
 //! carry pointers; the editor needs ranges.
 
+use crate::textpos::{LineIndex, Range};
+use serde::Serialize;
 use std::collections::HashMap;
 
 /// Byte offsets, end exclusive.
@@ -52,6 +54,26 @@ impl SourceMap {
             }
         }
     }
+}
+
+/// Where a node is in the text, as editors count (see `textpos`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Located {
+    /// The member's key with its quotes; `None` for array items and the root.
+    pub key: Option<Range>,
+    pub value: Range,
+}
+
+/// The ranges of the nodes at `pointers` in JSON `text` (each `None` when the document has no
+/// such node), or `None` when `text` is not one JSON value. This is how a violation's pointer
+/// becomes a highlighted spot in the output the model wrote.
+pub fn locate(text: &str, pointers: &[String]) -> Option<Vec<Option<Located>>> {
+    // The scanner trusts its input to be JSON; outside text is checked by a real parse first.
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let map = SourceMap::new(text)?;
+    let lines = LineIndex::new(text);
+    let at = |s: Span| lines.range(s.start, s.end);
+    Some(pointers.iter().map(|p| map.get(p).map(|n| Located { key: n.key.map(at), value: at(n.value) })).collect())
 }
 
 struct Scanner<'t> {
@@ -175,5 +197,21 @@ mod tests {
         assert_eq!(slice(map.get("/é").unwrap().value), "\"x\"");
         assert_eq!(slice(map.nearest("/a/1/missing").unwrap().value), "{\"b/c\": true}");
         assert!(SourceMap::new("{\"a\": }").is_none());
+    }
+
+    #[test]
+    fn locate_counts_utf16_and_rejects_text_that_is_not_json() {
+        let text = "{\"😀\": 1,\n \"b\": [true]}";
+        let found = locate(text, &["/b/0".into(), "/😀".into(), "/nope".into()]).unwrap();
+        let b0 = found[0].unwrap();
+        assert_eq!((b0.value.start.line, b0.value.start.column, b0.value.start.offset), (2, 8, 17));
+        assert_eq!(b0.value.end.offset, 21);
+        assert!(b0.key.is_none());
+        let smile = found[1].unwrap();
+        // The emoji is two UTF-16 units: the key's quotes span offsets 1..5.
+        assert_eq!((smile.key.unwrap().start.offset, smile.key.unwrap().end.offset), (1, 5));
+        assert_eq!(found[2], None);
+        assert_eq!(locate("{\"a\": 1,}", &["".into()]), None);
+        assert_eq!(locate("[1] [2]", &["".into()]), None);
     }
 }

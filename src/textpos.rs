@@ -14,6 +14,13 @@ pub struct TextPos {
     pub offset: usize,
 }
 
+/// A span of text as `TextPos`es, end exclusive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Range {
+    pub start: TextPos,
+    pub end: TextPos,
+}
+
 /// Line starts of a text, so many offsets can be converted cheaply.
 pub struct LineIndex<'t> {
     text: &'t str,
@@ -49,6 +56,11 @@ impl<'t> LineIndex<'t> {
         let start16 = self.starts16.get(line - 1).copied().unwrap_or(0);
         let column16: usize = self.text.get(start..byte).map_or(0, |s| s.chars().map(char::len_utf16).sum());
         TextPos { line, column: column16 + 1, offset: start16 + column16 }
+    }
+
+    /// The range of byte offsets `start..end`.
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        Range { start: self.pos(start), end: self.pos(end) }
     }
 
     /// The byte offset of a 1-based line and a 1-based column counted in bytes (as serde_json

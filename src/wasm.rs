@@ -5,6 +5,7 @@
 use crate::cache::ContractCache;
 use crate::config;
 use crate::lint;
+use crate::sourcemap;
 use crate::extract::{self, ExtractOptions, Offsets};
 use crate::prompt::{self, Templates};
 use crate::tool::{self, ToolCallOptions};
@@ -317,6 +318,12 @@ pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>)
     };
     let report = lint::check_schema(text, &lint::CheckOptions { draft, provider });
     Ok(serde_json::to_string(&report).unwrap_or_default())
+}
+
+/// `locateJson`: the text ranges of pointers in a JSON text, as JSON (`null` for text that is not JSON).
+#[wasm_bindgen(js_name = locateJson)]
+pub fn locate_json(text: &str, pointers: Vec<String>) -> String {
+    serde_json::to_string(&sourcemap::locate(text, &pointers)).unwrap_or_default()
 }
 
 #[wasm_bindgen]

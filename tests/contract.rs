@@ -66,6 +66,14 @@ fn schema_errors_are_typed() {
     let err = Contract::compile(&json!({"$ref": "http://example.com/s.json"}), &Options::default()).unwrap_err();
     assert_eq!(err.kind, SchemaErrorKind::UnresolvableRef);
     assert_eq!(err.issues[0].uri.as_deref(), Some("http://example.com/s.json"));
+    assert_eq!(err.issues[0].pointer, "/$ref");
+    // The $ref is found where it is, not reported at the root.
+    let schema = json!({"$id": "https://example.com/schemas/a/1.0.0", "properties": {"x": {"items": [{"$ref": "other.json"}]}, "y": {"$ref": "#/$defs/nope"}}});
+    let err = Contract::compile(&schema, &Options { strict: false, ..Options::default() }).unwrap_err();
+    assert_eq!(err.issues[0].pointer, "/properties/x/items/0/$ref", "{}", err.message);
+    let schema = json!({"properties": {"y": {"$ref": "#/$defs/nope"}}});
+    let err = Contract::compile(&schema, &Options::default()).unwrap_err();
+    assert_eq!(err.issues[0].pointer, "/properties/y/$ref", "{}", err.message);
 
     let deep = (0..300).fold(json!({}), |acc, _| json!({"items": acc}));
     let err = Contract::compile(&deep, &Options::default()).unwrap_err();

@@ -132,9 +132,75 @@ fn compile_problems_listed() {
     let r = check_schema(text, &CheckOptions::default());
     let d = at(&r.diagnostics, "unresolvable_ref");
     assert!(!r.valid);
-    assert!(slice(text, d).contains("#/$defs/missing"), "{d:?}");
+    assert_eq!(slice(text, d), "\"#/$defs/missing\"", "{d:?}");
+    assert_eq!(d.pointer, "/properties/b/$ref");
     let text = r##"{"type": "object", "properties": {"a": {"type": "string", "pattern": "(unclosed"}}}"##;
     let r = check_schema(text, &CheckOptions::default());
     let d = at(&r.diagnostics, "invalid_regex");
     assert_eq!(slice(text, d), "\"(unclosed\"");
+}
+
+#[test]
+fn keywords_of_another_draft_are_errors_with_their_own_code() {
+    use output_contract::{Contract, Draft, Options};
+    use serde_json::json;
+    // Each case: a schema, the draft in effect, the keyword, the draft that has it, and an
+    // instance that keyword would reject but the draft in effect accepts: why strict mode (and
+    // the editor) refuse it.
+    let cases = [
+        (json!({"type": "array", "prefixItems": [{"type": "string"}]}), Draft::Draft7, "prefixItems", Draft::Draft202012, json!([1])),
+        (json!({"type": "object", "dependentRequired": {"a": ["b"]}}), Draft::Draft7, "dependentRequired", Draft::Draft202012, json!({"a": 1})),
+        (json!({"type": "object", "dependencies": {"a": ["b"]}}), Draft::Draft202012, "dependencies", Draft::Draft7, json!({"a": 1})),
+        (json!({"const": 1}), Draft::Draft4, "const", Draft::Draft202012, json!(2)),
+        (json!({"if": {"const": 1}, "then": false}), Draft::Draft6, "if", Draft::Draft202012, json!(1)),
+    ];
+    for (schema, draft, keyword, home, instance) in cases {
+        let text = serde_json::to_string_pretty(&schema).unwrap();
+        let r = check_schema(&text, &CheckOptions { draft: Some(draft), provider: None });
+        assert!(!r.valid);
+        let d = at(&r.diagnostics, "keyword_from_other_draft");
+        assert_eq!(d.severity, Severity::Error);
+        assert_eq!(slice(&text, d), format!("\"{keyword}\""));
+        assert_eq!(d.fix.as_ref().unwrap().message, format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()));
+        assert!(!codes(&r.diagnostics).contains(&"unknown_keyword"));
+        let lax = Options { draft: Some(draft), strict: false, ..Options::default() };
+        // jsonschema still applies the legacy "dependencies" under 2019-09 and later, though the
+        // drafts dropped it; the editor refuses it all the same, as the draft's readers would not.
+        if keyword != "dependencies" {
+            assert!(Contract::compile(&schema, &lax).unwrap().validate(&instance).is_ok(), "{keyword} is not enforced under {draft:?}");
+        }
+        // Under the draft that has it: no diagnostic.
+        let r = check_schema(&text, &CheckOptions { draft: Some(home), provider: None });
+        assert!(!codes(&r.diagnostics).contains(&"keyword_from_other_draft"), "{keyword} under {home:?}");
+    }
+    // A typo stays unknown_keyword, with its rename.
+    let r = check_schema(r#"{"type": "object", "requried": []}"#, &CheckOptions::default());
+    assert_eq!(at(&r.diagnostics, "unknown_keyword").fix.as_ref().unwrap().replacement.as_deref(), Some("\"required\""));
+}
+
+#[test]
+fn every_code_at_its_range_in_the_shared_corpus() {
+    use output_contract::Draft;
+    let corpus: serde_json::Value = serde_json::from_str(include_str!("corpus/check-schema.json")).unwrap();
+    let mut failures = Vec::new();
+    for case in corpus["cases"].as_array().unwrap() {
+        let code = case["code"].as_str().unwrap();
+        let text = case["schema"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<Vec<_>>().join("\n");
+        let options = CheckOptions {
+            draft: case["draft"].as_str().map(|d| Draft::from_name(d).unwrap()),
+            provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
+        };
+        let r = check_schema(&text, &options);
+        let Some(d) = r.diagnostics.iter().find(|d| d.code == code) else {
+            failures.push(format!("{code}: not reported, got {:?}", codes(&r.diagnostics)));
+            continue;
+        };
+        let got = (format!("{:?}", d.severity).to_lowercase(), slice(&text, d), d.range.start.line);
+        let want = (case["severity"].as_str().unwrap().to_string(), case["at"].as_str().unwrap().to_string(), case["line"].as_u64().unwrap() as usize);
+        if got != want {
+            failures.push(format!("{code}: got {got:?}, want {want:?} ({})", d.message));
+        }
+        assert_eq!(r.valid, !r.diagnostics.iter().any(|d| d.severity == Severity::Error));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -385,6 +385,19 @@ export function checkSchema(text, options) {
 }
 
 /**
+ * The text ranges of JSON Pointers in a JSON text (same positions as checkSchema's), null for
+ * text that is not one JSON value; used to highlight where a violation is in the output.
+ */
+export function locateJson(text, pointers) {
+  assertReady();
+  if (typeof text !== 'string') throw new TypeError('locateJson expects the JSON text');
+  if (!Array.isArray(pointers) || pointers.some((p) => typeof p !== 'string')) {
+    throw new TypeError('locateJson expects an array of JSON Pointer strings');
+  }
+  return JSON.parse(wasm.locateJson(text, pointers));
+}
+
+/**
  * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface (pass it as the
  * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 and
  * may carry keywords of their own, hence `strict: false` unless told otherwise.

@@ -157,14 +157,9 @@ test('the pr-reviewer example: canonical error of seed 003 with $.-paths', () =>
   for (const v of error.violations) {
     assert.deepEqual(Object.keys(v).slice(0, 5), ['path', 'keyword', 'expected', 'received', 'message']);
   }
-  assert.deepEqual(error.violations.map(formatViolation), [
-    "$.approval: 'approved' is not one of ['approve', 'request_changes', 'comment']",
-    "$.comments[0].line: '42' is not of type 'integer'",
-    "$.comments[0].severity: 'critical' is not one of ['nitpick', 'suggestion', 'concern', 'blocker']",
-    "$.comments[1]: 'line' is a required property",
-    "$.comments[1]: 'message' is a required property",
-    '$.metrics.complexity_score: 11 is greater than maximum 10',
-  ]);
+  // The same lines the dashboard lists (tests/browser/).
+  const expected = readFileSync(new URL('../../examples/pr-reviewer/invalid-output.violations.txt', import.meta.url), 'utf8');
+  assert.deepEqual(error.violations.map(formatViolation), expected.trimEnd().split('\n'));
   assert.deepEqual(failureEnvelope(error, 'run_abc123'), {
     run_id: 'run_abc123',
     status: 'failed',

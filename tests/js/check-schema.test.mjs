@@ -38,3 +38,54 @@ test('broken schema text: diagnostics at the right lines, never thrown', () => {
   assert.ok(checkSchema('{"type": "object"}', { provider: 'openai' }).diagnostics.length > 0);
   assert.throws(() => checkSchema('{}', { provider: 'gemini' }), /unknown provider/);
 });
+
+test('locateJson: violation pointers become spots in the answer text', async () => {
+  const { Contract, locateJson } = await import('output-contract');
+  const contract = Contract.compile(blueprint.output_schema);
+  const answer = 'Here is the review — ✅\n```json\n{"summary": "Fix 🐛", "approval": "approved",\n "comments": [{"file": "a.rs", "line": "42", "severity": "nitpick", "message": "x"}]}\n```';
+  const r = contract.validateText(answer, { extract: true });
+  assert.equal(r.valid, false);
+  const spots = locateJson(r.extraction.json, r.error.violations.map((v) => v.pointer));
+  const texts = spots.map((s) => answer.slice(r.extraction.start + s.value.start.offset, r.extraction.start + s.value.end.offset));
+  assert.deepEqual(texts.sort(), ['"42"', '"approved"']);
+  const approval = spots[r.error.violations.findIndex((v) => v.pointer === '/approval')];
+  assert.equal(r.extraction.json.slice(approval.key.start.offset, approval.key.end.offset), '"approval"');
+  assert.equal(approval.value.start.line, 1);
+  assert.deepEqual(locateJson('{"a": 1}', ['/b']), [null]);
+  assert.equal(locateJson('{"a": 1,}', ['']), null);
+  assert.throws(() => locateJson('{}', [1]), TypeError);
+});
+
+const corpus = JSON.parse(readFileSync(new URL('../corpus/check-schema.json', import.meta.url), 'utf8'));
+
+test('every diagnostic code at its range (shared corpus, non-ASCII text on every line)', () => {
+  const seen = new Set();
+  for (const c of corpus.cases) {
+    const text = c.schema.join('\n');
+    const r = checkSchema(text, { draft: c.draft, provider: c.provider });
+    const d = r.diagnostics.find((x) => x.code === c.code);
+    assert.ok(d, `${c.code}: got ${r.diagnostics.map((x) => x.code)}`);
+    assert.equal(d.severity, c.severity, c.code);
+    assert.equal(text.slice(d.range.start.offset, d.range.end.offset), c.at, c.code);
+    assert.equal(d.range.start.line, c.line, c.code);
+    // Lines and columns agree with the offsets, as an editor computes them.
+    const before = text.slice(0, d.range.start.offset).split('\n');
+    assert.deepEqual([d.range.start.line, d.range.start.column], [before.length, before.at(-1).length + 1], c.code);
+    seen.add(c.code);
+  }
+  assert.ok(seen.size >= 25);
+});
+
+test('a fix with a replacement, applied at its range, removes its diagnostic', () => {
+  const withFix = corpus.cases.filter((c) => ['unknown_keyword', 'open_object', 'prefer_any_of'].includes(c.code));
+  assert.equal(withFix.length, 3);
+  for (const c of withFix) {
+    const text = c.schema.join('\n');
+    const d = checkSchema(text).diagnostics.find((x) => x.code === c.code);
+    assert.equal(typeof d.fix.replacement, 'string', c.code);
+    const fixed = text.slice(0, d.range.start.offset) + d.fix.replacement + text.slice(d.range.end.offset);
+    const after = checkSchema(fixed);
+    assert.ok(!after.diagnostics.some((x) => x.code === c.code && x.pointer === d.pointer), `${c.code} after the fix: ${fixed}`);
+    assert.ok(!after.diagnostics.some((x) => x.code === 'json_syntax'), c.code);
+  }
+});

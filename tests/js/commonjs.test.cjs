@@ -14,7 +14,7 @@ test('require("output-contract") works synchronously and shares the API', async 
   assert.throws(() => oc.Contract.compile({ type: 'strng' }), (e) => e instanceof oc.SchemaError && e.kind === 'meta_schema');
   assert.deepEqual(Object.keys(oc).sort(), [
     'Contract', 'McpJsonSchemaValidator', 'OutputStream', 'SchemaError', 'cacheStats', 'checkOutputSchemaConfig', 'checkSchema', 'enforce',
-    'enrichSystemPrompt', 'extractJson', 'failureEnvelope', 'formatChildResult', 'formatViolation', 'ready', 'retryPrompt',
+    'enrichSystemPrompt', 'extractJson', 'failureEnvelope', 'formatChildResult', 'formatViolation', 'locateJson', 'ready', 'retryPrompt',
     'setCacheCapacity', 'submitResultTool', 'toolFeedback',
   ]);
 });
