@@ -6,6 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 
+echo "== cargo clippy (library code may not panic: the lints src/lib.rs denies)"
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --quiet --all-targets -- -D warnings
+else
+  echo "== SKIPPED: cargo clippy is not installed with this toolchain"
+fi
+
 echo "== cargo test"
 cargo test --quiet
 echo "== JSON-Schema-Test-Suite through the Rust API"

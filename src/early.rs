@@ -433,7 +433,10 @@ impl Checker {
                 if let Some(types) = &node.types {
                     if !types.iter().any(|t| kind_allows(*kind, t)) {
                         let quoted: Vec<String> = types.iter().map(|t| quote(t)).collect();
-                        let expected = if types.len() == 1 { json!(types[0]) } else { json!(types) };
+                        let expected = match types.as_slice() {
+                            [one] => json!(one),
+                            many => json!(many),
+                        };
                         out.push(at("type", expected, kind_received(*kind), format!("{} is not of type {}", article(*kind), quoted.join(", "))));
                     }
                 }

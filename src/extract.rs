@@ -236,6 +236,8 @@ fn decide<'c>(text: &str, candidates: &[&'c Candidate], options: &ExtractOptions
     None
 }
 
+// Every field of the extraction, as `extract_json` assembles it in one place.
+#[allow(clippy::too_many_arguments)]
 fn found(
     text: &str,
     value: Value,

@@ -4,6 +4,25 @@
 //!
 //! The core is plain Rust; `wasm` holds the only WebAssembly bindings.
 
+// Inside WebAssembly a panic traps and leaves the instance unusable, so library code may not
+// panic on data from outside: no unwrap/expect, no unchecked indexing or slicing. Tests may.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+// The canonical error and SchemaError are the values users match on; they travel only on the
+// failure path, where boxing them would buy nothing but a less direct API.
+#![allow(clippy::result_large_err)]
+
 pub mod cache;
 pub mod config;
 pub mod contract;

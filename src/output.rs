@@ -98,9 +98,9 @@ fn excerpt_at(text: &str, line: usize, column: usize) -> String {
         return truncate_text(text, 40);
     };
     let end = l.char_indices().nth(column).map_or(l.len(), |(i, _)| i);
-    let head = &l[..end];
+    let head = l.get(..end).unwrap_or(l);
     let start = head.char_indices().rev().nth(39).map_or(0, |(i, _)| i);
-    head[start..].to_string()
+    head.get(start..).unwrap_or(head).to_string()
 }
 
 /// Tells, byte by byte, whether a JSON text is inside a string (the quotes included), so

@@ -25,7 +25,7 @@ fn cut(s: String, max_chars: usize) -> String {
     match s.char_indices().nth(max_chars) {
         None => s,
         Some((at, _)) => {
-            let mut head = s[..at].to_string();
+            let mut head = s.get(..at).unwrap_or(&s).to_string();
             head.push('…');
             head
         }
@@ -65,7 +65,7 @@ fn write_repr(out: &mut String, value: &Value, budget: usize) {
         Value::String(s) => {
             if s.len() > budget {
                 let end = s.char_indices().nth(MESSAGE_VALUE_CHARS).map_or(s.len(), |(i, _)| i);
-                write_str_repr(out, &s[..end]);
+                write_str_repr(out, s.get(..end).unwrap_or(s));
             } else {
                 write_str_repr(out, s);
             }
@@ -130,7 +130,7 @@ pub fn truncate_text(text: &str, cap: usize) -> String {
     while end > 0 && !text.is_char_boundary(end) {
         end -= 1;
     }
-    with_marker(&text[..end], text.len() - end)
+    with_marker(text.get(..end).unwrap_or(""), text.len() - end)
 }
 
 /// `head` followed by the marker saying `left_out` bytes were cut.

@@ -137,18 +137,19 @@ fn closest_keyword(key: &str, draft: Draft) -> Option<&'static str> {
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
+    // Levenshtein over two rows; rows are built by iterators, so no index can fall outside.
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for ((cb, diag), up) in b.iter().zip(&prev).zip(prev.iter().skip(1)) {
+            let left = cur.last().copied().unwrap_or(usize::MAX - 1);
+            cur.push((diag + usize::from(ca != *cb)).min(up + 1).min(left + 1));
         }
-        std::mem::swap(&mut prev, &mut cur);
+        prev = cur;
     }
-    prev[b.len()]
+    prev.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]

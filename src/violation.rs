@@ -114,7 +114,10 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
                 TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
             };
             let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
-            let expected = if names.len() == 1 { json!(names[0]) } else { json!(names) };
+            let expected = match names.as_slice() {
+                [one] => json!(one),
+                many => json!(many),
+            };
             (expected, format!("{r} is not of type {}", quoted.join(", ")))
         }
         ValidationErrorKind::Enum { options } => ((**options).clone(), format!("{r} is not one of {}", repr(options))),

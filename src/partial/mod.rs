@@ -341,9 +341,9 @@ impl Parser {
         let Token::Str { buf, esc, .. } = &mut self.token else { return };
         match *esc {
             Escape::None => match b {
-                b'"' => return self.finish_string(obs),
+                b'"' => self.finish_string(obs),
                 b'\\' => *esc = Escape::Backslash,
-                0x00..=0x1f => return self.fail("control character in a string (escape it)"),
+                0x00..=0x1f => self.fail("control character in a string (escape it)"),
                 _ => buf.push(b),
             },
             Escape::Backslash => {
@@ -376,7 +376,7 @@ impl Parser {
                 }
                 match (high, code) {
                     (None, 0xD800..=0xDBFF) => *esc = Escape::LowBackslash { high: code },
-                    (None, 0xDC00..=0xDFFF) => return self.fail("lone low surrogate in \\u escape"),
+                    (None, 0xDC00..=0xDFFF) => self.fail("lone low surrogate in \\u escape"),
                     (None, c) => {
                         push_char(buf, c);
                         *esc = Escape::None;
@@ -385,21 +385,21 @@ impl Parser {
                         push_char(buf, 0x10000 + ((h - 0xD800) << 10) + (code - 0xDC00));
                         *esc = Escape::None;
                     }
-                    (Some(_), _) => return self.fail("lone high surrogate in \\u escape"),
+                    (Some(_), _) => self.fail("lone high surrogate in \\u escape"),
                 }
             }
             Escape::LowBackslash { high } => {
                 if b == b'\\' {
                     *esc = Escape::LowU { high };
                 } else {
-                    return self.fail("lone high surrogate in \\u escape");
+                    self.fail("lone high surrogate in \\u escape");
                 }
             }
             Escape::LowU { high } => {
                 if b == b'u' {
                     *esc = Escape::Unicode { digits: 0, code: 0, high: Some(high) };
                 } else {
-                    return self.fail("lone high surrogate in \\u escape");
+                    self.fail("lone high surrogate in \\u escape");
                 }
             }
         }

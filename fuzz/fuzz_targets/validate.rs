@@ -1,0 +1,44 @@
+//! Arbitrary instances against the JSON-Schema-Test-Suite's schemas (draft 2020-12, read from
+//! ../shared beside the repository): the first byte picks a schema, the rest is the output text.
+//! Never a panic; the one-shot verdict and the stream's verdict agree.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::{Contract, Options};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+fn contracts() -> &'static [Contract] {
+    static ALL: OnceLock<Vec<Contract>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/json-schema-test-suite/tests/draft2020-12");
+        let mut out = Vec::new();
+        let mut files: Vec<_> = std::fs::read_dir(dir).expect("the test suite beside the repository").flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
+            let groups: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default()).unwrap_or(Value::Null);
+            for group in groups.as_array().into_iter().flatten() {
+                let options = Options { strict: false, ..Options::default() };
+                if let Ok(c) = Contract::compile(&group["schema"], &options) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let all = contracts();
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let Some(contract) = all.get(pick as usize * all.len() / 256) else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let one_shot = contract.validate_text(text).is_ok();
+    let mut stream = OutputStream::new(contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+    for piece in rest.chunks(7) {
+        stream.push(piece);
+    }
+    let streamed = matches!(stream.finish(StopReason::Stop, None), StreamOutcome::Valid { .. });
+    assert_eq!(streamed, one_shot, "{text:?}");
+});
