@@ -184,7 +184,13 @@ export declare class OutputStream {
   [Symbol.dispose](): void;
 }
 
-/** Resolves once the WebAssembly module is loaded (already resolved where loading is synchronous). */
+/**
+ * Resolves once the WebAssembly module is loaded (already resolved where loading is synchronous).
+ *
+ * If the module ever traps (an internal bug), the call throws an `Error` named
+ * `OutputContractInternalError` and the instance is re-created: later calls work, contracts
+ * recompile themselves, streams that were open report that they were lost.
+ */
 export declare const ready: Promise<void>;
 
 /** `$.path: message`. */

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # Builds the npm package in pkg/ from a clean checkout: release wasm, wasm-bindgen glue,
 # wasm-opt, the CommonJS bundle and the .d.cts types. Generated files are not committed.
+# `--test-trap` builds instead a test-only copy of the package in target/trap-pkg/ whose wasm can
+# be made to trap on purpose (feature test-trap; tests/js/trap.test.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+features=prechecked-meta
+out=pkg/wasm
+if [ "${1:-}" = "--test-trap" ]; then
+  features=prechecked-meta,test-trap
+  out=target/trap-pkg/wasm
+fi
 bash scripts/setup.sh
 
 # jsonschema rebuilds the draft's meta-schema validator on every compile on wasm (its validators
@@ -27,15 +35,39 @@ grep -q 'pub fn without_schema_validation' "$patched/src/options.rs" || { echo "
 echo "build: cargo (release, wasm32)"
 cp Cargo.lock target/Cargo.lock.committed
 status=0
-cargo build --release --lib --target wasm32-unknown-unknown --quiet --features prechecked-meta \
+cargo build --release --lib --target wasm32-unknown-unknown --quiet --features "$features" \
   --config "patch.crates-io.jsonschema.path=\"$patched\"" || status=$?
 cp target/Cargo.lock.committed Cargo.lock
 [ "$status" -eq 0 ] || exit "$status"
 
-out=pkg/wasm
 rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" target/wasm32-unknown-unknown/release/output_contract.wasm
+
+# After a trap the instance is unusable; pkg/src/state.js re-creates it from the same compiled
+# module. The glue keeps its instance private and instantiates only once, hence this addition.
+cat >> "$out/output_contract.js" <<'GLUE'
+
+// Added by scripts/build.sh: a fresh instance of the already compiled module (pkg/src/state.js).
+export function __reinstantiate() {
+    const module = wasmModule;
+    wasm = undefined;
+    return initSync({ module });
+}
+
+// Added by scripts/build.sh: the instance's linear memory in bytes (bench/memory.mjs).
+export function __memoryBytes() {
+    return wasm.memory.buffer.byteLength;
+}
+GLUE
+
+if [ "$out" != pkg/wasm ]; then
+  # The test-only package: the same loaders and API over the trap-capable wasm (not optimised).
+  rm -rf target/trap-pkg/src
+  cp -r pkg/src pkg/package.json target/trap-pkg/
+  echo "build: target/trap-pkg/ ready (test-only, traps on demand)"
+  exit 0
+fi
 
 # The features are those rustc's wasm32 target emits by default.
 node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \

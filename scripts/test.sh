@@ -22,7 +22,8 @@ echo "== TypeScript: a consumer compiles with tsc --strict"
 node_modules/.bin/tsc -p tests/types/tsconfig.json
 node_modules/.bin/tsc -p tests/types/tsconfig.ai.json
 
-echo "== node --test (the npm package)"
+echo "== node --test (the npm package; trap recovery with the test-only build)"
+bash scripts/build.sh --test-trap
 node --test tests/js/
 
 echo "== the bundled example (examples/validate.mjs)"

@@ -84,12 +84,33 @@ fn schema_error(e: &SchemaError) -> JsValue {
 /// text, which the JS wrapper turns into a real `SchemaError`.
 #[wasm_bindgen(js_name = compileContract)]
 pub fn compile_contract(schema_json: &str, options_json: &str) -> Result<WasmContract, JsValue> {
+    #[cfg(feature = "test-trap")]
+    test_trap(schema_json);
     let options = to_options(options_json).map_err(|e| schema_error(&e))?;
     let schema = parse_schema(schema_json, &options).map_err(|e| schema_error(&e))?;
     CACHE
         .with(|cache| cache.borrow_mut().compile(&schema, &options))
         .map(|contract| WasmContract { contract })
         .map_err(|e| schema_error(&e))
+}
+
+/// A panic inside WebAssembly traps and leaves the instance unusable. The hook runs first and
+/// throws the panic's message as a JS `Error`, so the wrapper (pkg/src/state.js) can report what
+/// happened and re-create the instance instead of failing every later call with "unreachable".
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| wasm_bindgen::throw_str(&format!("output-contract panicked: {info}"))));
+}
+
+#[cfg(feature = "test-trap")]
+#[allow(clippy::panic)]
+fn test_trap(schema_json: &str) {
+    if schema_json.contains("output-contract test trap: panic") {
+        panic!("deliberate test panic");
+    }
+    if schema_json.contains("output-contract test trap: unreachable") {
+        core::arch::wasm32::unreachable();
+    }
 }
 
 fn parse_schema(text: &str, options: &Options) -> Result<Value, SchemaError> {

@@ -2,8 +2,30 @@
 // text: V8's JSON.stringify/JSON.parse are the fastest way in and out, results come back as
 // plain objects and arrays, and JSON.parse defines `__proto__` as an own property, so an output
 // cannot change any prototype.
-import * as wasm from '../wasm/output_contract.js';
-import { assertReady } from './state.js';
+import * as glue from '../wasm/output_contract.js';
+import { afterTrap, assertReady, detached, track, untrack } from './state.js';
+
+// Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
+// Error and a fresh instance (state.js) instead of an instance that fails from then on.
+function guarded(f) {
+  return function (...args) {
+    try {
+      return f.apply(this, args);
+    } catch (e) {
+      throw afterTrap(e);
+    }
+  };
+}
+
+const wasm = Object.fromEntries(Object.entries(glue).map(([name, value]) => [name, typeof value === 'function' && !/^[A-Z]/.test(name) ? guarded(value) : value]));
+for (const type of [glue.WasmContract, glue.WasmStream]) {
+  for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(type.prototype))) {
+    if (name === 'constructor' || name === 'free' || name === '__destroy_into_raw') continue;
+    if (typeof d.value === 'function') d.value = guarded(d.value);
+    if (d.get) d.get = guarded(d.get);
+    Object.defineProperty(type.prototype, name, d);
+  }
+}
 
 /** Thrown by Contract.compile: `kind` is the first issue's kind, `issues` lists them all. */
 export class SchemaError extends Error {
@@ -38,25 +60,36 @@ const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for
 
 // The wasm object behind each Contract / OutputStream; gone once freed.
 const handles = new WeakMap();
+// What each Contract was compiled from, so it can recompile itself in a re-created instance.
+const recipes = new WeakMap();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
   if (handle === undefined) throw new Error(`output-contract: this ${owner.constructor.name} was freed`);
-  return handle;
+  if (!detached(handle)) return handle;
+  const recipe = recipes.get(owner);
+  if (recipe === undefined) {
+    throw new Error(`output-contract: this ${owner.constructor.name} was lost when the WebAssembly instance was re-created after an internal error; start a new one`);
+  }
+  const fresh = track(wasm.compileContract(...recipe));
+  handles.set(owner, fresh);
+  return fresh;
 }
 
 /** Owns one wasm object: free() (or `using`) releases it. */
 class Owned {
   constructor(handle, type, hint) {
     if (!(handle instanceof type)) throw new TypeError(hint);
-    handles.set(this, handle);
+    handles.set(this, track(handle));
   }
 
   /** Releases the wasm object now rather than when it is garbage-collected. */
   free() {
     const handle = handles.get(this);
     handles.delete(this);
-    handle?.free();
+    if (handle === undefined) return;
+    untrack(handle);
+    if (!detached(handle)) handle.free();
   }
 
   [dispose]() {
@@ -88,11 +121,14 @@ export class Contract extends Owned {
       if (typeof options !== 'object') throw new TypeError('options must be an object');
       optionsText = JSON.stringify(options);
     }
+    let contract;
     try {
-      return new Contract(wasm.compileContract(text, optionsText));
+      contract = new Contract(wasm.compileContract(text, optionsText));
     } catch (e) {
       throw schemaErrorFrom(e);
     }
+    recipes.set(contract, [text, optionsText]);
+    return contract;
   }
 
   get schemaId() {

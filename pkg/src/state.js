@@ -1,7 +1,18 @@
-// Whether this instance's WebAssembly module is loaded. Each entry (node, browser, deno,
-// workerd) loads it its own way and then calls setReady(); the API refuses calls before that
-// with a clear message instead of failing inside the glue code.
+// Whether this instance's WebAssembly module is loaded, and what happens when it traps.
+//
+// Each entry (node, browser, deno, workerd) loads the module its own way and then calls
+// setReady(); the API refuses calls before that with a clear message instead of failing inside
+// the glue code.
+//
+// A Rust panic inside WebAssembly is a trap: the instance is left mid-call and every later call
+// would fail. The panic hook (src/wasm.rs) throws the panic's message first; `afterTrap` turns
+// that (or any WebAssembly.RuntimeError) into a clear Error and re-creates the instance from the
+// already compiled module, so the library stays usable. Objects of the old instance are detached
+// (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.
+import { __reinstantiate } from '../wasm/output_contract.js';
+
 let ready = false;
+let generation = 0;
 
 export function setReady() {
   ready = true;
@@ -11,4 +22,65 @@ export function assertReady() {
   if (!ready) {
     throw new Error('output-contract: the WebAssembly module is not loaded yet; `await ready` before the first call');
   }
+}
+
+/** Increases each time the instance is re-created after a trap. */
+export function instanceGeneration() {
+  return generation;
+}
+
+const PANIC_PREFIX = 'output-contract panicked: ';
+
+function isTrap(e) {
+  return e instanceof WebAssembly.RuntimeError || (e instanceof Error && e.message.startsWith(PANIC_PREFIX));
+}
+
+// Every live glue object (WasmContract, WasmStream), so a trap can detach them all: otherwise the
+// glue's finalizers would later free their pointers inside the new instance.
+const live = new Set();
+const refs = new WeakMap();
+const forget = new FinalizationRegistry((ref) => live.delete(ref));
+
+export function track(handle) {
+  const ref = new WeakRef(handle);
+  live.add(ref);
+  refs.set(handle, ref);
+  forget.register(handle, ref, handle);
+  return handle;
+}
+
+export function untrack(handle) {
+  forget.unregister(handle);
+  live.delete(refs.get(handle));
+}
+
+/** Whether a glue object belongs to an instance that trapped. */
+export function detached(handle) {
+  return handle.__wbg_ptr === 0;
+}
+
+/**
+ * Called with whatever a call into the module threw: a trap re-creates the instance and becomes
+ * an `Error` saying so; anything else is returned as it is.
+ */
+export function afterTrap(e) {
+  if (!isTrap(e)) return e;
+  for (const ref of live) ref.deref()?.__destroy_into_raw();
+  live.clear();
+  generation += 1;
+  let recreated = true;
+  try {
+    __reinstantiate();
+  } catch {
+    recreated = false;
+  }
+  const what = e.message.startsWith(PANIC_PREFIX) ? e.message.slice(PANIC_PREFIX.length) : `WebAssembly trap: ${e.message}`;
+  const error = new Error(
+    recreated
+      ? `output-contract: internal error (${what}). The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost. Please report the input that caused it.`
+      : `output-contract: internal error (${what}), and the WebAssembly instance could not be re-created.`,
+    { cause: e },
+  );
+  error.name = 'OutputContractInternalError';
+  return error;
 }
