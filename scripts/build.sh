@@ -35,6 +35,9 @@ grep -q 'pub fn without_schema_validation' "$patched/src/options.rs" || { echo "
 echo "build: cargo (release, wasm32)"
 cp Cargo.lock target/Cargo.lock.committed
 status=0
+# getrandom's custom backend (src/wasm.rs): random values may be forbidden where a contract is
+# compiled (workerd's global scope).
+RUSTFLAGS='--cfg getrandom_backend="custom"' \
 cargo build --release --lib --target wasm32-unknown-unknown --quiet --features "$features" \
   --config "patch.crates-io.jsonschema.path=\"$patched\"" || status=$?
 cp target/Cargo.lock.committed Cargo.lock

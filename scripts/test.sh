@@ -26,6 +26,9 @@ echo "== node --test (the npm package; trap recovery with the test-only build)"
 bash scripts/build.sh --test-trap
 node --test tests/js/
 
+echo "== runtimes: Node, Deno, Bun (npm binaries), Cloudflare workerd"
+node --test tests/runtimes/
+
 echo "== the bundled example (examples/validate.mjs)"
 node examples/validate.mjs > /dev/null
 

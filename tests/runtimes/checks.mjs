@@ -1,0 +1,34 @@
+// The conformance checks shared by every runtime test: compile the pr-reviewer contract,
+// validate a valid and an invalid output, stream a broken output in 20-byte chunks to
+// hard-complete, compile a broken schema. `files` holds the example texts (read from disk, or
+// bundled where there is no file system).
+export function runChecks(oc, files) {
+  const blueprint = JSON.parse(files.blueprint);
+  const contract = oc.Contract.compile(blueprint.output_schema, { agentId: 'pr-reviewer' });
+  const bad = contract.validateText(files.invalid);
+  const stream = contract.stream({ maxRetries: 0 });
+  const broken = files.valid.replace('"line": 42', '"line": "42"');
+  for (let i = 0; i < broken.length; i += 20) stream.push(broken.slice(i, i + 20));
+  const streamed = stream.finish();
+  let schemaError = null;
+  try {
+    oc.Contract.compile({ type: 'strng' });
+  } catch (e) {
+    schemaError = e instanceof oc.SchemaError ? e.kind : String(e);
+  }
+  const result = {
+    valid: contract.validateText(files.valid).valid,
+    violations: bad.valid ? [] : bad.error.violations.map(oc.formatViolation),
+    streamed: streamed.state,
+    streamedViolations: streamed.error?.violations.map(oc.formatViolation) ?? [],
+    schemaError,
+  };
+  const expected = files.violations.trimEnd().split('\n');
+  const ok =
+    result.valid === true &&
+    JSON.stringify(result.violations) === JSON.stringify(expected) &&
+    result.streamed === 'hard-complete' &&
+    JSON.stringify(result.streamedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
+    result.schemaError === 'meta_schema';
+  return { ok, ...result };
+}

@@ -1,0 +1,25 @@
+// A Cloudflare worker using the package: a contract is compiled at global scope (module load,
+// where workerd forbids random values), and each request runs tests/runtimes/checks.mjs. The
+// examples are bundled as text (esbuild's text loader for .json and .txt).
+import * as oc from 'output-contract';
+import { runChecks } from './checks.mjs';
+import blueprint from '../../examples/pr-reviewer/blueprint.json';
+import valid from '../../examples/pr-reviewer/valid-output.json';
+import invalid from '../../examples/pr-reviewer/invalid-output.txt';
+import violations from '../../examples/pr-reviewer/invalid-output.violations.txt';
+
+// Shows the constraint is real: workerd refuses random values here, at global scope.
+let globalRandom = 'allowed';
+try {
+  crypto.getRandomValues(new Uint8Array(1));
+} catch {
+  globalRandom = 'forbidden';
+}
+const atGlobalScope = oc.Contract.compile(JSON.parse(blueprint).output_schema, { agentId: 'global' });
+
+export default {
+  async fetch() {
+    const result = runChecks(oc, { blueprint, valid, invalid, violations });
+    return Response.json({ globalRandom, globalScopeCompile: atGlobalScope.validateText(valid).valid, ...result });
+  },
+};
