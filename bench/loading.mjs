@@ -86,7 +86,7 @@ processProbe('Bun', bin('bun'), ['bench/load-probe.mjs']);
     const modules = worker === 'probe'
       ? '(name = "src/probe.js", esModule = embed "src/probe.js"), (name = "wasm/output_contract_bg.wasm", wasm = embed "output_contract_bg.wasm")'
       : '(name = "src/empty.js", esModule = embed "src/empty.js")';
-    writeFileSync(`${dir}/${worker}.capnp`, `using Workerd = import "/workerd/workerd.capnp";\nconst config :Workerd.Config = (services = [(name = "main", worker = (modules = [${modules}], compatibilityDate = "2026-11-01"))], sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")]);\n`);
+    writeFileSync(`${dir}/${worker}.capnp`, `using Workerd = import "/workerd/workerd.capnp";\nconst config :Workerd.Config = (services = [(name = "main", worker = (modules = [${modules}], compatibilityDate = "2026-10-01"))], sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")]);\n`);
     const t0 = performance.now();
     const child = spawn(bin('workerd'), ['serve', `${worker}.capnp`], { cwd: dir, stdio: 'ignore' });
     try {
