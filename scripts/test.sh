@@ -26,7 +26,7 @@ echo "== node --test (the npm package; trap recovery with the test-only build)"
 bash scripts/build.sh --test-trap
 node --test tests/js/
 
-echo "== runtimes: Node, Deno, Bun (npm binaries), Cloudflare workerd"
+echo "== runtimes, from the packed tarball: Node ESM/CJS, Deno, Bun (npm binaries), Cloudflare workerd"
 node --test tests/runtimes/
 
 echo "== the bundled example (examples/validate.mjs)"

@@ -1,8 +1,9 @@
 // The conformance checks shared by every runtime test: compile the pr-reviewer contract,
 // validate a valid and an invalid output, stream a broken output in 20-byte chunks to
-// hard-complete, compile a broken schema. `files` holds the example texts (read from disk, or
-// bundled where there is no file system).
+// hard-complete, compile a broken schema. `files` holds the example texts (bundled where there
+// is no file system), or is a `read(name)` function for them.
 export function runChecks(oc, files) {
+  if (typeof files === 'function') files = exampleFiles(files);
   const blueprint = JSON.parse(files.blueprint);
   const contract = oc.Contract.compile(blueprint.output_schema, { agentId: 'pr-reviewer' });
   const bad = contract.validateText(files.invalid);
@@ -31,4 +32,14 @@ export function runChecks(oc, files) {
     JSON.stringify(result.streamedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
     result.schemaError === 'meta_schema';
   return { ok, ...result };
+}
+
+/** The example texts the checks use, read by `read(name)` from examples/pr-reviewer/. */
+export function exampleFiles(read) {
+  return {
+    blueprint: read('blueprint.json'),
+    valid: read('valid-output.json'),
+    invalid: read('invalid-output.txt'),
+    violations: read('invalid-output.violations.txt'),
+  };
 }

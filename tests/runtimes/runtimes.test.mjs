@@ -1,27 +1,105 @@
-// tests/runtimes/conformance.mjs in each runtime installed from npm: Node (this process's
-// binary), Deno (`deno`, resolving the package's `deno` export) and Bun (`bun`, its `node`
-// export). Each prints one JSON line with `ok`.
-import { test } from 'node:test';
+// The packed package (`npm pack pkg/`) installed from its tarball into a throwaway project,
+// then the same conformance checks (tests/runtimes/checks.mjs) in each environment: Node ESM and
+// CommonJS, Deno and Bun (npm binaries; Deno resolves the `deno` export, Bun the `node` one), and
+// Cloudflare workerd — the worker bundled with the `workerd` condition, the package's .wasm a
+// `wasm` module (workerd refuses to compile WebAssembly from bytes), a contract compiled at global
+// scope where workerd forbids random values, served on 127.0.0.1 and checked over HTTP.
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const script = `${root}tests/runtimes/conformance.mjs`;
+const pack = `${root}target/pack`;
+const app = `${pack}/app`;
+const dir = `${root}target/workerd`;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
+const read = (p) => readFileSync(`${root}${p}`, 'utf8');
+const skipIf = (name) => (existsSync(bin(name)) ? false : `${name} is not installed (npm ci installs it)`);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+before(() => {
+  rmSync(pack, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  const tarball = execFileSync('npm', ['pack', `${root}pkg`, '--pack-destination', pack, '--silent'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1);
+  writeFileSync(`${app}/package.json`, JSON.stringify({ name: 'conformance-app', private: true, type: 'module', dependencies: { 'output-contract': `file:../${tarball}` } }, null, 2));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, stdio: 'inherit' });
+  for (const f of ['checks.mjs', 'conformance.mjs', 'conformance.cjs', 'worker.mjs']) copyFileSync(`${root}tests/runtimes/${f}`, `${app}/${f}`);
+  cpSync(`${root}examples/pr-reviewer`, `${app}/examples/pr-reviewer`, { recursive: true });
+});
 
 const runtimes = [
-  { name: 'node', command: process.execPath, args: [script] },
-  { name: 'deno', command: bin('deno'), args: ['run', '--allow-read', '--no-lock', script] },
-  { name: 'bun', command: bin('bun'), args: [script] },
+  { name: 'Node (ESM)', command: () => process.execPath, args: ['conformance.mjs'] },
+  { name: 'Node (CommonJS)', command: () => process.execPath, args: ['conformance.cjs'] },
+  { name: 'Deno', bin: 'deno', args: ['run', '--allow-read', '--no-lock', 'conformance.mjs'] },
+  { name: 'Bun', bin: 'bun', args: ['conformance.mjs'] },
 ];
 
 for (const r of runtimes) {
-  const missing = r.command !== process.execPath && !existsSync(r.command);
-  test(`conformance in ${r.name}`, { skip: missing ? `${r.name} is not installed (npm ci installs it)` : false, timeout: 60_000 }, () => {
-    const out = execFileSync(r.command, r.args, { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+  test(`conformance from the tarball in ${r.name}`, { skip: r.bin ? skipIf(r.bin) : false, timeout: 60_000 }, () => {
+    const command = r.bin ? bin(r.bin) : r.command();
+    const out = execFileSync(command, r.args, { cwd: app, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
     const result = JSON.parse(out.trim().split('\n').at(-1));
     assert.equal(result.ok, true, out);
   });
 }
+
+test('workerd: compile at global scope, validate, stream, schema error', { skip: skipIf('workerd'), timeout: 60_000 }, async () => {
+  mkdirSync(dir, { recursive: true });
+  await build({
+    entryPoints: [`${app}/worker.mjs`],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker'],
+    external: ['*.wasm'],
+    loader: { '.txt': 'text', '.json': 'text' },
+    outfile: `${dir}/worker.js`,
+    logLevel: 'warning',
+  });
+  const bundle = readFileSync(`${dir}/worker.js`, 'utf8');
+  assert.ok(!/\bnew Function\b|\beval\(/.test(bundle), 'no code generation in the bundle');
+  assert.ok(!/WebAssembly\.(compile|Module)\(/.test(bundle.replace(/function initSync[\s\S]*?\n}\n/, '')), 'no compiling from bytes on the workerd path');
+  // The .wasm as the installed package ships it.
+  copyFileSync(`${app}/node_modules/output-contract/wasm/output_contract_bg.wasm`, `${dir}/output_contract_bg.wasm`);
+  const port = await freePort();
+  writeFileSync(`${dir}/config.capnp`, read('tests/runtimes/workerd.capnp.in').replace('127.0.0.1:PORT', `127.0.0.1:${port}`));
+
+  const server = spawn(`${root}node_modules/.bin/workerd`, ['serve', 'config.capnp'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (d) => (log += d));
+  server.stderr.on('data', (d) => (log += d));
+  try {
+    let body;
+    for (let i = 0; i < 100 && body === undefined; i++) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`);
+        body = await res.text();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    assert.ok(body !== undefined, `workerd did not answer: ${log}`);
+    let result;
+    try {
+      result = JSON.parse(body);
+    } catch {
+      assert.fail(`not JSON: ${body}\n${log}`);
+    }
+    assert.equal(result.globalRandom, 'forbidden', 'workerd refuses random values at global scope');
+    assert.equal(result.globalScopeCompile, true, 'a contract compiled there works');
+    assert.equal(result.ok, true, body);
+  } finally {
+    server.kill();
+  }
+});

@@ -1,12 +1,13 @@
-// A Cloudflare worker using the package: a contract is compiled at global scope (module load,
-// where workerd forbids random values), and each request runs tests/runtimes/checks.mjs. The
-// examples are bundled as text (esbuild's text loader for .json and .txt).
+// A Cloudflare worker using the package, copied with the examples into the tarball project of
+// runtimes.test.mjs: a contract is compiled at global scope (module load, where workerd forbids
+// random values), and each request runs checks.mjs. The examples are bundled as text (esbuild's
+// text loader for .json and .txt).
 import * as oc from 'output-contract';
 import { runChecks } from './checks.mjs';
-import blueprint from '../../examples/pr-reviewer/blueprint.json';
-import valid from '../../examples/pr-reviewer/valid-output.json';
-import invalid from '../../examples/pr-reviewer/invalid-output.txt';
-import violations from '../../examples/pr-reviewer/invalid-output.violations.txt';
+import blueprint from './examples/pr-reviewer/blueprint.json';
+import valid from './examples/pr-reviewer/valid-output.json';
+import invalid from './examples/pr-reviewer/invalid-output.txt';
+import violations from './examples/pr-reviewer/invalid-output.violations.txt';
 
 // Shows the constraint is real: workerd refuses random values here, at global scope.
 let globalRandom = 'allowed';
