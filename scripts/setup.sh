@@ -2,7 +2,8 @@
 # Installs what building and testing need on a fresh machine that has only the Rust toolchain,
 # Node/npm and apt: the wasm32 target, wasm-bindgen-cli at the exact version Cargo.toml pins,
 # and the npm packages (binaryen's wasm-opt, esbuild, typescript, the page's Vite and CodeMirror,
-# playwright-core). Skips what is present.
+# playwright-core, and the deno, bun and workerd binaries the runtime tests use). Skips what is
+# present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

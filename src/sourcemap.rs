@@ -2,6 +2,7 @@
 //! key and of its value. Diagnostics found on the parsed value (meta-schema violations, lints)
 //! carry pointers; the editor needs ranges.
 
+use crate::path::escape_pointer_token;
 use crate::textpos::{LineIndex, Range};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -111,7 +112,7 @@ impl Scanner<'_> {
                         (self.peek()? == b':').then_some(())?;
                         self.i += 1;
                         self.ws();
-                        let child = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
+                        let child = format!("{pointer}/{}", escape_pointer_token(&name));
                         self.value(child, Some(key_span), depth + 1)?;
                         self.ws();
                         match self.peek()? {
