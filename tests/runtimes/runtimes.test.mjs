@@ -3,7 +3,8 @@
 // CommonJS, Deno and Bun (npm binaries; Deno resolves the `deno` export, Bun the `node` one), and
 // Cloudflare workerd — the worker bundled with the `workerd` condition, the package's .wasm a
 // `wasm` module (workerd refuses to compile WebAssembly from bytes), a contract compiled at global
-// scope where workerd forbids random values, served on 127.0.0.1 and checked over HTTP.
+// scope where workerd forbids random values, served on 127.0.0.1 and checked over HTTP — and a
+// page bundled by Vite from that project (the `browser` export), run in headless Chromium.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,6 +12,8 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writ
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { build as viteBuild, preview } from 'vite';
+import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pack = `${root}target/pack`;
@@ -35,6 +38,7 @@ before(() => {
   writeFileSync(`${app}/package.json`, JSON.stringify({ name: 'conformance-app', private: true, type: 'module', dependencies: { 'output-contract': `file:../${tarball}` } }, null, 2));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, stdio: 'inherit' });
   for (const f of ['checks.mjs', 'conformance.mjs', 'conformance.cjs', 'worker.mjs']) copyFileSync(`${root}tests/runtimes/${f}`, `${app}/${f}`);
+  cpSync(`${root}tests/runtimes/page`, `${app}/page`, { recursive: true });
   cpSync(`${root}examples/pr-reviewer`, `${app}/examples/pr-reviewer`, { recursive: true });
 });
 
@@ -101,5 +105,34 @@ test('workerd: compile at global scope, validate, stream, schema error', { skip:
     assert.equal(result.ok, true, body);
   } finally {
     server.kill();
+  }
+});
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+test('a Vite page in headless Chromium', { skip: existsSync(chromiumPath) ? false : `${chromiumPath} is missing (scripts/browser.sh installs it)`, timeout: 120_000 }, async () => {
+  // Vite resolves `output-contract` from the throwaway project's node_modules, as an app would.
+  const outDir = `${app}/page/dist`;
+  await viteBuild({ root: `${app}/page`, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
+  const assets = execFileSync('ls', [`${outDir}/assets`], { encoding: 'utf8' }).split('\n');
+  assert.ok(assets.some((f) => f.endsWith('.wasm')), `the .wasm is emitted as an asset: ${assets}`);
+
+  const server = await preview({ root: `${app}/page`, configFile: false, logLevel: 'silent', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(server.resolvedUrls.local[0]);
+    await page.waitForSelector('body[data-done="true"]', { timeout: 30_000 });
+    const result = JSON.parse(await page.textContent('#result'));
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
   }
 });

@@ -1,0 +1,18 @@
+// The browser side of the conformance checks: the package as a bundler resolves it (the
+// `browser` export: the .wasm shipped as an asset and compiled asynchronously by `ready`), the
+// example texts imported with Vite's `?raw`. The result lands in the page for the test to read.
+import * as oc from 'output-contract';
+import { runChecks } from '../checks.mjs';
+import blueprint from '../examples/pr-reviewer/blueprint.json?raw';
+import valid from '../examples/pr-reviewer/valid-output.json?raw';
+import invalid from '../examples/pr-reviewer/invalid-output.txt?raw';
+import violations from '../examples/pr-reviewer/invalid-output.violations.txt?raw';
+
+const out = document.getElementById('result');
+try {
+  await oc.ready;
+  out.textContent = JSON.stringify(runChecks(oc, { blueprint, valid, invalid, violations }));
+} catch (e) {
+  out.textContent = JSON.stringify({ ok: false, error: String(e?.stack ?? e) });
+}
+document.body.dataset.done = 'true';
