@@ -81,6 +81,8 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
 node_modules/.bin/esbuild pkg/src/cjs-entry.js --bundle --format=cjs --platform=node \
   --log-level=error --outfile="$out/api.cjs"
 cp pkg/index.d.ts pkg/index.d.cts
+# The package's documentation: the README and the API reference generated from the types.
+cp README.md API.md pkg/
 
 raw=$(wc -c < "$out/output_contract_bg.wasm")
 gz=$(gzip -9 -c "$out/output_contract_bg.wasm" | wc -c)
