@@ -31,12 +31,39 @@ pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
     if text.trim().is_empty() {
         return Err(no_json(""));
     }
+    // serde_json's own recursion guard bounds the parser's recursion (127 levels parse), so an
+    // output within it needs no pre-scan: scanning every byte for brackets cost about a fifth of
+    // a valid output's whole validation. Only an output the guard stops goes through the exact
+    // scan, then an unguarded parse bounded by the scan.
+    let mut de = serde_json::Deserializer::from_str(text);
+    match Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v)) {
+        Ok(value) => {
+            if limits.max_depth < SERDE_DEPTH && value_depth(&value, limits.max_depth) > limits.max_depth {
+                return Err(too_deep(limits.max_depth));
+            }
+            Ok(value)
+        }
+        Err(e) if !is_recursion_limit(&e) => Err(syntax_violation(text, &e)),
+        Err(_) => parse_deep(text, limits),
+    }
+}
+
+/// How deep serde_json parses before its recursion guard stops it.
+const SERDE_DEPTH: usize = 127;
+
+/// serde_json does not expose its error codes; the guard's error is known by its text.
+fn is_recursion_limit(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("recursion limit exceeded")
+}
+
+/// An output deeper than serde_json's guard: the nesting is measured on the bytes first, so the
+/// unguarded parser's recursion never exceeds the limit.
+fn parse_deep(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
     let depth = nesting_depth(text.as_bytes(), limits.max_depth);
     if depth > limits.max_depth {
         return Err(too_deep(limits.max_depth));
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    // Safe: the scan above bounds the nesting, so the parser's own recursion stays within it.
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     value.map_err(|e| syntax_violation(text, &e))
@@ -208,5 +235,27 @@ mod tests {
         let deep = "[".repeat(100_000);
         let err = parse(&deep, OutputLimits { max_output_bytes: 1 << 20, max_depth: 128 }).unwrap_err();
         assert_eq!(err.keyword, "maxDepth");
+    }
+
+    /// The limit holds exactly on both sides of serde_json's own guard (127 levels): below it
+    /// the parsed value is measured, at and above it the bytes are.
+    #[test]
+    fn depth_limit_is_exact_around_the_parser_guard() {
+        let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        for max_depth in [1, 5, 126, 127, 128, 129, 300] {
+            let limits = OutputLimits { max_output_bytes: 1 << 20, max_depth };
+            for n in [max_depth.saturating_sub(1), max_depth, max_depth + 1] {
+                let got = parse(&nested(n), limits);
+                if n <= max_depth {
+                    assert!(got.is_ok(), "depth {n} under limit {max_depth}: {got:?}");
+                } else {
+                    assert_eq!(got.unwrap_err().keyword, "maxDepth", "depth {n} over limit {max_depth}");
+                }
+            }
+        }
+        // Past the guard, a broken deep text is still measured before it is parsed.
+        let limits = OutputLimits { max_output_bytes: 1 << 20, max_depth: 200 };
+        assert_eq!(parse(&format!("{}1,]", "[".repeat(150)), limits).unwrap_err().keyword, "json");
+        assert_eq!(parse(&format!("{}1", "[".repeat(250)), limits).unwrap_err().keyword, "maxDepth");
     }
 }

@@ -1,0 +1,379 @@
+// The side-by-side benchmark of issue 7: output-contract (the npm package) against Ajv (with
+// ajv-formats) and @cfworker/json-schema on the corpus of bench/corpus.mjs, plus the streaming
+// anchors (bench/stream.mjs), memory (bench/memory.mjs) and the native criterion benchmark of the
+// Rust core against jsonschema (benches/native.rs). Everything is measured in this run, on this
+// machine; the report is a markdown table printed to stdout and written to bench/results/latest.md.
+//
+//   node bench/compare.mjs            full run (about 5 minutes)
+//   node bench/compare.mjs --quick    shorter timings, smaller memory phases, no native run
+//
+// Not a test: nothing here fails the test command. It does check that the three libraries agree
+// on every output's verdict before timing anything.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import AjvModule from 'ajv';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { Validator } from '@cfworker/json-schema';
+import { Contract, formatViolation } from 'output-contract';
+import { corpus } from './corpus.mjs';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const quick = process.argv.includes('--quick');
+const Ajv = AjvModule.default ?? AjvModule;
+const Ajv2019 = Ajv2019Module.default ?? Ajv2019Module;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+// ---------------------------------------------------------------------------------------------
+// The libraries, each set up as its documentation recommends for the task.
+
+function ajvFor(draft, allErrors) {
+  const A = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
+  const ajv = new A({ allErrors, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** Per schema: the three validators, each `(text|value) → verdict` with messages when invalid. */
+function setup(entry) {
+  const contract = Contract.compile(entry.schema);
+  const ajvFast = ajvFor(entry.draft, false).compile(entry.schema);
+  const ajvAll = ajvFor(entry.draft, true);
+  const ajvAllValidate = ajvAll.compile(entry.schema);
+  const cfFast = new Validator(entry.schema, entry.draft, true);
+  const cfAll = new Validator(entry.schema, entry.draft, false);
+  return {
+    ours: {
+      text: (text) => contract.validateText(text).valid,
+      value: (value) => contract.validate(value).valid,
+      // The canonical error, every violation with its message, rendered as one-line texts.
+      invalid: (text) => {
+        const r = contract.validateText(text);
+        return r.valid ? [] : r.error.violations.map(formatViolation);
+      },
+    },
+    ajv: {
+      text: (text) => ajvFast(JSON.parse(text)),
+      value: (value) => ajvFast(value),
+      invalid: (text) => (ajvAllValidate(JSON.parse(text)) ? [] : ajvAllValidate.errors.map((e) => `${e.instancePath || '/'}: ${e.message}`)),
+    },
+    cfworker: {
+      text: (text) => cfFast.validate(JSON.parse(text)).valid,
+      value: (value) => cfFast.validate(value).valid,
+      invalid: (text) => {
+        const r = cfAll.validate(JSON.parse(text));
+        return r.valid ? [] : r.errors.map((e) => `${e.instanceLocation}: ${e.error}`);
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timing: batches sized to take at least ~5 ms, repeated for `budget` ms; the median batch's
+// rate in operations per second.
+
+function opsPerSecond(fn, budget = quick ? 120 : 400) {
+  fn();
+  let n = 1;
+  for (;;) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    if (performance.now() - t >= 5 || n >= 1 << 20) break;
+    n *= 2;
+  }
+  const rates = [];
+  const start = performance.now();
+  while (rates.length < 5 || (performance.now() - start < budget && rates.length < 200)) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    rates.push((n * 1000) / (performance.now() - t));
+  }
+  rates.sort((a, b) => a - b);
+  return rates[rates.length >> 1];
+}
+
+const fmtOps = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e4 ? `${(x / 1e3).toFixed(0)}k` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
+const fmtRatio = (x) => `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`;
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+const kb = (n) => `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
+
+const out = [];
+const say = (line = '') => {
+  out.push(line);
+  console.log(line);
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+say('# output-contract benchmark');
+say();
+say(`${new Date().toISOString().slice(0, 10)} · ${cpu} · ${os.cpus().length} cores · ${os.platform()} ${os.release()} · Node ${process.version}${quick ? ' · --quick' : ''}`);
+const versions = Object.fromEntries(
+  ['ajv', 'ajv-formats', '@cfworker/json-schema', 'ai', 'partial-json', '@streamparser/json'].map((p) => [p, JSON.parse(readFileSync(`${root}node_modules/${p}/package.json`, 'utf8')).version]),
+);
+const wasmBytes = readFileSync(`${root}pkg/wasm/output_contract_bg.wasm`).length;
+say(`output-contract ${JSON.parse(readFileSync(`${root}pkg/package.json`, 'utf8')).version} (wasm ${kb(wasmBytes)}), ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+say();
+say('Ratios are output-contract\'s speed over the other library\'s (above 1: output-contract is faster).');
+
+const entries = corpus();
+const validators = entries.map(setup);
+
+// Every library must agree on every verdict before anything is timed.
+for (const [i, e] of entries.entries()) {
+  for (const o of e.outputs) {
+    for (const [lib, v] of Object.entries(validators[i])) {
+      if (v.text(o.valid) !== true) throw new Error(`${lib} rejects the valid ${e.name} ${kb(o.target)} output`);
+      if (v.text(o.invalid) !== false) throw new Error(`${lib} accepts the invalid ${e.name} ${kb(o.target)} output`);
+      if (v.invalid(o.invalid).length === 0) throw new Error(`${lib} reports no violation for ${e.name} ${kb(o.target)}`);
+    }
+  }
+}
+
+say();
+say('## Corpus');
+say();
+say('| schema | draft | outputs (valid / invalid bytes) | violations in the invalid ones (ours / Ajv allErrors / cfworker) |');
+say('| --- | --- | --- | --- |');
+for (const [i, e] of entries.entries()) {
+  const sizes = e.outputs.map((o) => `${o.valid.length} / ${o.invalid.length}`).join(', ');
+  const counts = e.outputs.map((o) => ['ours', 'ajv', 'cfworker'].map((lib) => validators[i][lib].invalid(o.invalid).length).join('/')).join(', ');
+  say(`| ${e.name} | ${e.draft} | ${sizes} | ${counts} |`);
+}
+
+/** One table: rows per schema and size, ops/s per library, ratios, geometric means per size. */
+function table(title, note, run) {
+  say();
+  say(`## ${title}`);
+  say();
+  if (note) {
+    say(note);
+    say();
+  }
+  say('| schema | size | output-contract ops/s | Ajv ops/s | cfworker ops/s | vs Ajv | vs cfworker |');
+  say('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const bySize = new Map();
+  for (const [i, e] of entries.entries()) {
+    for (const o of e.outputs) {
+      const [ours, ajv, cf] = ['ours', 'ajv', 'cfworker'].map((lib) => run(validators[i][lib], o));
+      say(`| ${e.name} | ${kb(o.valid.length)} | ${fmtOps(ours)} | ${fmtOps(ajv)} | ${fmtOps(cf)} | ${fmtRatio(ours / ajv)} | ${fmtRatio(ours / cf)} |`);
+      const s = bySize.get(o.target) ?? { ajv: [], cf: [] };
+      s.ajv.push(ours / ajv);
+      s.cf.push(ours / cf);
+      bySize.set(o.target, s);
+    }
+  }
+  const summary = {};
+  for (const [target, s] of bySize) {
+    summary[target] = { ajv: geomean(s.ajv), cf: geomean(s.cf), ajvMin: Math.min(...s.ajv) };
+    say(`| **geometric mean** | ~${kb(target)} | | | | **${fmtRatio(summary[target].ajv)}** (min ${fmtRatio(summary[target].ajvMin)}) | **${fmtRatio(summary[target].cf)}** |`);
+  }
+  return summary;
+}
+
+const textIn = table(
+  'Text in, valid outputs',
+  '`contract.validateText(text)` (its result carries the parsed `data`) against `JSON.parse(text)` + the compiled validator.',
+  (v, o) => opsPerSecond(() => v.text(o.valid)),
+);
+const valueIn = table('Value in, valid outputs', '`contract.validate(value)` against the compiled validator on the same object.', (v, o) => {
+  const value = JSON.parse(o.valid);
+  return opsPerSecond(() => v.value(value));
+});
+const invalid = table(
+  'Invalid outputs, every violation with its message',
+  'Text in; output-contract builds the canonical error and its one-line texts, Ajv runs with `allErrors: true` and maps `errors` to texts, cfworker with `shortCircuit: false`.',
+  (v, o) => opsPerSecond(() => v.invalid(o.invalid)),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Cold start: a fresh Node process per sample, timed inside it from before the import to after
+// the first validation.
+
+const prReviewer = entries.find((e) => e.name === 'pr-reviewer');
+mkdirSync(`${root}target/bench`, { recursive: true });
+writeFileSync(`${root}target/bench/cold-schema.json`, JSON.stringify(prReviewer.schema));
+writeFileSync(`${root}target/bench/cold-output.json`, prReviewer.outputs[0].valid);
+const coldScripts = {
+  'output-contract': `
+    const { Contract } = await import('output-contract');
+    const c = Contract.compile(schema);
+    if (!c.validateText(text).valid) throw new Error('invalid');`,
+  Ajv: `
+    const { default: Ajv } = await import('ajv');
+    const { default: addFormats } = await import('ajv-formats');
+    const ajv = new Ajv({ strict: false }); addFormats(ajv);
+    const v = ajv.compile(schema);
+    if (!v(JSON.parse(text))) throw new Error('invalid');`,
+  '@cfworker/json-schema': `
+    const { Validator } = await import('@cfworker/json-schema');
+    const v = new Validator(schema, '7', true);
+    if (!v.validate(JSON.parse(text)).valid) throw new Error('invalid');`,
+};
+const coldRuns = quick ? 5 : 11;
+const cold = {};
+for (const [lib, body] of Object.entries(coldScripts)) {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    const schema = JSON.parse(readFileSync('target/bench/cold-schema.json', 'utf8'));
+    const text = readFileSync('target/bench/cold-output.json', 'utf8');
+    const t0 = performance.now();
+    ${body}
+    console.log(performance.now() - t0);`;
+  const file = `${root}target/bench/cold-${lib.replace(/\W/g, '')}.mjs`;
+  writeFileSync(file, script);
+  const samples = [];
+  for (let i = 0; i < coldRuns; i++) {
+    const started = performance.now();
+    const ms = Number(execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8' }).trim());
+    samples.push({ ms, wall: performance.now() - started });
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  cold[lib] = { ms: median(samples.map((s) => s.ms)), wall: median(samples.map((s) => s.wall)) };
+}
+say();
+say('## Cold start');
+say();
+say(`A fresh Node process per sample (median of ${coldRuns}): import + compile the pr-reviewer schema + validate a 1 KB output, timed inside the process; and the whole process's wall time.`);
+say();
+say('| library | import + compile + first validate | process wall time | output-contract\'s share |');
+say('| --- | ---: | ---: | ---: |');
+for (const [lib, c] of Object.entries(cold)) say(`| ${lib} | ${c.ms.toFixed(1)} ms | ${c.wall.toFixed(0)} ms | ${(cold['output-contract'].ms / c.ms).toFixed(2)} |`);
+
+// ---------------------------------------------------------------------------------------------
+// Compiling 100 distinct schemas (cycling through the corpus, each made distinct).
+
+const distinct = Array.from({ length: 100 }, (_, i) => {
+  const e = entries[i % entries.length];
+  const schema = structuredClone(e.schema);
+  schema.title = `variant ${i}`;
+  if (schema.$id) schema.$id = schema.$id.replace('.json', `-${i}.json`);
+  return { schema, draft: e.draft };
+});
+const compileRuns = quick ? 3 : 7;
+const timeCompile = (fn) => {
+  const samples = [];
+  for (let r = 0; r < compileRuns; r++) {
+    const t = performance.now();
+    fn(r);
+    samples.push(performance.now() - t);
+  }
+  return samples.sort((a, b) => a - b)[samples.length >> 1];
+};
+const compileMs = {
+  // Distinct per run too, so the compile cache never answers.
+  'output-contract': timeCompile((r) => {
+    for (const d of distinct) Contract.compile({ ...d.schema, $comment: `run ${r}` }).free();
+  }),
+  Ajv: timeCompile(() => {
+    const ajv = { '7': ajvFor('7', false), '2020-12': ajvFor('2020-12', false), '2019-09': ajvFor('2019-09', false) };
+    for (const d of distinct) ajv[d.draft].compile(d.schema);
+  }),
+  '@cfworker/json-schema (no compile step: construction + first validation)': timeCompile(() => {
+    for (const d of distinct) new Validator(d.schema, d.draft, true).validate({});
+  }),
+};
+say();
+say('## Compiling 100 distinct schemas');
+say();
+say(`The ${entries.length} corpus schemas cycled, each with its own title (and \`$id\`); median of ${compileRuns} runs; Ajv's instances created inside the timing.`);
+say();
+say('| library | 100 compiles | output-contract\'s share |');
+say('| --- | ---: | ---: |');
+for (const [lib, ms] of Object.entries(compileMs)) say(`| ${lib} | ${ms.toFixed(1)} ms | ${(compileMs['output-contract'] / ms).toFixed(2)} |`);
+
+// ---------------------------------------------------------------------------------------------
+// Streaming and memory: their own scripts, quoted.
+
+function quoteScript(title, args, env = {}) {
+  say();
+  say(`## ${title}`);
+  say();
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+  for (const line of (r.stdout + (r.status ? r.stderr : '')).trimEnd().split('\n')) say(line);
+  return r.stdout;
+}
+const streamText = quoteScript('Streaming (bench/stream.mjs)', ['bench/stream.mjs']);
+const memoryText = quoteScript(
+  'Memory (bench/memory.mjs)',
+  ['--expose-gc', 'bench/memory.mjs'],
+  quick ? { N_VALIDATIONS: '100000', N_STREAMS: '2000' } : {},
+);
+
+// ---------------------------------------------------------------------------------------------
+// Native: criterion, the Rust core against jsonschema called directly.
+
+let native = null;
+if (!quick) {
+  say();
+  say('## Native (Rust, criterion: benches/native.rs)');
+  say();
+  writeFileSync(`${root}target/bench/corpus.json`, JSON.stringify(entries.map((e) => ({ name: e.name, schema: e.schema, outputs: e.outputs }))));
+  const r = spawnSync('cargo', ['bench', '--quiet', '--bench', 'native', '--', '--noplot'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) {
+    say(`cargo bench failed: ${r.stderr.split('\n').slice(-5).join(' ')}`);
+  } else {
+    native = nativeTable();
+  }
+}
+
+function nativeTable() {
+  const dir = `${root}target/criterion`;
+  const estimate = (group, id) => {
+    const f = `${dir}/${group}/${id}/new/estimates.json`;
+    return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')).median.point_estimate / 1000 : NaN;
+  };
+  say('Median µs per output. "jsonschema" is `serde_json::from_str` + `jsonschema::Validator` (`is_valid`, or `iter_errors` collecting messages); "output-contract" is `Contract::validate_text` (limits, parse, validate, canonical error).');
+  say();
+  say('| case | jsonschema µs | output-contract µs | overhead |');
+  say('| --- | ---: | ---: | ---: |');
+  const ratios = [];
+  for (const group of ['valid', 'invalid']) {
+    for (const e of entries) {
+      for (const o of e.outputs) {
+        const id = `${e.name}-${o.target}`;
+        const base = estimate(`${group}-jsonschema`, id);
+        const ours = estimate(`${group}-output-contract`, id);
+        if (Number.isNaN(base) || Number.isNaN(ours)) continue;
+        ratios.push(ours / base);
+        say(`| ${group} ${e.name} ${kb(o.valid.length)} | ${base.toFixed(1)} | ${ours.toFixed(1)} | ${fmtRatio(ours / base)} |`);
+      }
+    }
+  }
+  if (ratios.length) say(`| **geometric mean** | | | **${fmtRatio(geomean(ratios))}** |`);
+  return ratios.length ? geomean(ratios) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The targets of issue 7, from the numbers above.
+
+const streamRatio = Number(/stream vs one-shot validateText: ([\d.]+)×/.exec(streamText)?.[1]);
+const partialRatio = Number(/parsePartialJson loop vs stream: ([\d.]+)×/.exec(streamText)?.[1]);
+const memoryFlat = /memory: flat/.test(memoryText);
+const mark = (ok) => (ok ? 'met' : '**not met**');
+const KB10 = 10 * 1024;
+const KB100 = 100 * 1024;
+say();
+say('## Targets');
+say();
+say('| target | measured | |');
+say('| --- | --- | --- |');
+say(`| text-in valid ≥ Ajv on 10 KB and 100 KB | ${fmtRatio(textIn[KB10].ajv)} and ${fmtRatio(textIn[KB100].ajv)} (geometric means) | ${mark(textIn[KB10].ajv >= 1 && textIn[KB100].ajv >= 1)} |`);
+say(`| text-in valid ≥ 10× @cfworker/json-schema | ${Object.values(textIn).map((s) => fmtRatio(s.cf)).join(', ')} (1, 10, 100 KB) | ${mark(Object.values(textIn).every((s) => s.cf >= 10))} |`);
+say(`| invalid, all violations: within 1.5× of Ajv allErrors | ${Object.values(invalid).map((s) => fmtRatio(s.ajv)).join(', ')} of Ajv's speed | ${mark(Object.values(invalid).every((s) => s.ajv >= 1 / 1.5))} |`);
+say(`| cold start ≤ 1/5 of Ajv's | ${(cold['output-contract'].ms / cold.Ajv.ms).toFixed(2)} of Ajv's | ${mark(cold['output-contract'].ms <= cold.Ajv.ms / 5)} |`);
+say(`| compile 100 schemas ≤ 1/5 of Ajv's | ${(compileMs['output-contract'] / compileMs.Ajv).toFixed(2)} of Ajv's | ${mark(compileMs['output-contract'] <= compileMs.Ajv / 5)} |`);
+say(`| stream 100 KB / 20 B chunks ≤ 10× one-shot | ${streamRatio}× | ${mark(streamRatio <= 10)} |`);
+say(`| stream ≥ 500× faster than the parsePartialJson loop | ${partialRatio}× | ${mark(partialRatio >= 500)} |`);
+say(`| memory flat | ${memoryFlat ? 'flat' : 'grew'} | ${mark(memoryFlat)} |`);
+say(`| value in (no target; for reference) | ${Object.values(valueIn).map((s) => fmtRatio(s.ajv)).join(', ')} of Ajv's speed (1, 10, 100 KB) | |`);
+if (native) say(`| native overhead over jsonschema (no target; for reference) | ${fmtRatio(native)} | |`);
+
+mkdirSync(`${root}bench/results`, { recursive: true });
+writeFileSync(`${root}bench/results/latest.md`, `${out.join('\n')}\n`);
+console.log('\nwritten to bench/results/latest.md');
