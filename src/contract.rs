@@ -7,11 +7,12 @@ use crate::extract::{self, ExtractOptions, Extraction};
 use crate::output::{self, OutputLimits};
 use crate::render::truncate_text;
 use crate::report::OutputValidationError;
+use crate::verdict::{Delegates, Verdict};
 use crate::violation::{self, Violation};
 use crate::{fingerprint, meta, strict};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Retrieve, Uri, Validator};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use crate::early::EarlySchema;
@@ -97,6 +98,8 @@ pub(crate) struct Compiled {
     pub(crate) fingerprint: u64,
     options: Options,
     early: OnceLock<Arc<EarlySchema>>,
+    /// Built on the first validation of text (compiling stays as cheap as before).
+    verdict: OnceLock<Option<Verdict>>,
 }
 
 /// A compiled output contract. Cheap to clone (shared); immutable; safe to use from many calls.
@@ -189,6 +192,7 @@ impl Contract {
                 fingerprint,
                 options: options.clone(),
                 early: OnceLock::new(),
+                verdict: OnceLock::new(),
             }),
         })
     }
@@ -271,6 +275,62 @@ impl Contract {
         let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
         self.check_parsed(&value, text)?;
         Ok(value)
+    }
+
+    /// Validates output text like `validate_text`, without returning the data: a valid output is
+    /// recognised in one pass over its bytes when the schema allows (`verdict`), and only an
+    /// invalid one is parsed into a tree for the canonical error.
+    pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
+        let small = text.len() <= self.inner.limits.max_output_bytes;
+        if small && self.verdict().is_some_and(|v| v.is_valid(text)) {
+            return Ok(());
+        }
+        self.validate_text(text).map(drop)
+    }
+
+    /// The one-pass verdict alone (see `check_text`): `None` when the schema has none, else
+    /// whether it recognised `text` as valid. For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn quick_verdict(&self, text: &str) -> Option<bool> {
+        self.verdict().map(|v| v.is_valid(text))
+    }
+
+    fn verdict(&self) -> Option<&Verdict> {
+        self.inner
+            .verdict
+            .get_or_init(|| {
+                let c = &self.inner;
+                // Documents besides the schema, or a custom meta-schema: the full path only.
+                if !c.options.resources.is_empty() || custom_meta_schema(&c.schema, &c.options).is_some() {
+                    return None;
+                }
+                let options = || {
+                    let builder = jsonschema::options()
+                        .with_draft(c.draft.to_jsonschema())
+                        .should_validate_formats(c.options.formats)
+                        .should_ignore_unknown_formats(!(c.options.strict && c.options.formats));
+                    #[cfg(feature = "prechecked-meta")]
+                    let builder = builder.without_schema_validation();
+                    builder
+                };
+                // Subschemas are reached through a reference to the root, retrieved under its own
+                // `$id` when it has an absolute one, so that references inside resolve as before.
+                let base = c
+                    .schema
+                    .get(c.draft.id_keyword())
+                    .and_then(Value::as_str)
+                    .filter(|id| id.contains(':'))
+                    .map(|id| id.trim_end_matches('#').to_string())
+                    .unwrap_or_else(|| "urn:output-contract:verdict-root".to_string());
+                let root_doc: BTreeMap<String, Value> = [(base.clone(), c.schema.clone())].into();
+                let scalar = |schema: &Value| options().build(schema).ok();
+                let node = |pointer: &str| {
+                    let reference = json!({ "$ref": format!("{base}#{}", fragment_encode(pointer)) });
+                    options().with_retriever(Resources::new(&root_doc)).build(&reference).ok()
+                };
+                Verdict::compile(&c.schema, c.draft, &Delegates { scalar: &scalar, node: &node })
+            })
+            .as_ref()
     }
 
     /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.
@@ -517,6 +577,19 @@ impl Resources {
     fn new(resources: &BTreeMap<String, Value>) -> Self {
         Resources { docs: resources.iter().map(|(k, v)| (normalize_uri(k), v.clone())).collect() }
     }
+}
+
+/// A JSON Pointer as a URI fragment: what is not allowed there percent-encoded.
+fn fragment_encode(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for b in pointer.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn normalize_uri(uri: &str) -> String {

@@ -74,6 +74,14 @@ struct Tally {
     known: usize,
 }
 
+#[derive(Default)]
+struct Verdicts {
+    checked: usize,
+    /// Valid texts of schemas with a verdict, and those it recognised itself.
+    valid: usize,
+    fast: usize,
+}
+
 #[test]
 fn json_schema_test_suite() {
     let root = suite_root();
@@ -82,6 +90,7 @@ fn json_schema_test_suite() {
     let mut seen_known = BTreeSet::new();
     let mut unexpected = Vec::new();
     let mut summary = Vec::new();
+    let mut verdicts = Verdicts::default();
     for (dir, draft) in [
         ("draft4", Draft::Draft4),
         ("draft6", Draft::Draft6),
@@ -105,7 +114,21 @@ fn json_schema_test_suite() {
                     ..Options::default()
                 };
                 let compiled = Contract::compile(&case["schema"], &options);
+                // Without other documents the byte-level verdict applies (src/verdict.rs): on
+                // every instance, as compact and as indented text, it must agree with the full path.
+                let alone = Contract::compile(&case["schema"], &Options { resources: BTreeMap::new(), ..options.clone() }).ok();
                 for test in case["tests"].as_array().unwrap() {
+                    if let Some(contract) = &alone {
+                        for text in [serde_json::to_string(&test["data"]).unwrap(), serde_json::to_string_pretty(&test["data"]).unwrap()] {
+                            let full = contract.validate_text(&text).is_ok();
+                            let quick = contract.quick_verdict(&text);
+                            assert!(quick != Some(true) || full, "{rel}: the verdict accepts {text}, the full path does not, for {}", case["schema"]);
+                            assert_eq!(contract.check_text(&text).is_ok(), full, "{rel}: check_text and the full path disagree on {text}");
+                            verdicts.checked += 1;
+                            verdicts.valid += usize::from(full && quick.is_some());
+                            verdicts.fast += usize::from(quick == Some(true));
+                        }
+                    }
                     let id = format!("{rel}::{}::{}", case["description"].as_str().unwrap(), test["description"].as_str().unwrap());
                     let expected = test["valid"].as_bool().unwrap();
                     let ok = match &compiled {
@@ -150,6 +173,11 @@ fn json_schema_test_suite() {
     for line in &summary {
         println!("{line}");
     }
+    println!(
+        "verdict: {} texts checked against the full path; of {} valid texts under a schema with a verdict, {} recognised in one pass",
+        verdicts.checked, verdicts.valid, verdicts.fast
+    );
+    assert!(verdicts.fast > 1000, "the byte-level verdict applies to too few spec cases: {}", verdicts.fast);
     let stale: Vec<&String> = known.keys().filter(|k| !seen_known.contains(*k)).collect();
     assert!(stale.is_empty(), "known failures that now pass (remove them from the list): {stale:#?}");
     assert!(unexpected.is_empty(), "{} required spec tests failed:\n{}", unexpected.len(), unexpected.join("\n"));

@@ -1,0 +1,794 @@
+//! The validity of an output decided in one pass over its bytes, without building a value tree.
+//!
+//! Parsing into `serde_json::Value` costs most of a validation (allocation of every string, map
+//! and array, hashing every key), and a valid output — the common case — needs none of it: only a
+//! yes. A `Verdict` is the schema compiled into nodes that check the text as it is scanned.
+//! Keywords whose semantics are simple and fixed (`type`, `properties`, `required`,
+//! `additionalProperties`, `minProperties`/`maxProperties`, `items`, `prefixItems`,
+//! `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`, `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
+//! scalar keywords (`pattern`, `format`, numeric bounds, other `enum`s) are handed the parsed
+//! scalar and jsonschema's own validator for them; any other keyword hands jsonschema the whole
+//! subtree at that node. So every answer is jsonschema's answer.
+//!
+//! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
+//! limit reached) sends the caller to the full path, which builds the canonical error. Schemas
+//! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
+//! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
+use std::collections::HashMap;
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use crate::draft::Draft;
+
+/// Builds the jsonschema validators the verdict delegates to: `scalar` for a schema made of
+/// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
+/// (references resolved in the whole document).
+pub struct Delegates<'a> {
+    pub scalar: &'a dyn Fn(&Value) -> Option<Validator>,
+    pub node: &'a dyn Fn(&str) -> Option<Validator>,
+}
+
+pub struct Verdict {
+    nodes: Vec<Node>,
+    root: usize,
+}
+
+enum Node {
+    Any,
+    Nothing,
+    /// jsonschema validates the parsed subtree.
+    Delegate(Validator),
+    Check(Box<Checks>),
+}
+
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 2;
+const INTEGER: u8 = 4;
+const NUMBER: u8 = 8;
+const STRING: u8 = 16;
+const ARRAY: u8 = 32;
+const OBJECT: u8 = 64;
+
+#[derive(Default)]
+struct Checks {
+    /// Allowed types (0: any). `NUMBER` implies integers.
+    types: u8,
+    /// `enum`/`const` whose values are all strings.
+    strings: Option<Vec<String>>,
+    /// `enum`/`const` whose values are all scalars: an array or object never matches.
+    scalar_only: bool,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    /// jsonschema's validator of this node's scalar keywords, and which scalars it concerns.
+    scalar: Option<Validator>,
+    scalar_strings: bool,
+    scalar_numbers: bool,
+    scalar_literals: bool,
+    /// `integer` without `number`: a number written with a fraction or exponent needs `scalar`.
+    integer_only: bool,
+    /// `properties` and `required`, sorted by name.
+    keys: Vec<KeyRule>,
+    required: usize,
+    additional: Option<usize>,
+    min_properties: Option<u64>,
+    max_properties: Option<u64>,
+    objects: bool,
+    prefix: Vec<usize>,
+    items: Option<usize>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    arrays: bool,
+    all: Vec<usize>,
+    any: Vec<usize>,
+    one: Vec<usize>,
+    not: Option<usize>,
+}
+
+struct KeyRule {
+    name: String,
+    node: Option<usize>,
+    required: Option<usize>,
+}
+
+/// Annotations and structure with no say on validity.
+const IGNORED: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+];
+const SCALAR_KEYWORDS: &[&str] = &["pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+/// Keywords that change how references resolve: no verdict for a schema using them.
+const SCOPE_KEYWORDS: &[&str] = &["$dynamicRef", "$recursiveRef", "$dynamicAnchor", "$recursiveAnchor"];
+
+/// Past this nesting the verdict gives up (the full path applies the configured limit); it keeps
+/// the recursion of both the verdict and serde_json's parse of a delegated subtree bounded.
+const MAX_NESTING: usize = 120;
+/// Bounds evaluation that does not consume input (`{"allOf": [{"$ref": "#"}]}`).
+const MAX_FRAMES: usize = 600;
+
+impl Verdict {
+    /// Compiles `schema` (already accepted by jsonschema), or `None` when it uses what the
+    /// verdict cannot follow.
+    pub fn compile(schema: &Value, draft: Draft, delegates: &Delegates<'_>) -> Option<Verdict> {
+        if mentions_any(schema, SCOPE_KEYWORDS) {
+            return None;
+        }
+        let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new() };
+        let root = compiler.compile("")?;
+        Some(Verdict { nodes: compiler.nodes, root })
+    }
+
+    /// True when `text` is one JSON value valid against the schema; false when it is not, or
+    /// when the verdict cannot tell (the full path decides then).
+    pub fn is_valid(&self, text: &str) -> bool {
+        let mut run = Run { text, bytes: text.as_bytes(), verdict: self, frames: 0 };
+        let start = run.ws(0);
+        match run.eval(self.root, start, 0) {
+            Ok(end) => run.ws(end) == text.len(),
+            Err(_) => false,
+        }
+    }
+}
+
+fn mentions_any(value: &Value, keys: &[&str]) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(k, v)| keys.contains(&k.as_str()) || mentions_any(v, keys)),
+        Value::Array(items) => items.iter().any(|v| mentions_any(v, keys)),
+        _ => false,
+    }
+}
+
+struct Compiler<'a> {
+    root: &'a Value,
+    draft: Draft,
+    delegates: &'a Delegates<'a>,
+    nodes: Vec<Node>,
+    by_pointer: HashMap<String, usize>,
+}
+
+impl Compiler<'_> {
+    fn compile(&mut self, pointer: &str) -> Option<usize> {
+        if let Some(&index) = self.by_pointer.get(pointer) {
+            return Some(index);
+        }
+        let index = self.nodes.len();
+        self.nodes.push(Node::Any);
+        self.by_pointer.insert(pointer.to_string(), index);
+        let schema = self.root.pointer(pointer)?;
+        let node = self.node(schema, pointer)?;
+        *self.nodes.get_mut(index)? = node;
+        Some(index)
+    }
+
+    fn delegate(&self, pointer: &str) -> Option<Node> {
+        (self.delegates.node)(pointer).map(Node::Delegate)
+    }
+
+    fn node(&mut self, schema: &Value, pointer: &str) -> Option<Node> {
+        // A count written as 2.0 is jsonschema's to read.
+        macro_rules! count {
+            ($value:expr) => {
+                match $value.as_u64() {
+                    Some(n) => n,
+                    None => return self.delegate(pointer),
+                }
+            };
+        }
+        let map = match schema {
+            Value::Bool(true) => return Some(Node::Any),
+            Value::Bool(false) => return Some(Node::Nothing),
+            Value::Object(map) => map,
+            _ => return None,
+        };
+        let id = self.draft.id_keyword();
+        if !pointer.is_empty() && (map.get(id).is_some_and(Value::is_string) || map.contains_key("$anchor") || map.contains_key("$schema")) {
+            return None;
+        }
+        // Up to Draft 7, `$ref` replaces its siblings.
+        let ref_only = map.contains_key("$ref") && matches!(self.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
+        let mut c = Checks::default();
+        let mut scalar_schema = serde_json::Map::new();
+        for (key, value) in map {
+            let k = key.as_str();
+            if ref_only && k != "$ref" {
+                continue;
+            }
+            if IGNORED.contains(&k) || k.starts_with("x-") || (pointer.is_empty() && matches!(k, "$schema" | "$vocabulary")) || k == id {
+                continue;
+            }
+            let here = |child: &str| format!("{pointer}/{}", crate::path::escape_pointer_token(k)) + child;
+            match k {
+                "type" => {
+                    let names: Vec<&str> = match value {
+                        Value::String(s) => vec![s.as_str()],
+                        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+                        _ => return self.delegate(pointer),
+                    };
+                    for name in names {
+                        c.types |= match name {
+                            "null" => NULL,
+                            "boolean" => BOOLEAN,
+                            "integer" => INTEGER,
+                            "number" => NUMBER | INTEGER,
+                            "string" => STRING,
+                            "array" => ARRAY,
+                            "object" => OBJECT,
+                            _ => return self.delegate(pointer),
+                        };
+                    }
+                    if c.types & INTEGER != 0 && c.types & NUMBER == 0 {
+                        c.integer_only = true;
+                        scalar_schema.insert(key.clone(), value.clone());
+                    }
+                }
+                "enum" | "const" => {
+                    let values: Vec<&Value> = if k == "enum" { value.as_array()?.iter().collect() } else { vec![value] };
+                    if values.iter().any(|v| v.is_array() || v.is_object()) || (k == "const" && map.contains_key("enum")) {
+                        return self.delegate(pointer);
+                    }
+                    c.scalar_only = true;
+                    if values.iter().all(|v| v.is_string()) {
+                        c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
+                    } else {
+                        scalar_schema.insert(key.clone(), value.clone());
+                        c.scalar_strings = true;
+                        c.scalar_numbers = true;
+                        c.scalar_literals = true;
+                    }
+                }
+                "minLength" => c.min_length = Some(count!(value)),
+                "maxLength" => c.max_length = Some(count!(value)),
+                k if SCALAR_KEYWORDS.contains(&k) => {
+                    scalar_schema.insert(key.clone(), value.clone());
+                    if matches!(k, "pattern" | "format") {
+                        c.scalar_strings = true;
+                    } else {
+                        c.scalar_numbers = true;
+                    }
+                }
+                "properties" => {
+                    for (name, _) in value.as_object()? {
+                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(name))))?;
+                        c.keys.push(KeyRule { name: name.clone(), node: Some(node), required: None });
+                    }
+                    c.objects = true;
+                }
+                "required" => {
+                    let names = value.as_array()?;
+                    if names.len() > 64 {
+                        return self.delegate(pointer);
+                    }
+                    c.objects = true;
+                }
+                "minProperties" => {
+                    c.min_properties = Some(count!(value));
+                    c.objects = true;
+                }
+                "maxProperties" => {
+                    c.max_properties = Some(count!(value));
+                    c.objects = true;
+                }
+                "additionalProperties" => {
+                    c.additional = Some(self.compile(&here(""))?);
+                    c.objects = true;
+                }
+                "prefixItems" if self.draft == Draft::Draft202012 => {
+                    for i in 0..value.as_array()?.len() {
+                        c.prefix.push(self.compile(&here(&format!("/{i}")))?);
+                    }
+                    c.arrays = true;
+                }
+                "items" if !value.is_array() => {
+                    c.items = Some(self.compile(&here(""))?);
+                    c.arrays = true;
+                }
+                "minItems" => {
+                    c.min_items = Some(count!(value));
+                    c.arrays = true;
+                }
+                "maxItems" => {
+                    c.max_items = Some(count!(value));
+                    c.arrays = true;
+                }
+                "allOf" | "anyOf" | "oneOf" => {
+                    let mut nodes = Vec::new();
+                    for i in 0..value.as_array()?.len() {
+                        nodes.push(self.compile(&here(&format!("/{i}")))?);
+                    }
+                    match k {
+                        "allOf" => c.all.extend(nodes),
+                        "anyOf" => c.any = nodes,
+                        _ => c.one = nodes,
+                    }
+                }
+                "not" => c.not = Some(self.compile(&here(""))?),
+                "$ref" => match value.as_str().and_then(local_pointer) {
+                    Some(target) if self.root.pointer(&target).is_some() => c.all.push(self.compile(&target)?),
+                    _ => return self.delegate(pointer),
+                },
+                _ => return self.delegate(pointer),
+            }
+        }
+        // `required` after `properties`, so that a name in both is one rule.
+        if let Some(names) = map.get("required").filter(|_| !ref_only).and_then(Value::as_array) {
+            for name in names.iter().filter_map(Value::as_str) {
+                if c.keys.iter().any(|r| r.name == name && r.required.is_some()) {
+                    continue;
+                }
+                let bit = c.required;
+                c.required += 1;
+                match c.keys.iter_mut().find(|r| r.name == name) {
+                    Some(rule) => rule.required = Some(bit),
+                    None => c.keys.push(KeyRule { name: name.to_string(), node: None, required: Some(bit) }),
+                }
+            }
+        }
+        c.keys.sort_by(|a, b| a.name.cmp(&b.name));
+        if !scalar_schema.is_empty() {
+            c.scalar = Some((self.delegates.scalar)(&Value::Object(scalar_schema))?);
+        }
+        Some(Node::Check(Box::new(c)))
+    }
+}
+
+/// `#` or `#/json/pointer` (percent-decoded) as a pointer into the root document.
+fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !(fragment.is_empty() || fragment.starts_with('/')) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(fragment.len());
+    let mut iter = fragment.bytes();
+    while let Some(b) = iter.next() {
+        if b == b'%' {
+            let hex = [iter.next()?, iter.next()?];
+            bytes.push(u8::from_str_radix(std::str::from_utf8(&hex).ok()?, 16).ok()?);
+        } else {
+            bytes.push(b);
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// Why evaluation stopped: `Fail` is a violation (an `anyOf` branch may absorb it); `Bail` is
+/// anything else — a syntax error, a limit — and ends the verdict.
+enum Stop {
+    Fail,
+    Bail,
+}
+
+type Step = Result<usize, Stop>;
+
+struct Run<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    verdict: &'a Verdict,
+    frames: usize,
+}
+
+impl Run<'_> {
+    fn at(&self, pos: usize) -> Option<u8> {
+        self.bytes.get(pos).copied()
+    }
+
+    fn ws(&self, mut pos: usize) -> usize {
+        while matches!(self.at(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            pos += 1;
+        }
+        pos
+    }
+
+    fn eval(&mut self, node: usize, pos: usize, depth: usize) -> Step {
+        if self.frames >= MAX_FRAMES {
+            return Err(Stop::Bail);
+        }
+        self.frames += 1;
+        let result = self.eval_node(node, pos, depth);
+        self.frames -= 1;
+        result
+    }
+
+    fn eval_node(&mut self, node: usize, pos: usize, depth: usize) -> Step {
+        match self.verdict.nodes.get(node) {
+            Some(Node::Any) => self.skip(pos, depth),
+            Some(Node::Nothing) => Err(Stop::Fail),
+            Some(Node::Delegate(validator)) => {
+                let end = self.skip(pos, depth)?;
+                let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
+                if validator.is_valid(&value) {
+                    Ok(end)
+                } else {
+                    Err(Stop::Fail)
+                }
+            }
+            Some(Node::Check(c)) => self.check(c, pos, depth),
+            None => Err(Stop::Bail),
+        }
+    }
+
+    fn check(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
+        let end = match self.at(pos) {
+            Some(b'{') => {
+                if (c.types != 0 && c.types & OBJECT == 0) || c.scalar_only {
+                    return Err(Stop::Fail);
+                }
+                if c.objects {
+                    self.object(c, pos, depth)?
+                } else {
+                    self.skip(pos, depth)?
+                }
+            }
+            Some(b'[') => {
+                if (c.types != 0 && c.types & ARRAY == 0) || c.scalar_only {
+                    return Err(Stop::Fail);
+                }
+                if c.arrays {
+                    self.array(c, pos, depth)?
+                } else {
+                    self.skip(pos, depth)?
+                }
+            }
+            Some(b'"') => {
+                let (end, escaped) = self.string(pos)?;
+                if c.types != 0 && c.types & STRING == 0 {
+                    return Err(Stop::Fail);
+                }
+                if c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || (c.scalar.is_some() && c.scalar_strings) {
+                    let raw = self.text.get(pos..end).ok_or(Stop::Bail)?;
+                    let owned: String;
+                    let content = if escaped {
+                        owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
+                        owned.as_str()
+                    } else {
+                        raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
+                    };
+                    if let Some(allowed) = &c.strings {
+                        if !allowed.iter().any(|a| a == content) {
+                            return Err(Stop::Fail);
+                        }
+                    }
+                    if c.min_length.is_some() || c.max_length.is_some() {
+                        let n = content.chars().count() as u64;
+                        if c.min_length.is_some_and(|m| n < m) || c.max_length.is_some_and(|m| n > m) {
+                            return Err(Stop::Fail);
+                        }
+                    }
+                    if let (Some(validator), true) = (&c.scalar, c.scalar_strings) {
+                        if !validator.is_valid(&Value::String(content.to_string())) {
+                            return Err(Stop::Fail);
+                        }
+                    }
+                }
+                end
+            }
+            Some(b't' | b'f' | b'n') => {
+                let (end, kind) = self.literal(pos)?;
+                if (c.types != 0 && c.types & kind == 0) || c.strings.is_some() {
+                    return Err(Stop::Fail);
+                }
+                if let (Some(validator), true) = (&c.scalar, c.scalar_literals) {
+                    let value = match kind {
+                        NULL => Value::Null,
+                        _ => Value::Bool(self.at(pos) == Some(b't')),
+                    };
+                    if !validator.is_valid(&value) {
+                        return Err(Stop::Fail);
+                    }
+                }
+                end
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let (end, integral) = self.number(pos)?;
+                if c.strings.is_some() || (c.types != 0 && c.types & (INTEGER | NUMBER) == 0) {
+                    return Err(Stop::Fail);
+                }
+                // "integer" accepts 1.0 (Draft 6 on) and not 1.5: jsonschema decides those.
+                let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
+                if let (Some(validator), true) = (&c.scalar, needs_scalar) {
+                    let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
+                    if !validator.is_valid(&value) {
+                        return Err(Stop::Fail);
+                    }
+                } else if c.integer_only && !integral {
+                    return Err(Stop::Bail);
+                }
+                end
+            }
+            _ => return Err(Stop::Bail),
+        };
+        for &n in &c.all {
+            self.eval(n, pos, depth)?;
+        }
+        if !c.any.is_empty() {
+            let mut matched = false;
+            for &n in &c.any {
+                match self.eval(n, pos, depth) {
+                    Ok(_) => {
+                        matched = true;
+                        break;
+                    }
+                    Err(Stop::Fail) => {}
+                    Err(Stop::Bail) => return Err(Stop::Bail),
+                }
+            }
+            if !matched {
+                return Err(Stop::Fail);
+            }
+        }
+        if !c.one.is_empty() {
+            let mut matches = 0;
+            for &n in &c.one {
+                match self.eval(n, pos, depth) {
+                    Ok(_) => matches += 1,
+                    Err(Stop::Fail) => {}
+                    Err(Stop::Bail) => return Err(Stop::Bail),
+                }
+            }
+            if matches != 1 {
+                return Err(Stop::Fail);
+            }
+        }
+        if let Some(n) = c.not {
+            match self.eval(n, pos, depth) {
+                Ok(_) => return Err(Stop::Fail),
+                Err(Stop::Fail) => {}
+                Err(Stop::Bail) => return Err(Stop::Bail),
+            }
+        }
+        Ok(end)
+    }
+
+    fn object(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
+        if depth >= MAX_NESTING {
+            return Err(Stop::Bail);
+        }
+        let mut seen: u64 = 0;
+        let mut count: u64 = 0;
+        // A repeated key counts once for the parser (the last wins): `minProperties` above one
+        // counts distinct names.
+        let mut names: Option<std::collections::HashSet<String>> = c.min_properties.filter(|&m| m > 1).map(|_| Default::default());
+        let mut p = self.ws(pos + 1);
+        if self.at(p) == Some(b'}') {
+            p += 1;
+        } else {
+            loop {
+                if self.at(p) != Some(b'"') {
+                    return Err(Stop::Bail);
+                }
+                let (key_end, escaped) = self.string(p)?;
+                let raw = self.text.get(p..key_end).ok_or(Stop::Bail)?;
+                let owned: String;
+                let key = if escaped {
+                    owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
+                    owned.as_str()
+                } else {
+                    raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
+                };
+                let rule = c.keys.binary_search_by(|r| r.name.as_str().cmp(key)).ok().and_then(|i| c.keys.get(i));
+                if let Some(bit) = rule.and_then(|r| r.required) {
+                    seen |= 1 << bit;
+                }
+                count += 1;
+                if let Some(names) = names.as_mut() {
+                    names.insert(key.to_string());
+                }
+                let sub = match rule.and_then(|r| r.node) {
+                    Some(node) => Some(node),
+                    None => c.additional,
+                };
+                p = self.ws(key_end);
+                if self.at(p) != Some(b':') {
+                    return Err(Stop::Bail);
+                }
+                p = self.ws(p + 1);
+                p = match sub {
+                    Some(node) => self.eval(node, p, depth + 1)?,
+                    None => self.skip(p, depth + 1)?,
+                };
+                p = self.ws(p);
+                match self.at(p) {
+                    Some(b',') => p = self.ws(p + 1),
+                    Some(b'}') => {
+                        p += 1;
+                        break;
+                    }
+                    _ => return Err(Stop::Bail),
+                }
+            }
+        }
+        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
+        if seen & all != all {
+            return Err(Stop::Fail);
+        }
+        let distinct = names.map_or(count, |n| n.len() as u64);
+        if c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
+            return Err(Stop::Fail);
+        }
+        Ok(p)
+    }
+
+    fn array(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
+        if depth >= MAX_NESTING {
+            return Err(Stop::Bail);
+        }
+        let mut count: u64 = 0;
+        let mut p = self.ws(pos + 1);
+        if self.at(p) == Some(b']') {
+            p += 1;
+        } else {
+            loop {
+                let sub = match c.prefix.get(count as usize) {
+                    Some(&node) => Some(node),
+                    None => c.items,
+                };
+                p = match sub {
+                    Some(node) => self.eval(node, p, depth + 1)?,
+                    None => self.skip(p, depth + 1)?,
+                };
+                count += 1;
+                p = self.ws(p);
+                match self.at(p) {
+                    Some(b',') => p = self.ws(p + 1),
+                    Some(b']') => {
+                        p += 1;
+                        break;
+                    }
+                    _ => return Err(Stop::Bail),
+                }
+            }
+        }
+        if c.min_items.is_some_and(|m| count < m) || c.max_items.is_some_and(|m| count > m) {
+            return Err(Stop::Fail);
+        }
+        Ok(p)
+    }
+
+    /// Past any value, checking its syntax as strictly as serde_json does.
+    fn skip(&self, pos: usize, depth: usize) -> Step {
+        match self.at(pos) {
+            Some(b'{') => {
+                if depth >= MAX_NESTING {
+                    return Err(Stop::Bail);
+                }
+                let mut p = self.ws(pos + 1);
+                if self.at(p) == Some(b'}') {
+                    return Ok(p + 1);
+                }
+                loop {
+                    if self.at(p) != Some(b'"') {
+                        return Err(Stop::Bail);
+                    }
+                    p = self.ws(self.string(p)?.0);
+                    if self.at(p) != Some(b':') {
+                        return Err(Stop::Bail);
+                    }
+                    p = self.ws(self.skip(self.ws(p + 1), depth + 1)?);
+                    match self.at(p) {
+                        Some(b',') => p = self.ws(p + 1),
+                        Some(b'}') => return Ok(p + 1),
+                        _ => return Err(Stop::Bail),
+                    }
+                }
+            }
+            Some(b'[') => {
+                if depth >= MAX_NESTING {
+                    return Err(Stop::Bail);
+                }
+                let mut p = self.ws(pos + 1);
+                if self.at(p) == Some(b']') {
+                    return Ok(p + 1);
+                }
+                loop {
+                    p = self.ws(self.skip(p, depth + 1)?);
+                    match self.at(p) {
+                        Some(b',') => p = self.ws(p + 1),
+                        Some(b']') => return Ok(p + 1),
+                        _ => return Err(Stop::Bail),
+                    }
+                }
+            }
+            Some(b'"') => Ok(self.string(pos)?.0),
+            Some(b't' | b'f' | b'n') => Ok(self.literal(pos)?.0),
+            Some(b'-' | b'0'..=b'9') => Ok(self.number(pos)?.0),
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    /// The end of the string starting at `pos` (past its closing quote) and whether it has
+    /// escapes. Escapes are checked; one naming a surrogate is left to serde_json (bail).
+    fn string(&self, pos: usize) -> Result<(usize, bool), Stop> {
+        let mut p = pos + 1;
+        let mut escaped = false;
+        loop {
+            match self.at(p) {
+                Some(b'"') => return Ok((p + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    match self.at(p + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => p += 2,
+                        Some(b'u') => {
+                            let hex = self.text.get(p + 2..p + 6).ok_or(Stop::Bail)?;
+                            let code = u16::from_str_radix(hex, 16).map_err(|_| Stop::Bail)?;
+                            if hex.starts_with('+') || (0xD800..=0xDFFF).contains(&code) {
+                                return Err(Stop::Bail);
+                            }
+                            p += 6;
+                        }
+                        _ => return Err(Stop::Bail),
+                    }
+                }
+                Some(b) if b < 0x20 => return Err(Stop::Bail),
+                Some(_) => p += 1,
+                None => return Err(Stop::Bail),
+            }
+        }
+    }
+
+    fn literal(&self, pos: usize) -> Result<(usize, u8), Stop> {
+        let rest = self.bytes.get(pos..).ok_or(Stop::Bail)?;
+        if rest.starts_with(b"true") || rest.starts_with(b"false") {
+            Ok((pos + if rest.starts_with(b"true") { 4 } else { 5 }, BOOLEAN))
+        } else if rest.starts_with(b"null") {
+            Ok((pos + 4, NULL))
+        } else {
+            Err(Stop::Bail)
+        }
+    }
+
+    /// The end of the number at `pos` (JSON's grammar) and whether it is written as an integer.
+    /// Numbers serde_json would refuse (out of f64's range) bail.
+    fn number(&self, pos: usize) -> Result<(usize, bool), Stop> {
+        let digits = |mut p: usize| {
+            let start = p;
+            while matches!(self.at(p), Some(b'0'..=b'9')) {
+                p += 1;
+            }
+            (p, p - start)
+        };
+        let mut p = pos;
+        if self.at(p) == Some(b'-') {
+            p += 1;
+        }
+        let (after, n) = digits(p);
+        if n == 0 || (n > 1 && self.at(p) == Some(b'0')) {
+            return Err(Stop::Bail);
+        }
+        p = after;
+        let mut integral = true;
+        if self.at(p) == Some(b'.') {
+            let (after, n) = digits(p + 1);
+            if n == 0 {
+                return Err(Stop::Bail);
+            }
+            p = after;
+            integral = false;
+        }
+        if matches!(self.at(p), Some(b'e' | b'E')) {
+            let mut q = p + 1;
+            if matches!(self.at(q), Some(b'+' | b'-')) {
+                q += 1;
+            }
+            let (after, n) = digits(q);
+            if n == 0 {
+                return Err(Stop::Bail);
+            }
+            p = after;
+            integral = false;
+        }
+        if !integral || p - pos > 18 {
+            let finite = self.text.get(pos..p).and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite);
+            if !finite {
+                return Err(Stop::Bail);
+            }
+        }
+        Ok((p, integral))
+    }
+}

@@ -1,0 +1,91 @@
+//! The byte-level verdict (src/verdict.rs) never accepts what the full path refuses: malformed
+//! JSON of every kind, duplicate keys, numbers serde_json refuses; and it does recognise the
+//! valid texts it should, so the fast path is really taken.
+use output_contract::{Contract, Options};
+use serde_json::json;
+
+fn contract(schema: serde_json::Value) -> Contract {
+    Contract::compile(&schema, &Options::default()).unwrap()
+}
+
+#[test]
+fn malformed_text_is_never_accepted() {
+    let open = contract(json!({}));
+    let typed = contract(json!({"type": "object", "properties": {"a": {"type": "integer"}, "s": {"type": "string", "maxLength": 3}}}));
+    for text in [
+        "", " ", "01", "1.", "-", "+1", ".5", "1e", "1e+", "[1,]", "[,1]", "{\"a\":1,}", "{,}", "{\"a\" 1}", "{\"a\":}", "{a:1}",
+        "\"\\x\"", "\"\u{1}\"", "\"\\u12\"", "\"\\u+123\"", "\"\\ud800\"", "tru", "nul", "falsey", "1e400", "-1e400",
+        "[1] x", "[1]]", "[", "{", "\"abc", "{\"a\":1}}", "NaN", "Infinity", "[1 2]", "{\"a\":1 \"b\":2}", "\u{feff}{}",
+    ] {
+        for c in [&open, &typed] {
+            assert_ne!(c.quick_verdict(text), Some(true), "accepted {text:?}");
+            assert!(c.check_text(text).is_err(), "check_text accepted {text:?}");
+        }
+    }
+}
+
+#[test]
+fn valid_text_is_recognised() {
+    let c = contract(json!({
+        "type": "object",
+        "required": ["n", "s", "list"],
+        "additionalProperties": false,
+        "properties": {
+            "n": {"type": "integer", "minimum": 0},
+            "s": {"type": "string", "enum": ["é", "a\"b"]},
+            "list": {"type": "array", "maxItems": 4, "items": {"anyOf": [{"type": "null"}, {"type": "number"}]}},
+            "x": {"type": ["boolean", "null"]}
+        }
+    }));
+    for text in [
+        r#"{"n": 0, "s": "é", "list": []}"#,
+        r#" {"n":12,"s":"a\"b","list":[null,-0,1E+2,0.5],"x":true} "#,
+        "{\"n\": 3, \"s\": \"\\u00e9\", \"list\": [1e-400]}",
+    ] {
+        assert_eq!(c.quick_verdict(text), Some(true), "{text}");
+        assert!(c.check_text(text).is_ok());
+    }
+    for text in [
+        r#"{"n": -1, "s": "é", "list": []}"#,
+        r#"{"n": 1, "s": "e", "list": []}"#,
+        r#"{"n": 1, "s": "é", "list": [1, 2, 3, 4, 5]}"#,
+        r#"{"n": 1, "s": "é", "list": ["x"]}"#,
+        r#"{"n": 1, "s": "é"}"#,
+        r#"{"n": 1.5, "s": "é", "list": []}"#,
+        r#"{"n": 1, "s": "é", "list": [], "y": 1}"#,
+    ] {
+        assert_ne!(c.quick_verdict(text), Some(true), "{text}");
+        assert!(c.check_text(text).is_err(), "{text}");
+    }
+    // 1.0 is an integer for jsonschema (Draft 7): the verdict asks it rather than guessing.
+    assert!(c.check_text(r#"{"n": 1.0, "s": "é", "list": []}"#).is_ok());
+}
+
+#[test]
+fn duplicate_keys_follow_the_parser_last_one_wins() {
+    let c = contract(json!({"properties": {"a": {"type": "integer"}}}));
+    // The verdict sees both values; the full path keeps the last, as JSON.parse does.
+    assert!(c.check_text(r#"{"a": "x", "a": 1}"#).is_ok());
+    assert!(c.check_text(r#"{"a": 1, "a": "x"}"#).is_err());
+}
+
+#[test]
+fn schemas_it_cannot_follow_have_no_verdict() {
+    let dynamic = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$dynamicAnchor": "node", "items": {"$dynamicRef": "#node"}}));
+    assert_eq!(dynamic.quick_verdict("[]"), None);
+    let nested_id = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"$id": "https://example.com/a", "type": "string"}}}));
+    assert_eq!(nested_id.quick_verdict(r#"{"a": "x"}"#), None);
+    // Keywords it does not check itself hand the subtree to jsonschema: still a verdict.
+    let unique = contract(json!({"type": "array", "uniqueItems": true, "contains": {"const": 2}}));
+    assert_eq!(unique.quick_verdict("[1, 2]"), Some(true));
+    assert_eq!(unique.quick_verdict("[2, 2]"), Some(false));
+}
+
+#[test]
+fn property_counts_see_repeated_keys_as_the_parser_does() {
+    let c = contract(json!({"minProperties": 2, "maxProperties": 2}));
+    assert_eq!(c.quick_verdict(r#"{"a": 1, "b": 2}"#), Some(true));
+    // One property for the parser: too few.
+    assert!(c.check_text(r#"{"a": 1, "a": 2}"#).is_err());
+    assert!(c.check_text(r#"{"a": 1, "b": 2, "a": 3}"#).is_ok());
+}
