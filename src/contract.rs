@@ -282,7 +282,7 @@ impl Contract {
     /// invalid one is parsed into a tree for the canonical error.
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
-        if small && self.verdict().is_some_and(|v| v.is_valid(text)) {
+        if small && self.verdict().is_some_and(|v| v.is_valid(text, self.inner.limits.max_depth)) {
             return Ok(());
         }
         self.validate_text(text).map(drop)
@@ -292,7 +292,7 @@ impl Contract {
     /// whether it recognised `text` as valid. For tests and benchmarks.
     #[doc(hidden)]
     pub fn quick_verdict(&self, text: &str) -> Option<bool> {
-        self.verdict().map(|v| v.is_valid(text))
+        self.verdict().map(|v| v.is_valid(text, self.inner.limits.max_depth))
     }
 
     fn verdict(&self) -> Option<&Verdict> {

@@ -255,7 +255,8 @@ struct Frame {
     expr: Expr,
     /// Some constraint here looks at string contents (`enum`, `const`, `maxLength`).
     needs_text: bool,
-    keys: HashSet<String>,
+    /// The distinct keys so far, kept only where `maxProperties` needs their number.
+    keys: Option<HashSet<String>>,
     text: Vec<u8>,
     chars: u64,
     reported: bool,
@@ -317,9 +318,13 @@ impl Checker {
 
     /// Whether any node in `expr` constrains string contents.
     fn looks_at_text(&self, expr: &Expr) -> bool {
+        self.any_node(expr, &|n| n.choices.is_some() || n.max_length.is_some())
+    }
+
+    fn any_node(&self, expr: &Expr, test: &dyn Fn(&Node) -> bool) -> bool {
         match expr {
-            Expr::Leaf(id) => self.schema.get(*id).is_some_and(|n| n.choices.is_some() || n.max_length.is_some()),
-            Expr::All(xs) | Expr::Any(_, xs) => xs.iter().any(|x| self.looks_at_text(x)),
+            Expr::Leaf(id) => self.schema.get(*id).is_some_and(test),
+            Expr::All(xs) | Expr::Any(_, xs) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -327,6 +332,11 @@ impl Checker {
         let Some(node) = self.schema.get(id) else { return Expr::All(Vec::new()) };
         if depth > MAX_EXPANSION {
             return Expr::All(Vec::new());
+        }
+        // A node without applicators is its own leaf: no vector to build and drop per value,
+        // which was most of a stream's cost.
+        if node.all.is_empty() && node.any.is_empty() {
+            return Expr::Leaf(id);
         }
         let mut parts = vec![Expr::Leaf(id)];
         parts.extend(node.all.iter().map(|n| self.expand(*n, depth + 1)));
@@ -339,6 +349,7 @@ impl Checker {
     /// The constraints at `parent`'s child `segment`.
     fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
         match expr {
+            Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Any(kw, xs) => Expr::Any(kw, xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Leaf(id) => {
@@ -374,7 +385,10 @@ impl Checker {
                         None => ids.extend(node.rest),
                     },
                 }
-                Expr::All(ids.into_iter().map(|n| self.expand(n, 0)).collect())
+                match ids.as_slice() {
+                    [one] => self.expand(*one, 0),
+                    _ => Expr::All(ids.into_iter().map(|n| self.expand(n, 0)).collect()),
+                }
             }
         }
     }
@@ -615,13 +629,16 @@ impl Observer for Checker {
                 let reported = r.is_err();
                 self.report(r, at);
                 let needs_text = kind == Kind::String && self.looks_at_text(&expr);
-                self.frames.push(Frame { expr, needs_text, keys: HashSet::new(), text: Vec::new(), chars: 0, reported });
+                let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
+                self.frames.push(Frame { expr, needs_text, keys, text: Vec::new(), chars: 0, reported });
             }
             Event::Key(key) => {
                 let r = match self.frames.last_mut() {
                     Some(frame) => {
-                        frame.keys.insert(key.to_string());
-                        let distinct = frame.keys.len();
+                        let distinct = frame.keys.as_mut().map_or(0, |keys| {
+                            keys.insert(key.to_string());
+                            keys.len()
+                        });
                         self.frames.last().map(|f| self.eval(&f.expr, &Check::Key(key, distinct), path))
                     }
                     None => None,

@@ -128,8 +128,9 @@ impl Verdict {
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
     /// when the verdict cannot tell (the full path decides then).
-    pub fn is_valid(&self, text: &str) -> bool {
-        let mut run = Run { text, bytes: text.as_bytes(), verdict: self, frames: 0 };
+    /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.
+    pub fn is_valid(&self, text: &str, max_depth: usize) -> bool {
+        let mut run = Run { text, bytes: text.as_bytes(), verdict: self, frames: 0, max_depth: max_depth.min(MAX_NESTING) };
         let start = run.ws(0);
         match run.eval(self.root, start, 0) {
             Ok(end) => run.ws(end) == text.len(),
@@ -372,6 +373,8 @@ struct Run<'a> {
     bytes: &'a [u8],
     verdict: &'a Verdict,
     frames: usize,
+    /// A container at this depth (0 for the root) would nest one level too deep.
+    max_depth: usize,
 }
 
 impl Run<'_> {
@@ -416,24 +419,15 @@ impl Run<'_> {
 
     fn check(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
         let end = match self.at(pos) {
-            Some(b'{') => {
-                if (c.types != 0 && c.types & OBJECT == 0) || c.scalar_only {
+            Some(open @ (b'{' | b'[')) => {
+                let (kind, own) = if open == b'{' { (OBJECT, c.objects) } else { (ARRAY, c.arrays) };
+                if (c.types != 0 && c.types & kind == 0) || c.scalar_only {
                     return Err(Stop::Fail);
                 }
-                if c.objects {
-                    self.object(c, pos, depth)?
-                } else {
-                    self.skip(pos, depth)?
-                }
-            }
-            Some(b'[') => {
-                if (c.types != 0 && c.types & ARRAY == 0) || c.scalar_only {
-                    return Err(Stop::Fail);
-                }
-                if c.arrays {
-                    self.array(c, pos, depth)?
-                } else {
-                    self.skip(pos, depth)?
+                match (own, open) {
+                    (false, _) => self.skip(pos, depth)?,
+                    (true, b'{') => self.object(c, pos, depth)?,
+                    (true, _) => self.array(c, pos, depth)?,
                 }
             }
             Some(b'"') => {
@@ -547,7 +541,7 @@ impl Run<'_> {
     }
 
     fn object(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
-        if depth >= MAX_NESTING {
+        if depth >= self.max_depth {
             return Err(Stop::Bail);
         }
         let mut seen: u64 = 0;
@@ -616,7 +610,7 @@ impl Run<'_> {
     }
 
     fn array(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
-        if depth >= MAX_NESTING {
+        if depth >= self.max_depth {
             return Err(Stop::Bail);
         }
         let mut count: u64 = 0;
@@ -655,7 +649,7 @@ impl Run<'_> {
     fn skip(&self, pos: usize, depth: usize) -> Step {
         match self.at(pos) {
             Some(b'{') => {
-                if depth >= MAX_NESTING {
+                if depth >= self.max_depth {
                     return Err(Stop::Bail);
                 }
                 let mut p = self.ws(pos + 1);
@@ -679,7 +673,7 @@ impl Run<'_> {
                 }
             }
             Some(b'[') => {
-                if depth >= MAX_NESTING {
+                if depth >= self.max_depth {
                     return Err(Stop::Bail);
                 }
                 let mut p = self.ws(pos + 1);

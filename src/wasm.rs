@@ -355,17 +355,19 @@ pub struct WasmStream {
 
 #[wasm_bindgen]
 impl WasmStream {
-    /// Appends UTF-8 bytes; returns how many early violations this attempt has. The status is
-    /// read through the getters, and the violations as JSON only when their number changes, so a
-    /// chunk costs no serialization.
+    /// Appends UTF-8 bytes; returns the status packed in one number (see `packed_status`), so
+    /// that a chunk costs one call and no serialization. The violations are read as JSON only
+    /// when their number changes.
     #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> usize {
-        self.stream.push_quiet(chunk)
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> f64 {
+        self.stream.push_quiet(chunk);
+        self.packed_status()
     }
 
     #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, chunk: &str) -> usize {
-        self.stream.push_quiet(chunk.as_bytes())
+    pub fn push_text(&mut self, chunk: &str) -> f64 {
+        self.stream.push_quiet(chunk.as_bytes());
+        self.packed_status()
     }
 
     #[wasm_bindgen(getter)]
@@ -386,6 +388,17 @@ impl WasmStream {
     #[wasm_bindgen(getter)]
     pub fn aborted(&self) -> bool {
         self.stream.is_aborted()
+    }
+
+    /// Bit 0 complete, bit 1 aborted, bits 2–9 the attempt, bits 10–25 the number of early
+    /// violations, then the bytes times 2^26. A field at its maximum (255, 65535, 2^27 − 1 bytes)
+    /// means "read the getter" (pkg/src/api.js).
+    fn packed_status(&self) -> f64 {
+        let attempt = self.stream.attempt().min(255) as u64;
+        let count = self.stream.early_violations().len().min(65535) as u64;
+        let bytes = (self.stream.parser().bytes() as u64).min((1 << 27) - 1);
+        let low = u64::from(self.stream.is_complete()) | u64::from(self.stream.is_aborted()) << 1 | attempt << 2 | count << 10;
+        (low + (bytes << 26)) as f64
     }
 
     /// The early violations of this attempt as JSON.

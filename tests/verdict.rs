@@ -89,3 +89,14 @@ fn property_counts_see_repeated_keys_as_the_parser_does() {
     assert!(c.check_text(r#"{"a": 1, "a": 2}"#).is_err());
     assert!(c.check_text(r#"{"a": 1, "b": 2, "a": 3}"#).is_ok());
 }
+
+#[test]
+fn the_depth_limit_holds() {
+    let options = Options { limits: output_contract::OutputLimits { max_depth: 3, ..Default::default() }, ..Options::default() };
+    let c = Contract::compile(&json!({"type": "object"}), &options).unwrap();
+    assert_eq!(c.quick_verdict(r#"{"a": {"b": {"c": 1}}}"#), Some(true));
+    for deeper in [r#"{"a": {"b": {"c": {"d": 1}}}}"#, r#"{"a": [[[1]]]}"#] {
+        assert_ne!(c.quick_verdict(deeper), Some(true));
+        assert_eq!(c.check_text(deeper).unwrap_err().violations[0].keyword, "maxDepth");
+    }
+}

@@ -8,6 +8,17 @@ import { afterTrap, assertReady, detached, track, untrack } from './state.js';
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
 // Error and a fresh instance (state.js) instead of an instance that fails from then on.
 function guarded(f) {
+  // Fixed parameters where they suffice: no arguments array per call on the hot paths (a
+  // stream's push makes five calls per chunk).
+  if (f.length <= 3) {
+    return function (a, b, c) {
+      try {
+        return f.call(this, a, b, c);
+      } catch (e) {
+        throw afterTrap(e);
+      }
+    };
+  }
   return function (...args) {
     try {
       return f.apply(this, args);
@@ -236,19 +247,25 @@ export class OutputStream extends Owned {
   /** Appends a chunk (text, or UTF-8 bytes split anywhere). */
   push(chunk) {
     const handle = handleOf(this);
-    let count;
-    if (typeof chunk === 'string') count = handle.pushText(chunk);
-    else if (chunk instanceof Uint8Array) count = handle.pushBytes(chunk);
+    let packed;
+    if (typeof chunk === 'string') packed = handle.pushText(chunk);
+    else if (chunk instanceof Uint8Array) packed = handle.pushBytes(chunk);
     else throw new TypeError('push expects a string or a Uint8Array');
+    // The status comes packed in one number (src/wasm.rs, packed_status); a saturated field is
+    // read from its getter.
+    const low = packed % 67108864;
+    const attempt = (low >> 2) & 255;
+    const count = (low >> 10) & 65535;
+    const bytes = Math.floor(packed / 67108864);
     // Violations cross the boundary only when there are new ones (or a retry reset them).
-    if (count !== this.#early.length) this.#early = JSON.parse(handle.earlyViolations());
+    if (count !== this.#early.length || count === 65535) this.#early = JSON.parse(handle.earlyViolations());
     return {
       state: 'in-flight',
-      attempt: handle.attempt,
-      bytes: handle.bytes,
-      complete: handle.complete,
+      attempt: attempt === 255 ? handle.attempt : attempt,
+      bytes: bytes === 134217727 ? handle.bytes : bytes,
+      complete: (low & 1) === 1,
       earlyViolations: this.#early.slice(),
-      aborted: handle.aborted,
+      aborted: (low & 2) === 2,
     };
   }
 

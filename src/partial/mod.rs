@@ -183,7 +183,24 @@ impl Parser {
 
     /// Feeds `bytes`. Once broken or over a limit, further input is ignored.
     pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
-        for &b in bytes {
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            i += 1;
+            // Inside a string with no escape pending, the run up to the next quote, backslash or
+            // control byte is copied at once: most of an output's bytes are string contents.
+            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.extractor, &mut self.token) {
+                if self.status == Status::Incomplete && !matches!(b, b'"' | b'\\' | 0x00..=0x1f) && self.pos.offset < self.max_bytes {
+                    let rest = bytes.get(i - 1..).unwrap_or_default();
+                    let run = rest.iter().position(|&c| matches!(c, b'"' | b'\\' | 0x00..=0x1f)).unwrap_or(rest.len());
+                    let run = run.min(self.max_bytes - self.pos.offset);
+                    buf.extend_from_slice(rest.get(..run).unwrap_or_default());
+                    // No newline can be among them: columns advance by bytes, as below.
+                    self.pos.offset += run;
+                    self.pos.column += run;
+                    i += run - 1;
+                    continue;
+                }
+            }
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
                 return;
             }
