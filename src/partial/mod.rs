@@ -247,7 +247,15 @@ impl Parser {
             Token::Str { .. } => return self.string_byte(b, obs),
             Token::Num(buf) => {
                 if matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                    // Only a sign, point or exponent (a few per number), or a digit after a
+                    // leading zero, can break the grammar: checking then reports `--` or `01`
+                    // at once, and keeps a long run of digits linear.
+                    let check = !b.is_ascii_digit() || buf.as_slice() == b"0" || buf.as_slice() == b"-0";
                     buf.push(b);
+                    if check && !number_prefix(buf) {
+                        let shown = String::from_utf8_lossy(buf).into_owned();
+                        self.fail(format!("invalid number '{shown}'"));
+                    }
                     return;
                 }
                 self.finish_number(obs);
@@ -547,6 +555,11 @@ fn push_char(buf: &mut Vec<u8>, code: u32) {
 }
 
 /// JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+/// Whether `s` begins some valid JSON number: it is one, or a digit would complete it.
+fn number_prefix(s: &[u8]) -> bool {
+    valid_number(s) || valid_number(&[s, b"0"].concat())
+}
+
 fn valid_number(s: &[u8]) -> bool {
     let mut i = 0;
     let at = |i: usize| s.get(i).copied();

@@ -261,3 +261,12 @@ fn property_random_documents_and_mutations_agree_with_serde_json() {
         }
     }
 }
+
+#[test]
+fn a_broken_number_is_reported_at_once() {
+    for (text, broken) in [("--", true), ("01", true), ("-01", true), ("1..", true), ("1ee", true), ("1e+-", true), ("0.5e", false), ("-", false), ("1.", false), ("-0.25", false)] {
+        let mut p = Parser::new(usize::MAX, 64, false);
+        p.push(text.as_bytes(), &mut NoObserver);
+        assert_eq!(matches!(p.status(), Status::Broken(_)), broken, "{text}: {:?}", p.status());
+    }
+}
