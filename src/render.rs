@@ -109,14 +109,41 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
     match value {
         Value::String(s) if s.len() > cap => Value::String(truncate_text(s, cap)),
         Value::Array(_) | Value::Object(_) => {
-            let text = value.to_string();
-            if text.len() <= cap {
-                value.clone()
-            } else {
-                Value::String(truncate_text(&text, cap))
+            // Serialized once into a writer that keeps only the head: a violation on a large
+            // subtree (a missing property of the root) must not copy the whole output.
+            let mut head = Head { bytes: Vec::new(), cap, total: 0 };
+            if serde_json::to_writer(&mut head, value).is_err() || head.total <= cap {
+                return value.clone();
             }
+            let text = String::from_utf8_lossy(&head.bytes);
+            let mut end = cap.min(text.len());
+            while end > 0 && !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            Value::String(with_marker(text.get(..end).unwrap_or(""), head.total - end))
         }
         other => other.clone(),
+    }
+}
+
+/// The first `cap` bytes written to it (and up to 4 more: a character cut at `cap` stays whole,
+/// so the lossy read above changes nothing before `cap`) and how many bytes were written.
+struct Head {
+    bytes: Vec<u8>,
+    cap: usize,
+    total: usize,
+}
+
+impl std::io::Write for Head {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let room = (self.cap + 4).saturating_sub(self.bytes.len());
+        self.bytes.extend_from_slice(buf.get(..room.min(buf.len())).unwrap_or_default());
+        self.total += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

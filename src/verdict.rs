@@ -4,8 +4,9 @@
 //! and array, hashing every key), and a valid output — the common case — needs none of it: only a
 //! yes. A `Verdict` is the schema compiled into nodes that check the text as it is scanned.
 //! Keywords whose semantics are simple and fixed (`type`, `properties`, `required`,
-//! `additionalProperties`, `minProperties`/`maxProperties`, `items`, `prefixItems`,
-//! `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`, `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
+//! `patternProperties` (the names matched by jsonschema), `additionalProperties`,
+//! `minProperties`/`maxProperties`, `items`, `prefixItems`,
+//! `uniqueItems` (plain scalar items), `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`, `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
 //! scalar keywords (`pattern`, `format`, numeric bounds, other `enum`s) are handed the parsed
 //! scalar and jsonschema's own validator for them; any other keyword hands jsonschema the whole
 //! subtree at that node. So every answer is jsonschema's answer.
@@ -67,8 +68,11 @@ struct Checks {
     scalar_literals: bool,
     /// `integer` without `number`: a number written with a fraction or exponent needs `scalar`.
     integer_only: bool,
-    /// `properties` and `required`, sorted by name.
+    /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
+    /// `patternProperties`: jsonschema's validator of `{"pattern": …}` for the name, and the
+    /// node its values must match.
+    patterns: Vec<(Validator, usize)>,
     required: usize,
     additional: Option<usize>,
     min_properties: Option<u64>,
@@ -76,6 +80,9 @@ struct Checks {
     objects: bool,
     prefix: Vec<usize>,
     items: Option<usize>,
+    /// `uniqueItems`: checked here when every item is a plain scalar, else by this node's
+    /// jsonschema validator on the parsed array.
+    unique: Option<Validator>,
     min_items: Option<u64>,
     max_items: Option<u64>,
     arrays: bool,
@@ -130,7 +137,14 @@ impl Verdict {
     /// when the verdict cannot tell (the full path decides then).
     /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.
     pub fn is_valid(&self, text: &str, max_depth: usize) -> bool {
-        let mut run = Run { text, bytes: text.as_bytes(), verdict: self, frames: 0, max_depth: max_depth.min(MAX_NESTING) };
+        let mut run = Run {
+            text,
+            bytes: text.as_bytes(),
+            verdict: self,
+            frames: 0,
+            max_depth: max_depth.min(MAX_NESTING),
+            scratch: Value::String(String::new()),
+        };
         let start = run.ws(0);
         match run.eval(self.root, start, 0) {
             Ok(end) => run.ws(end) == text.len(),
@@ -262,6 +276,18 @@ impl Compiler<'_> {
                     }
                     c.objects = true;
                 }
+                "patternProperties" => {
+                    // Matches are kept as bits of a u64.
+                    if value.as_object()?.len() > 64 {
+                        return self.delegate(pointer);
+                    }
+                    for (pattern, _) in value.as_object()? {
+                        let matcher = (self.delegates.scalar)(&serde_json::json!({ "pattern": pattern }))?;
+                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(pattern))))?;
+                        c.patterns.push((matcher, node));
+                    }
+                    c.objects = true;
+                }
                 "required" => {
                     let names = value.as_array()?;
                     if names.len() > 64 {
@@ -291,6 +317,14 @@ impl Compiler<'_> {
                     c.items = Some(self.compile(&here(""))?);
                     c.arrays = true;
                 }
+                "uniqueItems" => match value {
+                    Value::Bool(true) => {
+                        c.unique = Some((self.delegates.node)(pointer)?);
+                        c.arrays = true;
+                    }
+                    Value::Bool(false) => {}
+                    _ => return self.delegate(pointer),
+                },
                 "minItems" => {
                     c.min_items = Some(count!(value));
                     c.arrays = true;
@@ -332,12 +366,17 @@ impl Compiler<'_> {
                 }
             }
         }
-        c.keys.sort_by(|a, b| a.name.cmp(&b.name));
+        // By length first: most lookups then decide on the lengths, without comparing bytes.
+        c.keys.sort_by(|a, b| key_order(&a.name, &b.name));
         if !scalar_schema.is_empty() {
             c.scalar = Some((self.delegates.scalar)(&Value::Object(scalar_schema))?);
         }
         Some(Node::Check(Box::new(c)))
     }
+}
+
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.as_bytes().cmp(b.as_bytes()))
 }
 
 /// `#` or `#/json/pointer` (percent-decoded) as a pointer into the root document.
@@ -375,6 +414,8 @@ struct Run<'a> {
     frames: usize,
     /// A container at this depth (0 for the root) would nest one level too deep.
     max_depth: usize,
+    /// The string handed to a scalar validator, its buffer reused from one string to the next.
+    scratch: Value,
 }
 
 impl Run<'_> {
@@ -456,7 +497,11 @@ impl Run<'_> {
                         }
                     }
                     if let (Some(validator), true) = (&c.scalar, c.scalar_strings) {
-                        if !validator.is_valid(&Value::String(content.to_string())) {
+                        if let Value::String(buffer) = &mut self.scratch {
+                            buffer.clear();
+                            buffer.push_str(content);
+                        }
+                        if !validator.is_valid(&self.scratch) {
                             return Err(Stop::Fail);
                         }
                     }
@@ -566,7 +611,7 @@ impl Run<'_> {
                 } else {
                     raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
                 };
-                let rule = c.keys.binary_search_by(|r| r.name.as_str().cmp(key)).ok().and_then(|i| c.keys.get(i));
+                let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
                 if let Some(bit) = rule.and_then(|r| r.required) {
                     seen |= 1 << bit;
                 }
@@ -574,18 +619,39 @@ impl Run<'_> {
                 if let Some(names) = names.as_mut() {
                     names.insert(key.to_string());
                 }
-                let sub = match rule.and_then(|r| r.node) {
-                    Some(node) => Some(node),
-                    None => c.additional,
-                };
+                let own = rule.and_then(|r| r.node);
+                let mut patterns = 0u64;
+                if !c.patterns.is_empty() {
+                    if let Value::String(buffer) = &mut self.scratch {
+                        buffer.clear();
+                        buffer.push_str(key);
+                    }
+                    for (i, (matcher, _)) in c.patterns.iter().enumerate() {
+                        if matcher.is_valid(&self.scratch) {
+                            patterns |= 1 << i;
+                        }
+                    }
+                }
                 p = self.ws(key_end);
                 if self.at(p) != Some(b':') {
                     return Err(Stop::Bail);
                 }
                 p = self.ws(p + 1);
-                p = match sub {
-                    Some(node) => self.eval(node, p, depth + 1)?,
-                    None => self.skip(p, depth + 1)?,
+                // The value answers to its property's schema and to every pattern its name
+                // matches; to `additionalProperties` only when there is none of those.
+                let mut end = None;
+                if let Some(node) = own {
+                    end = Some(self.eval(node, p, depth + 1)?);
+                }
+                for (i, &(_, node)) in c.patterns.iter().enumerate() {
+                    if patterns & (1 << i) != 0 {
+                        end = Some(self.eval(node, p, depth + 1)?);
+                    }
+                }
+                p = match (end, c.additional) {
+                    (Some(end), _) => end,
+                    (None, Some(node)) => self.eval(node, p, depth + 1)?,
+                    (None, None) => self.skip(p, depth + 1)?,
                 };
                 p = self.ws(p);
                 match self.at(p) {
@@ -614,6 +680,7 @@ impl Run<'_> {
             return Err(Stop::Bail);
         }
         let mut count: u64 = 0;
+        let mut seen: Option<Items<'_>> = c.unique.as_ref().map(|_| Items::default());
         let mut p = self.ws(pos + 1);
         if self.at(p) == Some(b']') {
             p += 1;
@@ -623,10 +690,16 @@ impl Run<'_> {
                     Some(&node) => Some(node),
                     None => c.items,
                 };
+                let start = p;
                 p = match sub {
                     Some(node) => self.eval(node, p, depth + 1)?,
                     None => self.skip(p, depth + 1)?,
                 };
+                if let Some(items) = seen.as_mut() {
+                    if !items.add(self.bytes.get(start..p).unwrap_or_default()) {
+                        seen = None;
+                    }
+                }
                 count += 1;
                 p = self.ws(p);
                 match self.at(p) {
@@ -641,6 +714,18 @@ impl Run<'_> {
         }
         if c.min_items.is_some_and(|m| count < m) || c.max_items.is_some_and(|m| count > m) {
             return Err(Stop::Fail);
+        }
+        if let Some(validator) = &c.unique {
+            let unique = match seen {
+                Some(mut items) => !items.has_duplicates(),
+                None => {
+                    let value: Value = self.text.get(pos..p).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
+                    validator.is_valid(&value)
+                }
+            };
+            if !unique {
+                return Err(Stop::Fail);
+            }
         }
         Ok(p)
     }
@@ -702,6 +787,7 @@ impl Run<'_> {
         let mut p = pos + 1;
         let mut escaped = false;
         loop {
+            p += plain_run(self.bytes.get(p..).unwrap_or_default());
             match self.at(p) {
                 Some(b'"') => return Ok((p + 1, escaped)),
                 Some(b'\\') => {
@@ -785,4 +871,88 @@ impl Run<'_> {
         }
         Ok((p, integral))
     }
+}
+
+/// The items of an array as `uniqueItems` compares them, for the scalars whose equality shows
+/// in their text: strings without escapes, integers written as such (not `-0`), `true`,
+/// `false`, `null`. Kept apart by kind so that each sorts as fast as its type allows.
+#[derive(Default)]
+struct Items<'t> {
+    literals: u8,
+    repeated_literal: bool,
+    integers: Vec<i64>,
+    texts: Vec<&'t [u8]>,
+}
+
+impl<'t> Items<'t> {
+    /// Adds `token` (one value, as scanned); false when its equality needs the parsed value.
+    fn add(&mut self, token: &'t [u8]) -> bool {
+        match token.first() {
+            Some(b'"') => match token.get(1..token.len().saturating_sub(1)) {
+                Some(inner) if !inner.contains(&b'\\') => self.texts.push(inner),
+                _ => return false,
+            },
+            Some(&b @ (b't' | b'f' | b'n')) => {
+                let bit = match b {
+                    b't' => 1,
+                    b'f' => 2,
+                    _ => 4,
+                };
+                self.repeated_literal |= self.literals & bit != 0;
+                self.literals |= bit;
+            }
+            _ => match integer(token) {
+                Some(n) => self.integers.push(n),
+                None => return false,
+            },
+        }
+        true
+    }
+
+    fn has_duplicates(&mut self) -> bool {
+        self.integers.sort_unstable();
+        self.texts.sort_unstable();
+        self.repeated_literal || self.integers.windows(2).any(|w| w.first() == w.get(1)) || self.texts.windows(2).any(|w| w.first() == w.get(1))
+    }
+}
+
+/// An integer token of at most 18 digits (so it fits an i64), not `-0`.
+fn integer(token: &[u8]) -> Option<i64> {
+    let (negative, digits) = match token.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, token),
+    };
+    if digits.is_empty() || digits.len() > 18 || (negative && digits.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -n } else { n })
+}
+
+/// The length of the run of bytes at the start of `bytes` that a JSON string holds as they are
+/// (no quote, backslash or control character), eight bytes per step: the string scan is most of
+/// the verdict's time, a byte-at-a-time loop costing several instructions per byte.
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The lowest flagged byte is exact (borrows only flag bytes above a true hit).
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
+    let mut n = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let hits = below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20);
+        if hits != 0 {
+            return n + (hits.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
 }

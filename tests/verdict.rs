@@ -100,3 +100,66 @@ fn the_depth_limit_holds() {
         assert_eq!(c.check_text(deeper).unwrap_err().violations[0].keyword, "maxDepth");
     }
 }
+
+/// Asserts the verdict and the full path on each text: `true` texts are recognised in one pass,
+/// `false` ones refused by both.
+fn agree(c: &Contract, cases: &[(&str, bool)]) {
+    for &(text, valid) in cases {
+        assert_eq!(c.check_text(text).is_ok(), valid, "full path on {text}");
+        if valid {
+            assert_eq!(c.quick_verdict(text), Some(true), "verdict on {text}");
+        } else {
+            assert_ne!(c.quick_verdict(text), Some(true), "verdict accepted {text}");
+        }
+    }
+}
+
+#[test]
+fn unique_items_are_compared_as_values() {
+    let c = contract(json!({"type": "array", "uniqueItems": true}));
+    agree(
+        &c,
+        &[
+            ("[]", true),
+            (r#"[1, "1", true, 1.5, null, false, {"a": 1}, [1], -1, 10]"#, true),
+            (r#"["a", "b", "a"]"#, false),
+            (r#"["a", "\u0061"]"#, false),
+            ("[1, 1.0]", false),
+            ("[0, -0]", false),
+            ("[1e2, 100]", false),
+            ("[true, true]", false),
+            ("[null, null]", false),
+            (r#"[{"a": 1, "b": 2}, {"b": 2, "a": 1}]"#, false),
+            ("[[1], [1.0]]", false),
+            ("[123456789012345678, 123456789012345679]", true),
+            ("[1234567890123456789, 1234567890123456789]", false),
+        ],
+    );
+}
+
+#[test]
+fn pattern_properties_follow_the_names_jsonschema_matches() {
+    let c = contract(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {"id": {"type": "string"}},
+        "patternProperties": {
+            "^[1-5][0-9]{2}$": {"type": "object", "required": ["description"]},
+            "^2": {"maxProperties": 1},
+            "^i": {"minLength": 2}
+        }
+    }));
+    agree(
+        &c,
+        &[
+            (r#"{"200": {"description": "ok"}, "404": {"description": "gone", "x": 1}}"#, true),
+            (r#"{"id": "ab"}"#, true),
+            (r#"{"id": "a"}"#, false),
+            (r#"{"404": {}}"#, false),
+            (r#"{"200": {"description": "ok", "x": 1}}"#, false),
+            (r#"{"600": {"description": "ok"}}"#, false),
+            (r#"{"\u0032\u0030\u0030": {"description": "ok"}}"#, true),
+            (r#"{"2": 1}"#, true),
+        ],
+    );
+}
