@@ -52,7 +52,7 @@ impl ContractCache {
     /// Compiles `schema`, or returns the cached contract compiled from the same schema and options.
     pub fn compile(&mut self, schema: &Value, options: &Options) -> Result<Contract, SchemaError> {
         let fingerprint = options.fingerprint(schema);
-        if let Some(pos) = self.entries.iter().position(|c| c.fingerprint() == fingerprint && c.schema() == schema) {
+        if let Some(pos) = self.entries.iter().position(|c| c.fingerprint() == fingerprint.contract && c.schema() == schema) {
             self.hits += 1;
             let contract = self.entries.remove(pos);
             self.entries.push(contract.clone());

@@ -9,7 +9,8 @@ use crate::render::truncate_text;
 use crate::report::OutputValidationError;
 use crate::verdict::{Delegates, Verdict};
 use crate::violation::{self, Violation};
-use crate::{fingerprint, meta, strict};
+use crate::fingerprint::{self, Fingerprint};
+use crate::{meta, strict};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::{json, Value};
@@ -64,10 +65,8 @@ impl Default for Options {
 
 impl Options {
     /// A fingerprint of everything that changes the compiled result, for the cache.
-    pub(crate) fn fingerprint(&self, schema: &Value) -> u64 {
+    pub(crate) fn fingerprint(&self, schema: &Value) -> Fingerprint {
         let resources: Vec<&Value> = self.resources.values().collect();
-        let mut values = vec![schema];
-        values.extend(resources);
         let keys: Vec<&str> = self.resources.keys().map(String::as_str).collect();
         let scalars = format!(
             "{:?}|{}|{}|{:?}|{:?}|{}|{}|{}|{}|{}|{}",
@@ -83,7 +82,7 @@ impl Options {
             self.raw_output_limit,
             keys.join("\u{1}"),
         );
-        fingerprint::hash_all(&values, &[&scalars])
+        fingerprint::fingerprint(schema, &resources, &[&scalars])
     }
 }
 
@@ -131,7 +130,7 @@ impl Contract {
         Contract::compile_with_fingerprint(schema, options, fingerprint)
     }
 
-    pub(crate) fn compile_with_fingerprint(schema: &Value, options: &Options, fingerprint: u64) -> Result<Contract, SchemaError> {
+    pub(crate) fn compile_with_fingerprint(schema: &Value, options: &Options, fingerprint: Fingerprint) -> Result<Contract, SchemaError> {
         check_schema_limits(schema, options)?;
         let draft = detect_draft(schema, options)?;
 
@@ -178,7 +177,7 @@ impl Contract {
             .schema_id
             .clone()
             .or_else(|| schema.get(draft.id_keyword()).and_then(Value::as_str).map(str::to_string))
-            .unwrap_or_else(|| format!("urn:output-contract:schema:{:016x}", fingerprint::hash(schema)));
+            .unwrap_or_else(|| format!("urn:output-contract:schema:{:016x}", fingerprint.schema));
 
         Ok(Contract {
             inner: Arc::new(Compiled {
@@ -189,7 +188,7 @@ impl Contract {
                 draft,
                 limits: options.limits,
                 raw_output_limit: options.raw_output_limit,
-                fingerprint,
+                fingerprint: fingerprint.contract,
                 options: options.clone(),
                 early: OnceLock::new(),
                 verdict: OnceLock::new(),

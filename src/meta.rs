@@ -34,13 +34,15 @@ pub fn validator(draft: Draft) -> Option<Rc<Validator>> {
     META.with(|cells| {
         cells.get(slot(draft)).and_then(|cell| {
             cell.get_or_init(|| {
-                jsonschema::options()
+                let builder = jsonschema::options()
                     .with_draft(draft.to_jsonschema())
                     // `format: regex` in the meta-schemas is checked when the pattern compiles.
-                    .should_validate_formats(false)
-                    .build(meta_schema(draft))
-                    .ok()
-                    .map(Rc::new)
+                    .should_validate_formats(false);
+                // The meta-schemas are known good: checking them against themselves would build
+                // a second validator of the same meta-schema (about half of the first compile).
+                #[cfg(feature = "prechecked-meta")]
+                let builder = builder.without_schema_validation();
+                builder.build(meta_schema(draft)).ok().map(Rc::new)
             })
             .clone()
         })

@@ -83,11 +83,12 @@ fn schema_error(e: &SchemaError) -> JsValue {
 /// Compiles (or fetches from the instance's cache) a contract. Throws the `SchemaError` as JSON
 /// text, which the JS wrapper turns into a real `SchemaError`.
 #[wasm_bindgen(js_name = compileContract)]
-pub fn compile_contract(schema_json: &str, options_json: &str) -> Result<WasmContract, JsValue> {
+pub fn compile_contract(schema_json: &[u8], options_json: &str) -> Result<WasmContract, JsValue> {
+    let schema_json = utf8(schema_json);
     #[cfg(feature = "test-trap")]
-    test_trap(schema_json);
+    test_trap(&schema_json);
     let options = to_options(options_json).map_err(|e| schema_error(&e))?;
-    let schema = parse_schema(schema_json, &options).map_err(|e| schema_error(&e))?;
+    let schema = parse_schema(&schema_json, &options).map_err(|e| schema_error(&e))?;
     CACHE
         .with(|cache| cache.borrow_mut().compile(&schema, &options))
         .map(|contract| WasmContract { contract })

@@ -90,7 +90,7 @@ function handleOf(owner) {
   if (recipe === undefined) {
     throw new Error(`output-contract: this ${owner.constructor.name} was lost when the WebAssembly instance was re-created after an internal error; start a new one`);
   }
-  const fresh = track(wasm.compileContract(...recipe));
+  const fresh = track(wasm.compileContract(utf8(recipe[0]), recipe[1]));
   handles.set(owner, fresh);
   return fresh;
 }
@@ -142,7 +142,7 @@ export class Contract extends Owned {
     }
     let contract;
     try {
-      contract = new Contract(wasm.compileContract(text, optionsText));
+      contract = new Contract(wasm.compileContract(utf8(text), optionsText));
     } catch (e) {
       throw schemaErrorFrom(e);
     }
