@@ -60,6 +60,10 @@ fn bench(c: &mut Criterion) {
             c.benchmark_group("valid-output-contract").bench_function(BenchmarkId::from_parameter(&id), |b| {
                 b.iter(|| assert!(contract.validate_text(black_box(valid)).is_ok()))
             });
+            // The one-pass verdict alone (what validateText runs for a valid output).
+            c.benchmark_group("valid-check").bench_function(BenchmarkId::from_parameter(&id), |b| {
+                b.iter(|| assert!(contract.check_text(black_box(valid)).is_ok()))
+            });
             c.benchmark_group("invalid-jsonschema").bench_function(BenchmarkId::from_parameter(&id), |b| {
                 b.iter(|| {
                     let value: Value = serde_json::from_str(black_box(invalid)).expect("parses");
