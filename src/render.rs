@@ -115,12 +115,7 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
             if serde_json::to_writer(&mut head, value).is_err() || head.total <= cap {
                 return value.clone();
             }
-            let text = String::from_utf8_lossy(&head.bytes);
-            let mut end = cap.min(text.len());
-            while end > 0 && !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            Value::String(with_marker(text.get(..end).unwrap_or(""), head.total - end))
+            Value::String(cut_bytes(&String::from_utf8_lossy(&head.bytes), cap, head.total))
         }
         other => other.clone(),
     }
@@ -153,11 +148,17 @@ pub fn truncate_text(text: &str, cap: usize) -> String {
     if text.len() <= cap {
         return text.to_string();
     }
-    let mut end = cap;
-    while end > 0 && !text.is_char_boundary(end) {
+    cut_bytes(text, cap, text.len())
+}
+
+/// `head` (the start of a text of `total` bytes) cut to at most `cap` bytes on a character
+/// boundary, with the marker for the rest.
+fn cut_bytes(head: &str, cap: usize, total: usize) -> String {
+    let mut end = cap.min(head.len());
+    while end > 0 && !head.is_char_boundary(end) {
         end -= 1;
     }
-    with_marker(text.get(..end).unwrap_or(""), text.len() - end)
+    with_marker(head.get(..end).unwrap_or(""), total - end)
 }
 
 /// `head` followed by the marker saying `left_out` bytes were cut.
@@ -186,5 +187,8 @@ mod tests {
         assert_eq!(truncate_text("héllo world", 2), "h…[truncated 11 bytes]");
         assert_eq!(truncate_value(&json!("short"), 10), json!("short"));
         assert_eq!(truncate_value(&json!([1, 2, 3]), 3), json!("[1,…[truncated 4 bytes]"));
+        // A cut inside a character moves back to its start; the marker counts what was left out.
+        assert_eq!(truncate_value(&json!(["ééé"]), 4), json!("[\"é…[truncated 6 bytes]"));
+        assert_eq!(truncate_value(&json!(["ééé"]), 3), json!("[\"…[truncated 8 bytes]"));
     }
 }
