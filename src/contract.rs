@@ -7,6 +7,7 @@ use crate::extract::{self, ExtractOptions, Extraction};
 use crate::output::{self, OutputLimits};
 use crate::render::truncate_text;
 use crate::report::OutputValidationError;
+use crate::path::InstancePath;
 use crate::verdict::{Delegates, Verdict};
 use crate::violation::{self, Violation};
 use crate::fingerprint::{self, Fingerprint};
@@ -281,8 +282,13 @@ impl Contract {
     /// invalid one is parsed into a tree for the canonical error.
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
-        if small && self.verdict().is_some_and(|v| v.is_valid(text, self.inner.limits.max_depth)) {
-            return Ok(());
+        if let Some(verdict) = self.verdict().filter(|_| small) {
+            if verdict.is_valid(text, self.inner.limits.max_depth) {
+                return Ok(());
+            }
+            if let Some(failure) = self.located_failure(verdict, text) {
+                return Err(failure);
+            }
         }
         self.validate_text(text).map(drop)
     }
@@ -294,6 +300,13 @@ impl Contract {
         self.verdict().map(|v| v.is_valid(text, self.inner.limits.max_depth))
     }
 
+    /// How many subtrees `check_text` would report an invalid `text` from (`None`: the full
+    /// path reports it). For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn located_units(&self, text: &str) -> Option<usize> {
+        self.verdict()?.locate(text, self.inner.limits.max_depth).map(|units| units.len())
+    }
+
     fn verdict(&self) -> Option<&Verdict> {
         self.inner
             .verdict
@@ -303,33 +316,77 @@ impl Contract {
                 if !c.options.resources.is_empty() || custom_meta_schema(&c.schema, &c.options).is_some() {
                     return None;
                 }
-                let options = || {
-                    let builder = jsonschema::options()
-                        .with_draft(c.draft.to_jsonschema())
-                        .should_validate_formats(c.options.formats)
-                        .should_ignore_unknown_formats(!(c.options.strict && c.options.formats));
-                    #[cfg(feature = "prechecked-meta")]
-                    let builder = builder.without_schema_validation();
-                    builder
-                };
-                // Subschemas are reached through a reference to the root, retrieved under its own
-                // `$id` when it has an absolute one, so that references inside resolve as before.
-                let base = c
-                    .schema
-                    .get(c.draft.id_keyword())
-                    .and_then(Value::as_str)
-                    .filter(|id| id.contains(':'))
-                    .map(|id| id.trim_end_matches('#').to_string())
-                    .unwrap_or_else(|| "urn:output-contract:verdict-root".to_string());
-                let root_doc: BTreeMap<String, Value> = [(base.clone(), c.schema.clone())].into();
-                let scalar = |schema: &Value| options().build(schema).ok();
-                let node = |pointer: &str| {
-                    let reference = json!({ "$ref": format!("{base}#{}", fragment_encode(pointer)) });
-                    options().with_retriever(Resources::new(&root_doc)).build(&reference).ok()
-                };
+                let root_doc = self.verdict_root();
+                let scalar = |schema: &Value| self.verdict_options().build(schema).ok();
+                let node = |pointer: &str| self.node_validator(&root_doc, pointer);
                 Verdict::compile(&c.schema, c.draft, &Delegates { scalar: &scalar, node: &node })
             })
             .as_ref()
+    }
+
+    fn verdict_options(&self) -> jsonschema::ValidationOptions<'_> {
+        let c = &self.inner;
+        let builder = jsonschema::options()
+            .with_draft(c.draft.to_jsonschema())
+            .should_validate_formats(c.options.formats)
+            .should_ignore_unknown_formats(!(c.options.strict && c.options.formats));
+        #[cfg(feature = "prechecked-meta")]
+        let builder = builder.without_schema_validation();
+        builder
+    }
+
+    /// The schema as the one document the verdict's validators resolve against: retrieved under
+    /// its own `$id` when it has an absolute one, so that references inside resolve as before.
+    fn verdict_root(&self) -> (String, BTreeMap<String, Value>) {
+        let c = &self.inner;
+        let base = c
+            .schema
+            .get(c.draft.id_keyword())
+            .and_then(Value::as_str)
+            .filter(|id| id.contains(':'))
+            .map(|id| id.trim_end_matches('#').to_string())
+            .unwrap_or_else(|| "urn:output-contract:verdict-root".to_string());
+        let doc = [(base.clone(), c.schema.clone())].into();
+        (base, doc)
+    }
+
+    /// jsonschema's validator of the subschema at `pointer`, reached by a reference to the root.
+    fn node_validator(&self, (base, doc): &(String, BTreeMap<String, Value>), pointer: &str) -> Option<Validator> {
+        let reference = json!({ "$ref": format!("{base}#{}", fragment_encode(pointer)) });
+        self.verdict_options().with_retriever(Resources::new(doc)).build(&reference).ok()
+    }
+
+    /// The canonical error of an output the verdict refused, from the subtrees that hold its
+    /// violations (`Verdict::locate`): only they are parsed and validated. `None` sends the
+    /// caller to the full path.
+    fn located_failure(&self, verdict: &Verdict, text: &str) -> Option<OutputValidationError> {
+        let units = verdict.locate(text, self.inner.limits.max_depth)?;
+        let mut violations = Vec::new();
+        for unit in &units {
+            let validator = verdict.unit_validator(unit, |pointer| self.node_validator(&self.verdict_root(), pointer))?;
+            let value: Value = serde_json::from_str(text.get(unit.span.clone())?).ok()?;
+            let found = violation::from_errors(validator.iter_errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
+            if found.is_empty() {
+                return None;
+            }
+            let mut at = InstancePath::root();
+            for segment in &unit.path {
+                at.push(segment.clone());
+            }
+            let (json_path, pointer) = (at.to_jsonpath(), at.to_pointer());
+            for mut v in found {
+                // The unit's validator is `{"$ref": …}` to the subschema: its evaluation paths
+                // start with that reference, where the full path's start with the way to it.
+                let rest = v.schema_path.strip_prefix("/$ref")?;
+                v.schema_path = format!("{}{rest}", unit.schema_path);
+                v.path = format!("{json_path}{}", v.path.strip_prefix('$')?);
+                v.pointer = format!("{pointer}{}", v.pointer);
+                v.order.splice(0..0, unit.order.iter().copied());
+                violations.push(v);
+            }
+        }
+        violation::sort(&mut violations);
+        Some(self.failure(violations, text))
     }
 
     /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.

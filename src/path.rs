@@ -2,6 +2,7 @@
 //! JSON Pointers (`/comments/0/severity`) for programs, and the document-order key that sorts
 //! violations the way the output reads.
 
+use std::borrow::Cow;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -67,17 +68,17 @@ impl InstancePath {
                     }
                     order.push(usize::MAX);
                     current = None;
-                    path.push(Segment::Key(token));
+                    path.push(Segment::Key(token.into_owned()));
                 }
                 Some(Value::Object(map)) => {
                     order.push(map.keys().position(|k| *k == token).unwrap_or(usize::MAX));
-                    current = map.get(token.as_str());
-                    path.push(Segment::Key(token));
+                    current = map.get(&*token);
+                    path.push(Segment::Key(token.into_owned()));
                 }
                 _ => {
                     order.push(usize::MAX);
                     current = None;
-                    path.push(Segment::Key(token));
+                    path.push(Segment::Key(token.into_owned()));
                 }
             }
         }
@@ -144,12 +145,22 @@ fn is_identifier(key: &str) -> bool {
     chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-pub fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+// Borrowed when there is nothing to escape (nearly always): a violation resolves and renders
+// its path token by token, and two `replace` copies per token showed in the invalid-path profile.
+pub fn escape_pointer_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
-pub fn unescape_pointer_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+pub fn unescape_pointer_token(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 #[cfg(test)]

@@ -12,15 +12,20 @@
 //! subtree at that node. So every answer is jsonschema's answer.
 //!
 //! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
-//! limit reached) sends the caller to the full path, which builds the canonical error. Schemas
+//! limit reached) sends the caller to the full path, which builds the canonical error — unless
+//! `locate` finds the few subtrees that hold every violation, so that only they are parsed and
+//! handed to jsonschema (tests/verdict.rs and the spec suite check that this report is the full
+//! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use serde_json::Value;
 
 use crate::draft::Draft;
+use crate::path::Segment;
 
 /// Builds the jsonschema validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
@@ -32,7 +37,25 @@ pub struct Delegates<'a> {
 
 pub struct Verdict {
     nodes: Vec<Node>,
+    /// Each node's JSON Pointer in the schema, for `locate`'s units.
+    pointers: Vec<String>,
+    /// jsonschema's validator of each node that became a unit, built on first need.
+    unit_validators: Vec<OnceLock<Option<Validator>>>,
     root: usize,
+}
+
+/// A subtree of an invalid output whose violations jsonschema finds by validating it alone
+/// against the subschema at `pointer` (see `Verdict::locate`).
+pub struct Unit {
+    pub node: usize,
+    /// The subschema's place in the schema, and the evaluation path that reached it (they differ
+    /// past a `$ref`).
+    pub pointer: String,
+    pub schema_path: String,
+    pub span: std::ops::Range<usize>,
+    /// Where the subtree is in the output, and its document-order key (`path::InstancePath`).
+    pub path: Vec<Segment>,
+    pub order: Vec<usize>,
 }
 
 enum Node {
@@ -90,10 +113,14 @@ struct Checks {
     any: Vec<usize>,
     one: Vec<usize>,
     not: Option<usize>,
+    /// The node is a `$ref` and nothing else: `locate` follows it as if it were the target.
+    via_ref: Option<usize>,
 }
 
 struct KeyRule {
     name: String,
+    /// `name` as a JSON Pointer token, for `locate`'s evaluation paths.
+    token: String,
     node: Option<usize>,
     required: Option<usize>,
 }
@@ -130,27 +157,84 @@ impl Verdict {
         }
         let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new() };
         let root = compiler.compile("")?;
-        Some(Verdict { nodes: compiler.nodes, root })
+        let mut pointers = vec![String::new(); compiler.nodes.len()];
+        for (pointer, index) in compiler.by_pointer {
+            if let Some(slot) = pointers.get_mut(index) {
+                *slot = pointer;
+            }
+        }
+        let unit_validators = compiler.nodes.iter().map(|_| OnceLock::new()).collect();
+        Some(Verdict { nodes: compiler.nodes, pointers, unit_validators, root })
     }
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
     /// when the verdict cannot tell (the full path decides then).
     /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.
     pub fn is_valid(&self, text: &str, max_depth: usize) -> bool {
-        let mut run = Run {
-            text,
-            bytes: text.as_bytes(),
-            verdict: self,
-            frames: 0,
-            max_depth: max_depth.min(MAX_NESTING),
-            scratch: Value::String(String::new()),
-        };
+        let mut run = Run::new(self, text, max_depth);
         let start = run.ws(0);
         match run.eval(self.root, start, 0) {
             Ok(end) => run.ws(end) == text.len(),
             Err(_) => false,
         }
     }
+
+    /// For an output `is_valid` refused: the smallest subtrees that hold all its violations, so
+    /// that only they are parsed and validated for the report. A failing node is split into its
+    /// children when it is an object (array) whose failures all lie in values under `properties`
+    /// (`items`, `prefixItems`): jsonschema reports those values' errors, and nothing else, for
+    /// it then. Anything else about a failing node (its own keywords, a combinator, a reference,
+    /// `additionalProperties`, `patternProperties`) makes the whole node one unit.
+    /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
+    /// a limit, a repeated property name): the full path reports then.
+    pub fn locate(&self, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
+        let mut run = Run::new(self, text, max_depth);
+        let start = run.ws(0);
+        let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
+        let end = run.locate(self.root, start, 0, &mut at).ok()?;
+        if run.ws(end) != text.len() || at.units.is_empty() || at.units.iter().any(|u| u.path.is_empty()) {
+            return None;
+        }
+        Some(at.units)
+    }
+
+    /// The validator of a unit's subschema: a delegate node's own, else `build(pointer)` once.
+    pub fn unit_validator(&self, unit: &Unit, build: impl FnOnce(&str) -> Option<Validator>) -> Option<&Validator> {
+        if let Some(Node::Delegate(validator)) = self.nodes.get(unit.node) {
+            return Some(validator);
+        }
+        self.unit_validators.get(unit.node)?.get_or_init(|| build(&unit.pointer)).as_ref()
+    }
+}
+
+struct Located {
+    /// Property names as their spans in the text (with quotes), decoded only for a unit.
+    path: Vec<PathStep>,
+    order: Vec<usize>,
+    /// The evaluation path (keywordLocation) that led here.
+    schema: String,
+    units: Vec<Unit>,
+}
+
+#[derive(Clone)]
+enum PathStep {
+    Key(std::ops::Range<usize>),
+    Index(usize),
+}
+
+/// The keyword under which `locate` goes down to a child.
+enum Keyword<'k> {
+    /// A property's name as a JSON Pointer token.
+    Property(&'k str),
+    Items,
+    Prefix(usize),
+}
+
+/// How `locate` left a container: its failures (if any) are in units below it, or it must be a
+/// unit itself.
+enum Split {
+    Done(usize),
+    Whole,
 }
 
 fn mentions_any(value: &Value, keys: &[&str]) -> bool {
@@ -211,6 +295,7 @@ impl Compiler<'_> {
         let ref_only = map.contains_key("$ref") && matches!(self.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
         let mut c = Checks::default();
         let mut scalar_schema = serde_json::Map::new();
+        let mut beside_ref = false;
         for (key, value) in map {
             let k = key.as_str();
             if ref_only && k != "$ref" {
@@ -219,6 +304,7 @@ impl Compiler<'_> {
             if IGNORED.contains(&k) || k.starts_with("x-") || (pointer.is_empty() && matches!(k, "$schema" | "$vocabulary")) || k == id {
                 continue;
             }
+            beside_ref |= k != "$ref";
             let here = |child: &str| format!("{pointer}/{}", crate::path::escape_pointer_token(k)) + child;
             match k {
                 "type" => {
@@ -272,7 +358,7 @@ impl Compiler<'_> {
                 "properties" => {
                     for (name, _) in value.as_object()? {
                         let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(name))))?;
-                        c.keys.push(KeyRule { name: name.clone(), node: Some(node), required: None });
+                        c.keys.push(KeyRule { name: name.clone(), token: crate::path::escape_pointer_token(name).into_owned(), node: Some(node), required: None });
                     }
                     c.objects = true;
                 }
@@ -362,9 +448,12 @@ impl Compiler<'_> {
                 c.required += 1;
                 match c.keys.iter_mut().find(|r| r.name == name) {
                     Some(rule) => rule.required = Some(bit),
-                    None => c.keys.push(KeyRule { name: name.to_string(), node: None, required: Some(bit) }),
+                    None => c.keys.push(KeyRule { name: name.to_string(), token: crate::path::escape_pointer_token(name).into_owned(), node: None, required: Some(bit) }),
                 }
             }
+        }
+        if !beside_ref && c.all.len() == 1 {
+            c.via_ref = c.all.first().copied();
         }
         // By length first: most lookups then decide on the lengths, without comparing bytes.
         c.keys.sort_by(|a, b| key_order(&a.name, &b.name));
@@ -416,9 +505,24 @@ struct Run<'a> {
     max_depth: usize,
     /// The string handed to a scalar validator, its buffer reused from one string to the next.
     scratch: Value,
+    /// `locate`: the property names of the objects being walked (their string tokens), one
+    /// buffer for all of them.
+    names: Vec<std::ops::Range<usize>>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    fn new(verdict: &'a Verdict, text: &'a str, max_depth: usize) -> Self {
+        Run {
+            text,
+            bytes: text.as_bytes(),
+            verdict,
+            frames: 0,
+            max_depth: max_depth.min(MAX_NESTING),
+            scratch: Value::String(String::new()),
+            names: Vec::new(),
+        }
+    }
+
     fn at(&self, pos: usize) -> Option<u8> {
         self.bytes.get(pos).copied()
     }
@@ -585,6 +689,278 @@ impl Run<'_> {
         Ok(end)
     }
 
+    /// The `patternProperties` (bits, in order) whose pattern the property name matches.
+    fn patterns_matched(&mut self, c: &Checks, name: &str) -> u64 {
+        let mut matched = 0u64;
+        if !c.patterns.is_empty() {
+            if let Value::String(buffer) = &mut self.scratch {
+                buffer.clear();
+                buffer.push_str(name);
+            }
+            for (i, (matcher, _)) in c.patterns.iter().enumerate() {
+                if matcher.is_valid(&self.scratch) {
+                    matched |= 1 << i;
+                }
+            }
+        }
+        matched
+    }
+
+    /// Past the colon after a property name ending at `key_end`: where its value starts.
+    fn value_start(&self, key_end: usize) -> Step {
+        let p = self.ws(key_end);
+        if self.at(p) != Some(b':') {
+            return Err(Stop::Bail);
+        }
+        Ok(self.ws(p + 1))
+    }
+
+    /// Past the comma after a member or item (true: another follows) or past `close` (false).
+    fn next_member(&self, p: &mut usize, close: u8) -> Result<bool, Stop> {
+        let at = self.ws(*p);
+        match self.at(at) {
+            Some(b',') => {
+                *p = self.ws(at + 1);
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                *p = at + 1;
+                Ok(false)
+            }
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    /// `Verdict::locate` for the value at `pos` under `node`: its end; units pushed to `at`.
+    fn locate(&mut self, node: usize, pos: usize, depth: usize, at: &mut Located) -> Step {
+        if let Some(Node::Check(c)) = self.verdict.nodes.get(node) {
+            if let Some(target) = c.via_ref {
+                // Bounded like `eval`: a reference may lead back here without consuming input.
+                if self.frames >= MAX_FRAMES {
+                    return Err(Stop::Bail);
+                }
+                self.frames += 1;
+                let len = at.schema.len();
+                at.schema.push_str("/$ref");
+                let result = self.locate(target, pos, depth, at);
+                at.schema.truncate(len);
+                self.frames -= 1;
+                return result;
+            }
+        }
+        let split = match (self.verdict.nodes.get(node), self.at(pos)) {
+            (Some(Node::Check(c)), Some(open @ (b'{' | b'['))) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() => {
+                let (kind, own) = if open == b'{' { (OBJECT, c.objects) } else { (ARRAY, c.arrays) };
+                // uniqueItems compares the items with each other: an array that has it is whole.
+                if (c.types != 0 && c.types & kind == 0) || c.scalar_only || !own || (kind == ARRAY && c.unique.is_some()) {
+                    None
+                } else {
+                    let mark = at.units.len();
+                    let split = if open == b'{' { self.locate_object(c, pos, depth, at)? } else { self.locate_array(c, pos, depth, at)? };
+                    match split {
+                        Split::Done(end) => return Ok(end),
+                        Split::Whole => {
+                            at.units.truncate(mark);
+                            Some(())
+                        }
+                    }
+                }
+            }
+            _ => None,
+        };
+        let end = match split {
+            Some(()) => self.skip(pos, depth)?,
+            None => match self.eval(node, pos, depth) {
+                Ok(end) => return Ok(end),
+                Err(Stop::Fail) => self.skip(pos, depth)?,
+                Err(Stop::Bail) => return Err(Stop::Bail),
+            },
+        };
+        // A unit of most of the output saves no parsing, and the full path then costs less than
+        // finishing this walk and validating the unit through a reference.
+        if end - pos > self.text.len() / 2 {
+            return Err(Stop::Bail);
+        }
+        let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
+        let mut path = Vec::with_capacity(at.path.len());
+        for step in &at.path {
+            path.push(match step {
+                PathStep::Index(i) => Segment::Index(*i),
+                PathStep::Key(raw) => Segment::Key(self.key(raw.clone())?.into_owned()),
+            });
+        }
+        at.units.push(Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone() });
+        Ok(end)
+    }
+
+    /// The property name written at `raw` (a string token, quotes included).
+    fn key(&self, raw: std::ops::Range<usize>) -> Result<std::borrow::Cow<'a, str>, Stop> {
+        let text: &'a str = self.text;
+        let token = text.get(raw).ok_or(Stop::Bail)?;
+        match token.get(1..token.len().saturating_sub(1)) {
+            Some(inner) if !inner.contains('\\') => Ok(std::borrow::Cow::Borrowed(inner)),
+            _ => serde_json::from_str::<String>(token).map(std::borrow::Cow::Owned).map_err(|_| Stop::Bail),
+        }
+    }
+
+    fn locate_object(&mut self, c: &Checks, pos: usize, depth: usize, at: &mut Located) -> Result<Split, Stop> {
+        if depth >= self.max_depth {
+            return Err(Stop::Bail);
+        }
+        let mut whole = false;
+        let mut seen: u64 = 0;
+        let names_from = self.names.len();
+        let mut big: Option<std::collections::HashSet<&'a [u8]>> = None;
+        let mut p = self.ws(pos + 1);
+        if self.at(p) == Some(b'}') {
+            p += 1;
+        } else {
+            loop {
+                if self.at(p) != Some(b'"') {
+                    return Err(Stop::Bail);
+                }
+                let key_start = p;
+                let (key_end, _) = self.string(p)?;
+                let key = self.key(p..key_end)?;
+                // The parser keeps a repeated name's last value at its first place: not followed.
+                // Names are compared as written, so one with an escape is not followed either.
+                let bytes: &'a [u8] = self.bytes;
+                let token = bytes.get(p..key_end).unwrap_or_default();
+                if token.contains(&b'\\') {
+                    return Err(Stop::Bail);
+                }
+                let repeated = match big.as_mut() {
+                    Some(set) => !set.insert(token),
+                    None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
+                };
+                if repeated {
+                    return Err(Stop::Bail);
+                }
+                self.names.push(p..key_end);
+                // Past a few names, a set: a map of thousands of entries stays linear.
+                if big.is_none() && self.names.len() - names_from > 16 {
+                    big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
+                }
+                let rule = c.keys.binary_search_by(|r| key_order(&r.name, &key)).ok().and_then(|i| c.keys.get(i));
+                if let Some(bit) = rule.and_then(|r| r.required) {
+                    seen |= 1 << bit;
+                }
+                let own = rule.and_then(|r| r.node);
+                let patterns = self.patterns_matched(c, &key);
+                p = self.value_start(key_end)?;
+                // Once the object is known to be one unit, its other values need no look.
+                let index = self.names.len() - names_from - 1;
+                if c.max_properties.is_some_and(|m| index as u64 >= m) {
+                    whole = true;
+                }
+                let mut end = if whole { Some(self.skip(p, depth + 1)?) } else { None };
+                for (i, &(_, node)) in c.patterns.iter().enumerate() {
+                    if patterns & (1 << i) != 0 && !whole {
+                        end = Some(self.judge(node, p, depth + 1, &mut whole)?);
+                    }
+                }
+                if end.is_none() && own.is_none() && !whole {
+                    if let Some(node) = c.additional {
+                        end = Some(self.judge(node, p, depth + 1, &mut whole)?);
+                    }
+                }
+                if let (Some(node), Some(rule), false) = (own, rule, whole) {
+                    let keyword = Keyword::Property(&rule.token);
+                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, keyword, at, &mut whole)?);
+                }
+                p = match end {
+                    Some(end) => end,
+                    None => self.skip(p, depth + 1)?,
+                };
+                if !self.next_member(&mut p, b'}')? {
+                    break;
+                }
+            }
+        }
+        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
+        let count = (self.names.len() - names_from) as u64;
+        self.names.truncate(names_from);
+        if seen & all != all || c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+            whole = true;
+        }
+        Ok(if whole { Split::Whole } else { Split::Done(p) })
+    }
+
+    fn locate_array(&mut self, c: &Checks, pos: usize, depth: usize, at: &mut Located) -> Result<Split, Stop> {
+        if depth >= self.max_depth {
+            return Err(Stop::Bail);
+        }
+        let mut whole = false;
+        let mut count: usize = 0;
+        let mut p = self.ws(pos + 1);
+        if self.at(p) == Some(b']') {
+            p += 1;
+        } else {
+            loop {
+                let (sub, keyword) = match c.prefix.get(count) {
+                    Some(&node) => (Some(node), Keyword::Prefix(count)),
+                    None => (c.items, Keyword::Items),
+                };
+                if c.max_items.is_some_and(|m| count as u64 >= m) {
+                    whole = true;
+                }
+                // Once the array is known to be one unit, its other items need no look.
+                p = match sub.filter(|_| !whole) {
+                    Some(node) => self.locate_child(node, p, depth + 1, PathStep::Index(count), count, keyword, at, &mut whole)?,
+                    None => self.skip(p, depth + 1)?,
+                };
+                count += 1;
+                if !self.next_member(&mut p, b']')? {
+                    break;
+                }
+            }
+        }
+        let n = count as u64;
+        if c.min_items.is_some_and(|m| n < m) || c.max_items.is_some_and(|m| n > m) {
+            whole = true;
+        }
+        Ok(if whole { Split::Whole } else { Split::Done(p) })
+    }
+
+    /// A child under `properties`/`items`: located further, except that a `false` schema there
+    /// is reported by jsonschema at the parent (its keyword's error), so the parent is whole.
+    #[allow(clippy::too_many_arguments)]
+    fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
+        if matches!(self.verdict.nodes.get(node), Some(Node::Nothing)) {
+            return self.judge(node, pos, depth, whole);
+        }
+        let len = at.schema.len();
+        match keyword {
+            Keyword::Property(name) => {
+                at.schema.push_str("/properties/");
+                at.schema.push_str(name);
+            }
+            Keyword::Items => at.schema.push_str("/items"),
+            Keyword::Prefix(i) => {
+                use std::fmt::Write;
+                let _ = write!(at.schema, "/prefixItems/{i}");
+            }
+        }
+        at.path.push(step);
+        at.order.push(order);
+        let result = self.locate(node, pos, depth, at);
+        at.path.pop();
+        at.order.pop();
+        at.schema.truncate(len);
+        result
+    }
+
+    /// A value whose failure makes its parent one unit.
+    fn judge(&mut self, node: usize, pos: usize, depth: usize, whole: &mut bool) -> Step {
+        match self.eval(node, pos, depth) {
+            Err(Stop::Fail) => {
+                *whole = true;
+                self.skip(pos, depth)
+            }
+            other => other,
+        }
+    }
+
     fn object(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
         if depth >= self.max_depth {
             return Err(Stop::Bail);
@@ -620,23 +996,8 @@ impl Run<'_> {
                     names.insert(key.to_string());
                 }
                 let own = rule.and_then(|r| r.node);
-                let mut patterns = 0u64;
-                if !c.patterns.is_empty() {
-                    if let Value::String(buffer) = &mut self.scratch {
-                        buffer.clear();
-                        buffer.push_str(key);
-                    }
-                    for (i, (matcher, _)) in c.patterns.iter().enumerate() {
-                        if matcher.is_valid(&self.scratch) {
-                            patterns |= 1 << i;
-                        }
-                    }
-                }
-                p = self.ws(key_end);
-                if self.at(p) != Some(b':') {
-                    return Err(Stop::Bail);
-                }
-                p = self.ws(p + 1);
+                let patterns = self.patterns_matched(c, key);
+                p = self.value_start(key_end)?;
                 // The value answers to its property's schema and to every pattern its name
                 // matches; to `additionalProperties` only when there is none of those.
                 let mut end = None;
@@ -653,14 +1014,8 @@ impl Run<'_> {
                     (None, Some(node)) => self.eval(node, p, depth + 1)?,
                     (None, None) => self.skip(p, depth + 1)?,
                 };
-                p = self.ws(p);
-                match self.at(p) {
-                    Some(b',') => p = self.ws(p + 1),
-                    Some(b'}') => {
-                        p += 1;
-                        break;
-                    }
-                    _ => return Err(Stop::Bail),
+                if !self.next_member(&mut p, b'}')? {
+                    break;
                 }
             }
         }
@@ -701,14 +1056,8 @@ impl Run<'_> {
                     }
                 }
                 count += 1;
-                p = self.ws(p);
-                match self.at(p) {
-                    Some(b',') => p = self.ws(p + 1),
-                    Some(b']') => {
-                        p += 1;
-                        break;
-                    }
-                    _ => return Err(Stop::Bail),
+                if !self.next_member(&mut p, b']')? {
+                    break;
                 }
             }
         }

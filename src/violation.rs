@@ -104,7 +104,9 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
     // how the keyword was reached even when it lives in another document.
     let schema_path = error.evaluation_path().as_str().to_string();
     let (path, order) = InstancePath::resolve(error.instance_path().as_str(), root);
-    let r = repr(instance);
+    // The instance's rendering only where a message quotes it: rendering costs as much as the
+    // rest of a violation, and a `required` on a large object never shows it.
+    let r = || repr(instance);
     let kind = error.kind();
     let mut keyword = kind.keyword().to_string();
     let (expected, message): (Value, String) = match kind {
@@ -118,9 +120,9 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
                 [one] => json!(one),
                 many => json!(many),
             };
-            (expected, format!("{r} is not of type {}", quoted.join(", ")))
+            (expected, format!("{} is not of type {}", r(), quoted.join(", ")))
         }
-        ValidationErrorKind::Enum { options } => ((**options).clone(), format!("{r} is not one of {}", repr(options))),
+        ValidationErrorKind::Enum { options } => ((**options).clone(), format!("{} is not one of {}", r(), repr(options))),
         ValidationErrorKind::Constant { expected_value } => {
             ((**expected_value).clone(), format!("{} was expected", repr(expected_value)))
         }
@@ -155,49 +157,49 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
             (json!("no unevaluated items"), format!("Unevaluated items are not allowed ({} unexpected)", unexpected.join(", ")))
         }
         ValidationErrorKind::AdditionalItems { limit } => {
-            (json!(limit), format!("{r} has more than {limit} items (additional items are not allowed)"))
+            (json!(limit), format!("{} has more than {limit} items (additional items are not allowed)", r()))
         }
-        ValidationErrorKind::Minimum { limit } => (limit.clone(), format!("{r} is less than minimum {limit}")),
-        ValidationErrorKind::Maximum { limit } => (limit.clone(), format!("{r} is greater than maximum {limit}")),
+        ValidationErrorKind::Minimum { limit } => (limit.clone(), format!("{} is less than minimum {limit}", r())),
+        ValidationErrorKind::Maximum { limit } => (limit.clone(), format!("{} is greater than maximum {limit}", r())),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
-            (limit.clone(), format!("{r} is less than or equal to exclusive minimum {limit}"))
+            (limit.clone(), format!("{} is less than or equal to exclusive minimum {limit}", r()))
         }
         ValidationErrorKind::ExclusiveMaximum { limit } => {
-            (limit.clone(), format!("{r} is greater than or equal to exclusive maximum {limit}"))
+            (limit.clone(), format!("{} is greater than or equal to exclusive maximum {limit}", r()))
         }
         ValidationErrorKind::MultipleOf { multiple_of } => {
             let m = number(*multiple_of);
-            (m.clone(), format!("{r} is not a multiple of {m}"))
+            (m.clone(), format!("{} is not a multiple of {m}", r()))
         }
         ValidationErrorKind::MinLength { limit } => {
-            (json!(limit), format!("{r} is shorter than {limit} character{}", plural(*limit)))
+            (json!(limit), format!("{} is shorter than {limit} character{}", r(), plural(*limit)))
         }
         ValidationErrorKind::MaxLength { limit } => {
-            (json!(limit), format!("{r} is longer than {limit} character{}", plural(*limit)))
+            (json!(limit), format!("{} is longer than {limit} character{}", r(), plural(*limit)))
         }
-        ValidationErrorKind::MinItems { limit } => (json!(limit), format!("{r} has fewer than {limit} item{}", plural(*limit))),
-        ValidationErrorKind::MaxItems { limit } => (json!(limit), format!("{r} has more than {limit} item{}", plural(*limit))),
+        ValidationErrorKind::MinItems { limit } => (json!(limit), format!("{} has fewer than {limit} item{}", r(), plural(*limit))),
+        ValidationErrorKind::MaxItems { limit } => (json!(limit), format!("{} has more than {limit} item{}", r(), plural(*limit))),
         ValidationErrorKind::MinProperties { limit } => {
-            (json!(limit), format!("{r} has fewer than {limit} propert{}", if *limit == 1 { "y" } else { "ies" }))
+            (json!(limit), format!("{} has fewer than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
         }
         ValidationErrorKind::MaxProperties { limit } => {
-            (json!(limit), format!("{r} has more than {limit} propert{}", if *limit == 1 { "y" } else { "ies" }))
+            (json!(limit), format!("{} has more than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
         }
-        ValidationErrorKind::UniqueItems => (json!("unique items"), format!("{r} has non-unique elements")),
-        ValidationErrorKind::Pattern { pattern } => (json!(pattern), format!("{r} does not match {}", quote(pattern))),
+        ValidationErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", r())),
+        ValidationErrorKind::Pattern { pattern } => (json!(pattern), format!("{} does not match {}", r(), quote(pattern))),
         ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => (
             Value::Null,
-            format!("{r} could not be checked against its pattern: backtracking limit exceeded"),
+            format!("{} could not be checked against its pattern: backtracking limit exceeded", r()),
         ),
-        ValidationErrorKind::Format { format } => (json!(format), format!("{r} is not a valid {}", quote(format))),
+        ValidationErrorKind::Format { format } => (json!(format), format!("{} is not a valid {}", r(), quote(format))),
         ValidationErrorKind::Contains => {
             if let Some(k) = keyword_in_path(&schema_path, &["minContains", "maxContains"]) {
                 keyword = k;
             }
-            (Value::Null, format!("{r} does not contain the required number of items matching the 'contains' schema"))
+            (Value::Null, format!("{} does not contain the required number of items matching the 'contains' schema", r()))
         }
-        ValidationErrorKind::Not { schema } => (json!({ "not": schema }), format!("{r} must not be valid under {}", repr(schema))),
-        ValidationErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {r}")),
+        ValidationErrorKind::Not { schema } => (json!({ "not": schema }), format!("{} must not be valid under {}", r(), repr(schema))),
+        ValidationErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {}", r())),
         ValidationErrorKind::PropertyNames { error } => {
             let name = error.instance();
             let mut inner = Vec::new();
@@ -206,15 +208,15 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
             (Value::Null, format!("property name {detail}"))
         }
         ValidationErrorKind::ContentEncoding { content_encoding } => {
-            (json!(content_encoding), format!("{r} is not valid {}", quote(content_encoding)))
+            (json!(content_encoding), format!("{} is not valid {}", r(), quote(content_encoding)))
         }
-        ValidationErrorKind::FromUtf8 { .. } => (json!("utf-8"), format!("{r} does not decode to UTF-8 text")),
+        ValidationErrorKind::FromUtf8 { .. } => (json!("utf-8"), format!("{} does not decode to UTF-8 text", r())),
         ValidationErrorKind::ContentMediaType { content_media_type } => {
-            (json!(content_media_type), format!("{r} is not of media type {}", quote(content_media_type)))
+            (json!(content_media_type), format!("{} is not of media type {}", r(), quote(content_media_type)))
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => (
             json!("exactly one matching schema"),
-            format!("{r} is valid under more than one of the schemas listed in 'oneOf'"),
+            format!("{} is valid under more than one of the schemas listed in 'oneOf'", r()),
         ),
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             if let Some((index, errors)) = closest_branch(context, error.instance_path().as_str()) {
@@ -224,7 +226,7 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
                 }
                 return;
             }
-            (Value::Null, format!("{r} is not valid under any of the schemas listed in '{keyword}'"))
+            (Value::Null, format!("{} is not valid under any of the schemas listed in '{keyword}'", r()))
         }
         ValidationErrorKind::Custom { message, .. } => (Value::Null, message.clone()),
         ValidationErrorKind::Referencing(e) => (Value::Null, format!("reference could not be resolved: {e}")),

@@ -162,13 +162,21 @@ impl WasmContract {
     }
 
     /// Validates output text (UTF-8, see `utf8`). `undefined` when valid, else the canonical
-    /// error as JSON.
+    /// error as JSON, whose `raw_output` is empty when it is the whole text (JS puts it back).
     #[wasm_bindgen(js_name = validateText)]
     pub fn validate_text(&self, text: &[u8]) -> Option<String> {
         // JS parses the data itself when it needs it; the valid path builds no tree here.
         match self.contract.check_text(&utf8(text)) {
             Ok(_) => None,
-            Err(e) => Some(serde_json::to_string(&e).unwrap_or_default()),
+            Err(mut e) => {
+                // JS holds the text already: an escaped copy of it was most of the error's JSON,
+                // encoded here, decoded and parsed again there. A cut raw_output (a long text)
+                // never is empty, since the cut carries its marker.
+                if e.raw_output.len() == text.len() {
+                    e.raw_output.clear();
+                }
+                Some(serde_json::to_string(&e).unwrap_or_default())
+            }
         }
     }
 
@@ -232,13 +240,6 @@ impl WasmContract {
         );
         serde_json::to_string(&self.contract.failure(vec![v], "")).unwrap_or_default()
     }
-}
-
-/// `$.path: message` for a violation given as JSON.
-#[wasm_bindgen(js_name = formatViolation)]
-pub fn format_violation(violation_json: &str) -> Result<String, JsError> {
-    let v: Violation = serde_json::from_str(violation_json).map_err(|e| JsError::new(&format!("not a violation: {e}")))?;
-    Ok(report::format_violation(&v))
 }
 
 /// The seed 000 failure envelope for a canonical error given as JSON.

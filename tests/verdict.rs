@@ -163,3 +163,145 @@ fn pattern_properties_follow_the_names_jsonschema_matches() {
         ],
     );
 }
+
+/// A small deterministic generator (an LCG), so the mutations below are the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+/// Every location in `value` as a JSON Pointer.
+fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                pointers(v, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One to three random changes: a value replaced (by a scalar, an object, an array), a
+/// property removed or added, an array item repeated.
+fn mutate(valid: &serde_json::Value, rng: &mut Lcg) -> serde_json::Value {
+    let replacements = [json!(null), json!(true), json!(7), json!(-2.5), json!("x"), json!(""), json!("not-a-date"), json!({}), json!([]), json!({"zz": 1}), json!([1, 1])];
+    let mut value = valid.clone();
+    for _ in 0..=rng.next(3) {
+        let mut all = Vec::new();
+        pointers(&value, String::new(), &mut all);
+        let target = all[rng.next(all.len())].clone();
+        let action = rng.next(4);
+        let Some(node) = value.pointer_mut(&target) else { continue };
+        match (action, node) {
+            (1, serde_json::Value::Object(map)) if !map.is_empty() => {
+                let key = map.keys().nth(rng.next(map.len())).cloned().unwrap_or_default();
+                map.shift_remove(&key);
+            }
+            (2, serde_json::Value::Object(map)) => {
+                map.insert(["extra", "a/b", "t~1", "quote\"d", "severity"][rng.next(5)].to_string(), replacements[rng.next(replacements.len())].clone());
+            }
+            (2, serde_json::Value::Array(items)) if !items.is_empty() => {
+                let item = items[rng.next(items.len())].clone();
+                items.push(item);
+            }
+            (_, node) => *node = replacements[rng.next(replacements.len())].clone(),
+        }
+    }
+    value
+}
+
+/// An invalid output's canonical error built from the subtrees the verdict located is the full
+/// path's, violation for violation (paths, document order, schema paths, messages), on
+/// thousands of mutations of valid outputs under schemas with nesting, references, unions,
+/// closed objects, pattern properties, tuples, unique items and odd property names.
+#[test]
+fn reports_from_located_subtrees_are_the_full_reports() {
+    let cases = [
+        (
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "required": ["summary", "comments"],
+                "properties": {
+                    "summary": {"type": "string", "minLength": 3},
+                    "comments": {"type": "array", "maxItems": 6, "items": {"$ref": "#/definitions/comment"}},
+                    "a/b": {"type": "integer"},
+                    "t~1": {"enum": ["x", 7]}
+                },
+                "definitions": {
+                    "comment": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": ["file", "severity"],
+                        "properties": {
+                            "file": {"type": "string", "pattern": "^[a-z/]+\\.rs$"},
+                            "line": {"type": "integer", "minimum": 1},
+                            "severity": {"enum": ["low", "high"]},
+                            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+                        }
+                    }
+                }
+            }),
+            json!({"summary": "fine", "comments": [{"file": "src/a.rs", "line": 3, "severity": "low", "tags": ["x", "y"]}, {"file": "b.rs", "severity": "high"}], "a/b": 2, "t~1": "x"}),
+        ),
+        (
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "properties": {
+                    "steps": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "anyOf": [
+                                {"type": "object", "required": ["run"], "properties": {"run": {"type": "string"}, "at": {"format": "date-time"}}},
+                                {"type": "object", "required": ["call"], "properties": {"call": {"type": "object", "properties": {"name": {"const": "go"}}}}}
+                            ]
+                        }
+                    },
+                    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false},
+                    "meta": {
+                        "type": "object",
+                        "patternProperties": {"^x-": {"type": "string"}},
+                        "properties": {"owner": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 5}}, "required": ["name"]}},
+                        "additionalProperties": {"type": "integer"}
+                    },
+                    "with space": {"type": "boolean"}
+                },
+                "required": ["steps"]
+            }),
+            json!({"steps": [{"run": "make", "at": "2026-01-01T00:00:00Z"}, {"call": {"name": "go"}}], "pair": ["a", 1], "meta": {"x-a": "s", "owner": {"name": "ann"}, "n": 3}, "with space": true}),
+        ),
+    ];
+    let mut rng = Lcg(7);
+    let (mut checked, mut located) = (0, 0);
+    for (schema, valid) in &cases {
+        let c = contract(schema.clone());
+        assert!(c.check_text(&valid.to_string()).is_ok(), "{valid}");
+        for _ in 0..1500 {
+            let output = mutate(valid, &mut rng);
+            for text in [output.to_string(), serde_json::to_string_pretty(&output).unwrap()] {
+                let full = c.validate_text(&text).map(drop);
+                assert_eq!(c.check_text(&text), full, "{text}");
+                if full.is_err() {
+                    checked += 1;
+                    located += usize::from(c.located_units(&text).is_some());
+                }
+            }
+        }
+    }
+    println!("{located} of {checked} invalid outputs reported from located subtrees");
+    // The comparison means something only if most reports do come from located subtrees.
+    assert!(checked > 2000 && located * 2 > checked, "{located} of {checked} invalid outputs located");
+}

@@ -1,7 +1,8 @@
 //! Arbitrary instances against the JSON-Schema-Test-Suite's schemas (draft 2020-12, read from
 //! ../shared beside the repository): the first byte picks a schema, the rest is the output text.
 //! Never a panic; the one-shot verdict, the stream's verdict and the byte-level verdict
-//! (src/verdict.rs: it may only accept what the full path accepts) agree.
+//! (src/verdict.rs: it may only accept what the full path accepts) agree, and so do the full
+//! path's canonical error and the one built from the verdict's located subtrees.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -35,9 +36,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else { return };
     let Some(contract) = all.get(pick as usize * all.len() / 256) else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    let one_shot = contract.validate_text(text).is_ok();
+    let full = contract.validate_text(text).map(drop);
+    let one_shot = full.is_ok();
     assert!(contract.quick_verdict(text) != Some(true) || one_shot, "the verdict accepts {text:?}");
-    assert_eq!(contract.check_text(text).is_ok(), one_shot, "{text:?}");
+    // check_text's report (from the subtrees the verdict located, when it could) is the full one.
+    assert_eq!(contract.check_text(text), full, "{text:?}");
     let mut stream = OutputStream::new(contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
     for piece in rest.chunks(7) {
         stream.push(piece);

@@ -218,6 +218,18 @@ test('raw_output is truncated with a visible marker', () => {
   const contract = Contract.compile({ type: 'string' }, { rawOutputLimit: 10 });
   const { error } = contract.validateText(JSON.stringify([1, 2, 3, 4, 5, 6, 7, 8, 9]));
   assert.equal(error.raw_output, '[1,2,3,4,5…[truncated 9 bytes]');
+  // Within the limit, raw_output is the text itself (put back on the JS side), byte for byte.
+  const whole = ' ["é", "😀"] ';
+  assert.equal(Contract.compile({ type: 'string' }).validateText(whole).error.raw_output, whole);
+  assert.equal(contract.validateText(whole).error.raw_output, ' ["é", "…[truncated 7 bytes]');
+  assert.equal(contract.validate([1]).error.raw_output, '[1]');
+  assert.equal(contract.validateText('').error.raw_output, '');
+});
+
+test('formatViolation renders what the module renders, from path and message alone', () => {
+  assert.equal(formatViolation({ path: '$.a', message: "'b' is a required property" }), "$.a: 'b' is a required property");
+  assert.throws(() => formatViolation({ path: '$' }), TypeError);
+  assert.throws(() => formatViolation(null), TypeError);
 });
 
 test('compile errors are SchemaErrors with typed issues', () => {
