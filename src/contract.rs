@@ -8,7 +8,7 @@ use crate::output::{self, OutputLimits};
 use crate::render::truncate_text;
 use crate::report::OutputValidationError;
 use crate::path::InstancePath;
-use crate::verdict::{Delegates, Verdict};
+use crate::verdict::{Delegates, Judgement, Verdict};
 use crate::violation::{self, Violation};
 use crate::fingerprint::{self, Fingerprint};
 use crate::{meta, strict};
@@ -283,11 +283,14 @@ impl Contract {
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
         if let Some(verdict) = self.verdict().filter(|_| small) {
-            if verdict.is_valid(text, self.inner.limits.max_depth) {
-                return Ok(());
-            }
-            if let Some(failure) = self.located_failure(verdict, text) {
-                return Err(failure);
+            match verdict.judge(text, self.inner.limits.max_depth) {
+                Judgement::Valid => return Ok(()),
+                Judgement::Invalid { locate: true } => {
+                    if let Some(failure) = self.located_failure(verdict, text) {
+                        return Err(failure);
+                    }
+                }
+                Judgement::Invalid { locate: false } => {}
             }
         }
         self.validate_text(text).map(drop)

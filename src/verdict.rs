@@ -44,6 +44,12 @@ pub struct Verdict {
     root: usize,
 }
 
+pub enum Judgement {
+    Valid,
+    /// Invalid, or not judged (the full path decides).
+    Invalid { locate: bool },
+}
+
 /// A subtree of an invalid output whose violations jsonschema finds by validating it alone
 /// against the subschema at `pointer` (see `Verdict::locate`).
 pub struct Unit {
@@ -171,11 +177,19 @@ impl Verdict {
     /// when the verdict cannot tell (the full path decides then).
     /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.
     pub fn is_valid(&self, text: &str, max_depth: usize) -> bool {
+        matches!(self.judge(text, max_depth), Judgement::Valid)
+    }
+
+    /// `is_valid`, and for a refused output whether `locate` is worth a try.
+    pub fn judge(&self, text: &str, max_depth: usize) -> Judgement {
         let mut run = Run::new(self, text, max_depth);
         let start = run.ws(0);
         match run.eval(self.root, start, 0) {
-            Ok(end) => run.ws(end) == text.len(),
-            Err(_) => false,
+            Ok(end) if run.ws(end) == text.len() => Judgement::Valid,
+            // `locate` would give up: a syntax error or a limit, or a container failing on its
+            // own keywords that spans most of the output (its second pass would be wasted).
+            Ok(_) | Err(Stop::Bail) => Judgement::Invalid { locate: false },
+            Err(Stop::Fail) => Judgement::Invalid { locate: run.own_failure <= text.len() / 2 },
         }
     }
 
@@ -508,6 +522,9 @@ struct Run<'a> {
     /// `locate`: the property names of the objects being walked (their string tokens), one
     /// buffer for all of them.
     names: Vec<std::ops::Range<usize>>,
+    /// The span of the last container that failed on its own keywords (`required`, counts,
+    /// `uniqueItems`): `judge`'s hint that `locate` would find one unit of most of the output.
+    own_failure: usize,
 }
 
 impl<'a> Run<'a> {
@@ -520,6 +537,7 @@ impl<'a> Run<'a> {
             max_depth: max_depth.min(MAX_NESTING),
             scratch: Value::String(String::new()),
             names: Vec::new(),
+            own_failure: 0,
         }
     }
 
@@ -715,6 +733,37 @@ impl<'a> Run<'a> {
         Ok(self.ws(p + 1))
     }
 
+    /// Where the container opening at `pos` closes, by brackets and strings alone (its syntax is
+    /// checked by whoever reads it next): a few instructions per byte where `skip` takes twenty.
+    fn container_end(&self, pos: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut p = pos;
+        loop {
+            match self.at(p)? {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(p + 1);
+                    }
+                }
+                b'"' => {
+                    p += 1;
+                    loop {
+                        p += plain_run(self.bytes.get(p..)?);
+                        match self.at(p)? {
+                            b'"' => break,
+                            b'\\' => p += 2,
+                            _ => p += 1,
+                        }
+                    }
+                }
+                _ => {}
+            }
+            p += 1;
+        }
+    }
+
     /// Past the comma after a member or item (true: another follows) or past `close` (false).
     fn next_member(&self, p: &mut usize, close: u8) -> Result<bool, Stop> {
         let at = self.ws(*p);
@@ -768,17 +817,24 @@ impl<'a> Run<'a> {
             }
             _ => None,
         };
+        // A unit of most of the output saves no parsing, and the full path then costs less than
+        // finishing this walk and validating the unit through a reference. A container that
+        // would be judged whole is measured (skipped, which is cheap) before it is judged.
+        let most = self.text.len() / 2;
         let end = match split {
             Some(()) => self.skip(pos, depth)?,
-            None => match self.eval(node, pos, depth) {
-                Ok(end) => return Ok(end),
-                Err(Stop::Fail) => self.skip(pos, depth)?,
-                Err(Stop::Bail) => return Err(Stop::Bail),
-            },
+            None => {
+                if matches!(self.at(pos), Some(b'{' | b'[')) && self.container_end(pos).is_none_or(|end| end - pos > most) {
+                    return Err(Stop::Bail);
+                }
+                match self.eval(node, pos, depth) {
+                    Ok(end) => return Ok(end),
+                    Err(Stop::Fail) => self.skip(pos, depth)?,
+                    Err(Stop::Bail) => return Err(Stop::Bail),
+                }
+            }
         };
-        // A unit of most of the output saves no parsing, and the full path then costs less than
-        // finishing this walk and validating the unit through a reference.
-        if end - pos > self.text.len() / 2 {
+        if end - pos > most {
             return Err(Stop::Bail);
         }
         let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
@@ -1020,11 +1076,9 @@ impl<'a> Run<'a> {
             }
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        if seen & all != all {
-            return Err(Stop::Fail);
-        }
         let distinct = names.map_or(count, |n| n.len() as u64);
-        if c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
+        if seen & all != all || c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
+            self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
         Ok(p)
@@ -1062,6 +1116,7 @@ impl<'a> Run<'a> {
             }
         }
         if c.min_items.is_some_and(|m| count < m) || c.max_items.is_some_and(|m| count > m) {
+            self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
         if let Some(validator) = &c.unique {
@@ -1073,6 +1128,7 @@ impl<'a> Run<'a> {
                 }
             };
             if !unique {
+                self.own_failure = p - pos;
                 return Err(Stop::Fail);
             }
         }
