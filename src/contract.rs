@@ -7,7 +7,6 @@ use crate::extract::{self, ExtractOptions, Extraction};
 use crate::output::{self, OutputLimits};
 use crate::render::truncate_text;
 use crate::report::OutputValidationError;
-use crate::path::InstancePath;
 use crate::verdict::{Delegates, Judgement, Verdict};
 use crate::violation::{self, Violation};
 use crate::fingerprint::{self, Fingerprint};
@@ -372,11 +371,7 @@ impl Contract {
             if found.is_empty() {
                 return None;
             }
-            let mut at = InstancePath::root();
-            for segment in &unit.path {
-                at.push(segment.clone());
-            }
-            let (json_path, pointer) = (at.to_jsonpath(), at.to_pointer());
+            let (json_path, pointer) = (unit.path.to_jsonpath(), unit.path.to_pointer());
             for mut v in found {
                 // The unit's validator is `{"$ref": …}` to the subschema: its evaluation paths
                 // start with that reference, where the full path's start with the way to it.

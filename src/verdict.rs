@@ -25,7 +25,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 use crate::draft::Draft;
-use crate::path::Segment;
+use crate::path::{InstancePath, Segment};
 
 /// Builds the jsonschema validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
@@ -59,8 +59,8 @@ pub struct Unit {
     pub pointer: String,
     pub schema_path: String,
     pub span: std::ops::Range<usize>,
-    /// Where the subtree is in the output, and its document-order key (`path::InstancePath`).
-    pub path: Vec<Segment>,
+    /// Where the subtree is in the output, and its document-order key.
+    pub path: InstancePath,
     pub order: Vec<usize>,
 }
 
@@ -197,10 +197,11 @@ impl Verdict {
     /// that only they are parsed and validated for the report. A failing node is split into its
     /// children when it is an object (array) whose failures all lie in values under `properties`
     /// (`items`, `prefixItems`): jsonschema reports those values' errors, and nothing else, for
-    /// it then. Anything else about a failing node (its own keywords, a combinator, a reference,
-    /// `additionalProperties`, `patternProperties`) makes the whole node one unit.
+    /// it then; a node that is only a `$ref` is followed. Anything else about a failing node (its
+    /// own keywords, a combinator, a reference beside other keywords, `additionalProperties`,
+    /// `patternProperties`) makes the whole node one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
-    /// a limit, a repeated property name): the full path reports then.
+    /// a limit, a repeated or escaped property name): the full path reports then.
     pub fn locate(&self, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
         let mut run = Run::new(self, text, max_depth);
         let start = run.ws(0);
@@ -222,7 +223,7 @@ impl Verdict {
 }
 
 struct Located {
-    /// Property names as their spans in the text (with quotes), decoded only for a unit.
+    /// Property names as their spans in the text (with quotes), copied only into a unit.
     path: Vec<PathStep>,
     order: Vec<usize>,
     /// The evaluation path (keywordLocation) that led here.
@@ -764,6 +765,17 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Past the bracket opening a container at `pos`: where its first member or item starts, and
+    /// whether there is one (false: already past the empty container's `close`).
+    fn open(&self, pos: usize, close: u8) -> (usize, bool) {
+        let p = self.ws(pos + 1);
+        if self.at(p) == Some(close) {
+            (p + 1, false)
+        } else {
+            (p, true)
+        }
+    }
+
     /// Past the comma after a member or item (true: another follows) or past `close` (false).
     fn next_member(&self, p: &mut usize, close: u8) -> Result<bool, Stop> {
         let at = self.ws(*p);
@@ -838,25 +850,23 @@ impl<'a> Run<'a> {
             return Err(Stop::Bail);
         }
         let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
-        let mut path = Vec::with_capacity(at.path.len());
+        let mut path = InstancePath::root();
         for step in &at.path {
             path.push(match step {
                 PathStep::Index(i) => Segment::Index(*i),
-                PathStep::Key(raw) => Segment::Key(self.key(raw.clone())?.into_owned()),
+                PathStep::Key(raw) => Segment::Key(self.key(raw.clone())?.to_string()),
             });
         }
         at.units.push(Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone() });
         Ok(end)
     }
 
-    /// The property name written at `raw` (a string token, quotes included).
-    fn key(&self, raw: std::ops::Range<usize>) -> Result<std::borrow::Cow<'a, str>, Stop> {
+    /// The property name written at `raw` (a string token, quotes included). `locate` follows
+    /// no name with an escape: names are compared as written (see `locate_object`).
+    fn key(&self, raw: std::ops::Range<usize>) -> Result<&'a str, Stop> {
         let text: &'a str = self.text;
         let token = text.get(raw).ok_or(Stop::Bail)?;
-        match token.get(1..token.len().saturating_sub(1)) {
-            Some(inner) if !inner.contains('\\') => Ok(std::borrow::Cow::Borrowed(inner)),
-            _ => serde_json::from_str::<String>(token).map(std::borrow::Cow::Owned).map_err(|_| Stop::Bail),
-        }
+        token.get(1..token.len().saturating_sub(1)).filter(|name| !name.contains('\\')).ok_or(Stop::Bail)
     }
 
     fn locate_object(&mut self, c: &Checks, pos: usize, depth: usize, at: &mut Located) -> Result<Split, Stop> {
@@ -867,71 +877,62 @@ impl<'a> Run<'a> {
         let mut seen: u64 = 0;
         let names_from = self.names.len();
         let mut big: Option<std::collections::HashSet<&'a [u8]>> = None;
-        let mut p = self.ws(pos + 1);
-        if self.at(p) == Some(b'}') {
-            p += 1;
-        } else {
-            loop {
-                if self.at(p) != Some(b'"') {
-                    return Err(Stop::Bail);
-                }
-                let key_start = p;
-                let (key_end, _) = self.string(p)?;
-                let key = self.key(p..key_end)?;
-                // The parser keeps a repeated name's last value at its first place: not followed.
-                // Names are compared as written, so one with an escape is not followed either.
-                let bytes: &'a [u8] = self.bytes;
-                let token = bytes.get(p..key_end).unwrap_or_default();
-                if token.contains(&b'\\') {
-                    return Err(Stop::Bail);
-                }
-                let repeated = match big.as_mut() {
-                    Some(set) => !set.insert(token),
-                    None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
-                };
-                if repeated {
-                    return Err(Stop::Bail);
-                }
-                self.names.push(p..key_end);
-                // Past a few names, a set: a map of thousands of entries stays linear.
-                if big.is_none() && self.names.len() - names_from > 16 {
-                    big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
-                }
-                let rule = c.keys.binary_search_by(|r| key_order(&r.name, &key)).ok().and_then(|i| c.keys.get(i));
-                if let Some(bit) = rule.and_then(|r| r.required) {
-                    seen |= 1 << bit;
-                }
-                let own = rule.and_then(|r| r.node);
-                let patterns = self.patterns_matched(c, &key);
-                p = self.value_start(key_end)?;
-                // Once the object is known to be one unit, its other values need no look.
-                let index = self.names.len() - names_from - 1;
-                if c.max_properties.is_some_and(|m| index as u64 >= m) {
-                    whole = true;
-                }
-                let mut end = if whole { Some(self.skip(p, depth + 1)?) } else { None };
-                for (i, &(_, node)) in c.patterns.iter().enumerate() {
-                    if patterns & (1 << i) != 0 && !whole {
-                        end = Some(self.judge(node, p, depth + 1, &mut whole)?);
-                    }
-                }
-                if end.is_none() && own.is_none() && !whole {
-                    if let Some(node) = c.additional {
-                        end = Some(self.judge(node, p, depth + 1, &mut whole)?);
-                    }
-                }
-                if let (Some(node), Some(rule), false) = (own, rule, whole) {
-                    let keyword = Keyword::Property(&rule.token);
-                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, keyword, at, &mut whole)?);
-                }
-                p = match end {
-                    Some(end) => end,
-                    None => self.skip(p, depth + 1)?,
-                };
-                if !self.next_member(&mut p, b'}')? {
-                    break;
+        let (mut p, mut more) = self.open(pos, b'}');
+        while more {
+            if self.at(p) != Some(b'"') {
+                return Err(Stop::Bail);
+            }
+            let key_start = p;
+            let (key_end, _) = self.string(p)?;
+            // The parser keeps a repeated name's last value at its first place: not followed.
+            // Names are compared as written, so one with an escape is not followed either.
+            let key = self.key(p..key_end)?;
+            let bytes: &'a [u8] = self.bytes;
+            let token = bytes.get(p..key_end).unwrap_or_default();
+            let repeated = match big.as_mut() {
+                Some(set) => !set.insert(token),
+                None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
+            };
+            if repeated {
+                return Err(Stop::Bail);
+            }
+            self.names.push(p..key_end);
+            // Past a few names, a set: a map of thousands of entries stays linear.
+            if big.is_none() && self.names.len() - names_from > 16 {
+                big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
+            }
+            let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
+            if let Some(bit) = rule.and_then(|r| r.required) {
+                seen |= 1 << bit;
+            }
+            let own = rule.and_then(|r| r.node);
+            let patterns = self.patterns_matched(c, key);
+            p = self.value_start(key_end)?;
+            // Once the object is known to be one unit, its other values need no look.
+            let index = self.names.len() - names_from - 1;
+            if c.max_properties.is_some_and(|m| index as u64 >= m) {
+                whole = true;
+            }
+            let mut end = if whole { Some(self.skip(p, depth + 1)?) } else { None };
+            for (i, &(_, node)) in c.patterns.iter().enumerate() {
+                if patterns & (1 << i) != 0 && !whole {
+                    end = Some(self.judge(node, p, depth + 1, &mut whole)?);
                 }
             }
+            if end.is_none() && own.is_none() && !whole {
+                if let Some(node) = c.additional {
+                    end = Some(self.judge(node, p, depth + 1, &mut whole)?);
+                }
+            }
+            if let (Some(node), Some(rule), false) = (own, rule, whole) {
+                let keyword = Keyword::Property(&rule.token);
+                end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, keyword, at, &mut whole)?);
+            }
+            p = match end {
+                Some(end) => end,
+                None => self.skip(p, depth + 1)?,
+            };
+            more = self.next_member(&mut p, b'}')?;
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
         let count = (self.names.len() - names_from) as u64;
@@ -948,28 +949,22 @@ impl<'a> Run<'a> {
         }
         let mut whole = false;
         let mut count: usize = 0;
-        let mut p = self.ws(pos + 1);
-        if self.at(p) == Some(b']') {
-            p += 1;
-        } else {
-            loop {
-                let (sub, keyword) = match c.prefix.get(count) {
-                    Some(&node) => (Some(node), Keyword::Prefix(count)),
-                    None => (c.items, Keyword::Items),
-                };
-                if c.max_items.is_some_and(|m| count as u64 >= m) {
-                    whole = true;
-                }
-                // Once the array is known to be one unit, its other items need no look.
-                p = match sub.filter(|_| !whole) {
-                    Some(node) => self.locate_child(node, p, depth + 1, PathStep::Index(count), count, keyword, at, &mut whole)?,
-                    None => self.skip(p, depth + 1)?,
-                };
-                count += 1;
-                if !self.next_member(&mut p, b']')? {
-                    break;
-                }
+        let (mut p, mut more) = self.open(pos, b']');
+        while more {
+            let (sub, keyword) = match c.prefix.get(count) {
+                Some(&node) => (Some(node), Keyword::Prefix(count)),
+                None => (c.items, Keyword::Items),
+            };
+            if c.max_items.is_some_and(|m| count as u64 >= m) {
+                whole = true;
             }
+            // Once the array is known to be one unit, its other items need no look.
+            p = match sub.filter(|_| !whole) {
+                Some(node) => self.locate_child(node, p, depth + 1, PathStep::Index(count), count, keyword, at, &mut whole)?,
+                None => self.skip(p, depth + 1)?,
+            };
+            count += 1;
+            more = self.next_member(&mut p, b']')?;
         }
         let n = count as u64;
         if c.min_items.is_some_and(|m| n < m) || c.max_items.is_some_and(|m| n > m) {
@@ -1026,54 +1021,48 @@ impl<'a> Run<'a> {
         // A repeated key counts once for the parser (the last wins): `minProperties` above one
         // counts distinct names.
         let mut names: Option<std::collections::HashSet<String>> = c.min_properties.filter(|&m| m > 1).map(|_| Default::default());
-        let mut p = self.ws(pos + 1);
-        if self.at(p) == Some(b'}') {
-            p += 1;
-        } else {
-            loop {
-                if self.at(p) != Some(b'"') {
-                    return Err(Stop::Bail);
-                }
-                let (key_end, escaped) = self.string(p)?;
-                let raw = self.text.get(p..key_end).ok_or(Stop::Bail)?;
-                let owned: String;
-                let key = if escaped {
-                    owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
-                    owned.as_str()
-                } else {
-                    raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
-                };
-                let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
-                if let Some(bit) = rule.and_then(|r| r.required) {
-                    seen |= 1 << bit;
-                }
-                count += 1;
-                if let Some(names) = names.as_mut() {
-                    names.insert(key.to_string());
-                }
-                let own = rule.and_then(|r| r.node);
-                let patterns = self.patterns_matched(c, key);
-                p = self.value_start(key_end)?;
-                // The value answers to its property's schema and to every pattern its name
-                // matches; to `additionalProperties` only when there is none of those.
-                let mut end = None;
-                if let Some(node) = own {
+        let (mut p, mut more) = self.open(pos, b'}');
+        while more {
+            if self.at(p) != Some(b'"') {
+                return Err(Stop::Bail);
+            }
+            let (key_end, escaped) = self.string(p)?;
+            let raw = self.text.get(p..key_end).ok_or(Stop::Bail)?;
+            let owned: String;
+            let key = if escaped {
+                owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
+                owned.as_str()
+            } else {
+                raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
+            };
+            let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
+            if let Some(bit) = rule.and_then(|r| r.required) {
+                seen |= 1 << bit;
+            }
+            count += 1;
+            if let Some(names) = names.as_mut() {
+                names.insert(key.to_string());
+            }
+            let own = rule.and_then(|r| r.node);
+            let patterns = self.patterns_matched(c, key);
+            p = self.value_start(key_end)?;
+            // The value answers to its property's schema and to every pattern its name
+            // matches; to `additionalProperties` only when there is none of those.
+            let mut end = None;
+            if let Some(node) = own {
+                end = Some(self.eval(node, p, depth + 1)?);
+            }
+            for (i, &(_, node)) in c.patterns.iter().enumerate() {
+                if patterns & (1 << i) != 0 {
                     end = Some(self.eval(node, p, depth + 1)?);
                 }
-                for (i, &(_, node)) in c.patterns.iter().enumerate() {
-                    if patterns & (1 << i) != 0 {
-                        end = Some(self.eval(node, p, depth + 1)?);
-                    }
-                }
-                p = match (end, c.additional) {
-                    (Some(end), _) => end,
-                    (None, Some(node)) => self.eval(node, p, depth + 1)?,
-                    (None, None) => self.skip(p, depth + 1)?,
-                };
-                if !self.next_member(&mut p, b'}')? {
-                    break;
-                }
             }
+            p = match (end, c.additional) {
+                (Some(end), _) => end,
+                (None, Some(node)) => self.eval(node, p, depth + 1)?,
+                (None, None) => self.skip(p, depth + 1)?,
+            };
+            more = self.next_member(&mut p, b'}')?;
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
         let distinct = names.map_or(count, |n| n.len() as u64);
@@ -1090,30 +1079,24 @@ impl<'a> Run<'a> {
         }
         let mut count: u64 = 0;
         let mut seen: Option<Items<'_>> = c.unique.as_ref().map(|_| Items::default());
-        let mut p = self.ws(pos + 1);
-        if self.at(p) == Some(b']') {
-            p += 1;
-        } else {
-            loop {
-                let sub = match c.prefix.get(count as usize) {
-                    Some(&node) => Some(node),
-                    None => c.items,
-                };
-                let start = p;
-                p = match sub {
-                    Some(node) => self.eval(node, p, depth + 1)?,
-                    None => self.skip(p, depth + 1)?,
-                };
-                if let Some(items) = seen.as_mut() {
-                    if !items.add(self.bytes.get(start..p).unwrap_or_default()) {
-                        seen = None;
-                    }
-                }
-                count += 1;
-                if !self.next_member(&mut p, b']')? {
-                    break;
+        let (mut p, mut more) = self.open(pos, b']');
+        while more {
+            let sub = match c.prefix.get(count as usize) {
+                Some(&node) => Some(node),
+                None => c.items,
+            };
+            let start = p;
+            p = match sub {
+                Some(node) => self.eval(node, p, depth + 1)?,
+                None => self.skip(p, depth + 1)?,
+            };
+            if let Some(items) = seen.as_mut() {
+                if !items.add(self.bytes.get(start..p).unwrap_or_default()) {
+                    seen = None;
                 }
             }
+            count += 1;
+            more = self.next_member(&mut p, b']')?;
         }
         if c.min_items.is_some_and(|m| count < m) || c.max_items.is_some_and(|m| count > m) {
             self.own_failure = p - pos;
