@@ -5,43 +5,19 @@
 # be made to trap on purpose (feature test-trap; tests/js/trap.test.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-features=prechecked-meta
+features=
 out=pkg/wasm
 if [ "${1:-}" = "--test-trap" ]; then
-  features=prechecked-meta,test-trap
+  features=test-trap
   out=target/trap-pkg/wasm
 fi
 bash scripts/setup.sh
 
-# jsonschema rebuilds the draft's meta-schema validator on every compile on wasm (its validators
-# are not Sync there, so it keeps none in a static: ~2 ms per compile, and most of the first
-# one). src/meta.rs already validates every schema with validators built once per instance, so
-# the wasm build uses jsonschema's own switch to skip the second check. That switch is
-# crate-private: a build-time copy of the registry crate gets a one-word visibility change, used
-# through a --config patch for this build only (the committed Cargo.lock is restored after).
-manifest=$(cargo metadata --format-version 1 --locked 2>/dev/null | node -e '
-  let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-    const p = JSON.parse(s).packages.find((p) => p.name === "jsonschema" && p.source && p.source.startsWith("registry+"));
-    process.stdout.write(p ? p.manifest_path : "");
-  });')
-[ -n "$manifest" ] || { echo "build: jsonschema not found in cargo metadata" >&2; exit 1; }
-patched="$PWD/target/patched/jsonschema"
-rm -rf "$patched"
-mkdir -p "$(dirname "$patched")"
-cp -r "$(dirname "$manifest")" "$patched"
-sed -i 's/pub(crate) fn without_schema_validation/pub fn without_schema_validation/' "$patched/src/options.rs"
-grep -q 'pub fn without_schema_validation' "$patched/src/options.rs" || { echo "build: jsonschema patch did not apply" >&2; exit 1; }
-
 echo "build: cargo (release, wasm32)"
-cp Cargo.lock target/Cargo.lock.committed
-status=0
 # getrandom's custom backend (src/wasm.rs): random values may be forbidden where a contract is
 # compiled (workerd's global scope).
 RUSTFLAGS='--cfg getrandom_backend="custom"' \
-cargo build --release --lib --target wasm32-unknown-unknown --quiet --features "$features" \
-  --config "patch.crates-io.jsonschema.path=\"$patched\"" || status=$?
-cp target/Cargo.lock.committed Cargo.lock
-[ "$status" -eq 0 ] || exit "$status"
+cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --features "$features"
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -11,8 +11,7 @@ use crate::verdict::{Delegates, Judgement, Verdict};
 use crate::violation::{self, Violation};
 use crate::fingerprint::{self, Fingerprint};
 use crate::{meta, strict};
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Retrieve, Uri, Validator};
+use crate::validator::{self as engine, CompileError, Validator};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -142,36 +141,7 @@ impl Contract {
             return Err(SchemaError::from_issues(issues));
         }
 
-        let builder = jsonschema::options()
-            .should_validate_formats(options.formats)
-            .should_ignore_unknown_formats(!(options.strict && options.formats))
-            .with_retriever(Resources::new(&options.resources));
-        // `meta::check` validated the document against its draft; only a nested `$schema` (an
-        // embedded resource of another dialect) still needs jsonschema's own check.
-        #[cfg(feature = "prechecked-meta")]
-        let builder = if has_nested_dialect(schema) { builder } else { builder.without_schema_validation() };
-        let validator = if custom_meta_schema(schema, options).is_some() {
-            // A custom meta-schema may declare vocabularies: let the validator read it from a
-            // registry of the resources rather than forcing the base draft.
-            let registry = jsonschema::Registry::new()
-                .retriever(Resources::new(&options.resources))
-                .extend(
-                    options
-                        .resources
-                        .iter()
-                        // Only documents whose dialect is known: another unknown one would fail the whole registry.
-                        .filter(|(_, doc)| doc.get("$schema").and_then(Value::as_str).is_none_or(|u| {
-                            Draft::from_meta_schema_uri(u).is_some() || custom_meta_schema(doc, options).is_some()
-                        }))
-                        .map(|(uri, doc)| (uri.as_str(), jsonschema::Resource::from_contents(doc.clone()))),
-                )
-                .and_then(jsonschema::RegistryBuilder::prepare)
-                .map_err(|e| SchemaError::single(ref_issue(&e, "/$schema")))?;
-            builder.with_registry(&registry).build(schema)
-        } else {
-            builder.with_draft(draft.to_jsonschema()).build(schema)
-        }
-        .map_err(|e| SchemaError::single(locate_ref(build_issue(&e), &e, schema)))?;
+        let validator = Validator::new(schema, &engine_options(draft, options, &options.resources)).map_err(|e| SchemaError::single(compile_issue(e)))?;
 
         let schema_id = options
             .schema_id
@@ -222,16 +192,8 @@ impl Contract {
             let c = &self.inner;
             // Validators for every subschema, to check each subtree as soon as it closes; not
             // available for schemas under a custom meta-schema (early checks are then fewer).
-            let validators = custom_meta_schema(&c.schema, &c.options).is_none().then(|| {
-                let builder = jsonschema::options()
-                    .with_draft(c.draft.to_jsonschema())
-                    .should_validate_formats(c.options.formats)
-                    .with_retriever(Resources::new(&c.options.resources));
-                #[cfg(feature = "prechecked-meta")]
-                let builder = builder.without_schema_validation();
-                builder.build_map(&c.schema).ok()
-            });
-            Arc::new(EarlySchema::new(&c.schema, c.draft, &c.options.resources, validators.flatten()))
+            let parts = custom_meta_schema(&c.schema, &c.options).is_none().then(|| engine_options(c.draft, &c.options, &c.options.resources));
+            Arc::new(EarlySchema::new(&c.schema, c.draft, &c.options.resources, parts.as_ref()))
         }))
     }
 
@@ -256,7 +218,7 @@ impl Contract {
         if self.inner.validator.is_valid(value) {
             return Vec::new();
         }
-        violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT)
+        violation::from_errors(self.inner.validator.errors(value), value, DEFAULT_RECEIVED_LIMIT)
     }
 
     /// Validates a value and hands it back. The failure carries every violation; `raw_output` is
@@ -319,22 +281,12 @@ impl Contract {
                     return None;
                 }
                 let root_doc = self.verdict_root();
-                let scalar = |schema: &Value| self.verdict_options().build(schema).ok();
+                let none = BTreeMap::new();
+                let scalar = |schema: &Value| Validator::new(schema, &engine_options(c.draft, &c.options, &none)).ok();
                 let node = |pointer: &str| self.node_validator(&root_doc, pointer);
                 Verdict::compile(&c.schema, c.draft, &Delegates { scalar: &scalar, node: &node })
             })
             .as_ref()
-    }
-
-    fn verdict_options(&self) -> jsonschema::ValidationOptions<'_> {
-        let c = &self.inner;
-        let builder = jsonschema::options()
-            .with_draft(c.draft.to_jsonschema())
-            .should_validate_formats(c.options.formats)
-            .should_ignore_unknown_formats(!(c.options.strict && c.options.formats));
-        #[cfg(feature = "prechecked-meta")]
-        let builder = builder.without_schema_validation();
-        builder
     }
 
     /// The schema as the one document the verdict's validators resolve against: retrieved under
@@ -352,10 +304,10 @@ impl Contract {
         (base, doc)
     }
 
-    /// jsonschema's validator of the subschema at `pointer`, reached by a reference to the root.
+    /// The validator of the subschema at `pointer`, reached by a reference to the root.
     fn node_validator(&self, (base, doc): &(String, BTreeMap<String, Value>), pointer: &str) -> Option<Validator> {
         let reference = json!({ "$ref": format!("{base}#{}", fragment_encode(pointer)) });
-        self.verdict_options().with_retriever(Resources::new(doc)).build(&reference).ok()
+        Validator::new(&reference, &engine_options(self.inner.draft, &self.inner.options, doc)).ok()
     }
 
     /// The canonical error of an output the verdict refused, from the subtrees that hold its
@@ -367,7 +319,7 @@ impl Contract {
         for unit in &units {
             let validator = verdict.unit_validator(unit, |pointer| self.node_validator(&self.verdict_root(), pointer))?;
             let value: Value = serde_json::from_str(text.get(unit.span.clone())?).ok()?;
-            let found = violation::from_errors(validator.iter_errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
+            let found = violation::from_errors(validator.errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
             if found.is_empty() {
                 return None;
             }
@@ -392,7 +344,7 @@ impl Contract {
         if self.inner.validator.is_valid(value) {
             return Ok(());
         }
-        let violations = violation::from_errors(self.inner.validator.iter_errors(value), value, DEFAULT_RECEIVED_LIMIT);
+        let violations = violation::from_errors(self.inner.validator.errors(value), value, DEFAULT_RECEIVED_LIMIT);
         Err(self.failure(violations, raw))
     }
 
@@ -475,22 +427,6 @@ fn schema_too_deep(limit: usize) -> SchemaError {
     ))
 }
 
-/// Whether `$schema` appears anywhere below the root.
-#[cfg(feature = "prechecked-meta")]
-fn has_nested_dialect(schema: &Value) -> bool {
-    fn below(value: &Value) -> bool {
-        match value {
-            Value::Object(map) => map.iter().any(|(k, v)| k == "$schema" || below(v)),
-            Value::Array(items) => items.iter().any(below),
-            _ => false,
-        }
-    }
-    match schema {
-        Value::Object(map) => map.values().any(below),
-        _ => false,
-    }
-}
-
 /// How many custom meta-schemas may stand between a schema and a known draft.
 const MAX_META_SCHEMA_CHAIN: usize = 8;
 
@@ -539,97 +475,38 @@ fn detect_draft(schema: &Value, options: &Options) -> Result<Draft, SchemaError>
     }
 }
 
-/// Maps the builder's error to a typed issue.
-fn build_issue(error: &jsonschema::ValidationError<'_>) -> SchemaIssue {
-    // Errors found by checking the schema against its meta-schema locate the schema node as their
-    // instance path; errors raised while compiling locate it as their schema path.
-    let instance_path = error.instance_path().as_str();
-    let pointer = if instance_path.is_empty() { error.schema_path().as_str() } else { instance_path };
-    let pointer = if pointer == "/" { String::new() } else { pointer.to_string() };
-    match error.kind() {
-        ValidationErrorKind::Referencing(e) => ref_issue(e, &pointer),
-        ValidationErrorKind::Format { format } if format == "regex" => {
-            let pattern = error.instance().as_str().map(str::to_string).unwrap_or_else(|| error.instance().to_string());
-            SchemaIssue::new(SchemaErrorKind::InvalidRegex, pointer, format!("invalid regular expression {pattern:?}"))
-                .with_keyword("pattern")
-        }
-        ValidationErrorKind::Custom { message, .. } if message.starts_with("Unknown format") => {
-            let instance = error.instance();
-            let name = instance.as_str().or_else(|| instance.get("format").and_then(Value::as_str)).unwrap_or("").to_string();
-            SchemaIssue::new(
-                SchemaErrorKind::UnknownFormat,
-                pointer,
-                format!("unknown format {name:?}: it would never be checked (compile with strict: false to treat it as an annotation)"),
-            )
-            .with_keyword("format")
-        }
-        _ => SchemaIssue::new(SchemaErrorKind::Compile, pointer, error.to_string()),
-    }
+/// How the validator is to read a schema under these options (`resources`: the documents its
+/// `$ref`s may name).
+fn engine_options<'a>(draft: Draft, options: &Options, resources: &'a BTreeMap<String, Value>) -> engine::Options<'a> {
+    engine::Options { draft, formats: options.formats, refuse_unknown_formats: options.strict && options.formats, resources }
 }
 
-/// jsonschema reports a `$ref` it cannot resolve without saying where the `$ref` is: find the
-/// `$ref` whose text names the missing target, so the error (and the editor) points at it.
-fn locate_ref(mut issue: SchemaIssue, error: &jsonschema::ValidationError<'_>, schema: &Value) -> SchemaIssue {
-    if issue.kind != SchemaErrorKind::UnresolvableRef || !issue.pointer.is_empty() {
-        return issue;
-    }
-    let ValidationErrorKind::Referencing(e) = error.kind() else { return issue };
-    let target = match e {
-        referencing::Error::PointerToNowhere { pointer } => pointer.as_str(),
-        referencing::Error::Unretrievable { uri, .. } => uri.as_str(),
-        referencing::Error::NoSuchAnchor { anchor } | referencing::Error::InvalidAnchor { anchor } => anchor.as_str(),
-        _ => return issue,
-    };
-    let names_target = |r: &str| {
-        let (base, fragment) = r.split_once('#').unwrap_or((r, ""));
-        fragment == target || (!base.is_empty() && (target == base || target.ends_with(&format!("/{base}"))))
-    };
-    let mut todo = vec![(String::new(), schema, 0usize)];
-    while let Some((pointer, value, depth)) = todo.pop() {
-        if depth > 128 {
-            continue;
-        }
-        match value {
-            Value::Object(map) => {
-                if map.get("$ref").and_then(Value::as_str).is_some_and(names_target) {
-                    issue.pointer = format!("{pointer}/$ref");
-                    return issue;
-                }
-                // Reversed so the walk visits members in document order.
-                for (k, v) in map.iter().rev() {
-                    todo.push((format!("{pointer}/{}", crate::path::escape_pointer_token(k)), v, depth + 1));
-                }
-            }
-            Value::Array(items) => todo.extend(items.iter().enumerate().rev().map(|(i, v)| (format!("{pointer}/{i}"), v, depth + 1))),
-            _ => {}
-        }
-    }
-    issue
-}
-
-fn ref_issue(e: &referencing::Error, pointer: &str) -> SchemaIssue {
-    match e {
-        referencing::Error::Unretrievable { uri, .. } => SchemaIssue::new(
+/// The validator's compile error as a typed issue at the keyword at fault.
+fn compile_issue(error: CompileError) -> SchemaIssue {
+    match error {
+        CompileError::MissingDocument { pointer, uri, .. } => SchemaIssue::new(
             SchemaErrorKind::UnresolvableRef,
             pointer,
             format!("$ref {uri:?} cannot be resolved: it is not in the schema or its resources (nothing is fetched over a network or from files)"),
         )
         .with_keyword("$ref")
-        .with_uri(uri.clone()),
-        other => SchemaIssue::new(SchemaErrorKind::UnresolvableRef, pointer, format!("$ref cannot be resolved: {other}"))
-            .with_keyword("$ref"),
-    }
-}
-
-/// Serves `$ref` targets from the `resources` option and refuses everything else: no network,
-/// no files, ever.
-struct Resources {
-    docs: BTreeMap<String, Value>,
-}
-
-impl Resources {
-    fn new(resources: &BTreeMap<String, Value>) -> Self {
-        Resources { docs: resources.iter().map(|(k, v)| (normalize_uri(k), v.clone())).collect() }
+        .with_uri(uri),
+        CompileError::MissingTarget { pointer, reference, uri } => SchemaIssue::new(
+            SchemaErrorKind::UnresolvableRef,
+            pointer,
+            format!("$ref {reference:?} cannot be resolved: nothing in the schema is at {uri:?}"),
+        )
+        .with_keyword("$ref")
+        .with_uri(uri),
+        CompileError::InvalidRegex { pointer, pattern, .. } => {
+            SchemaIssue::new(SchemaErrorKind::InvalidRegex, pointer, format!("invalid regular expression {pattern:?}")).with_keyword("pattern")
+        }
+        CompileError::UnknownFormat { pointer, format } => SchemaIssue::new(
+            SchemaErrorKind::UnknownFormat,
+            pointer,
+            format!("unknown format {format:?}: it would never be checked (compile with strict: false to treat it as an annotation)"),
+        )
+        .with_keyword("format"),
     }
 }
 
@@ -648,14 +525,4 @@ fn fragment_encode(pointer: &str) -> String {
 
 fn normalize_uri(uri: &str) -> String {
     uri.trim().trim_end_matches('#').to_string()
-}
-
-impl Retrieve for Resources {
-    fn retrieve(&self, uri: &Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let key = normalize_uri(uri.as_str());
-        match self.docs.get(&key) {
-            Some(doc) => Ok(doc.clone()),
-            None => Err(format!("{key} is not among the provided resources").into()),
-        }
-    }
 }

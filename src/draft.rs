@@ -88,16 +88,6 @@ impl Draft {
         }
     }
 
-    pub(crate) fn to_jsonschema(self) -> jsonschema::Draft {
-        match self {
-            Draft::Draft4 => jsonschema::Draft::Draft4,
-            Draft::Draft6 => jsonschema::Draft::Draft6,
-            Draft::Draft7 => jsonschema::Draft::Draft7,
-            Draft::Draft201909 => jsonschema::Draft::Draft201909,
-            Draft::Draft202012 => jsonschema::Draft::Draft202012,
-        }
-    }
-
     /// The keyword that holds a schema's own identifier in this draft.
     pub fn id_keyword(self) -> &'static str {
         match self {

@@ -14,7 +14,7 @@ use crate::partial::{Event, Kind, Observer, Position};
 use crate::path::{InstancePath, Segment};
 use crate::render::{quote, repr};
 use crate::violation::{self, Branch, Violation};
-use jsonschema::ValidatorMap;
+use crate::validator::{self as engine, Part, Validator};
 use regex::Regex;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -30,8 +30,8 @@ const MAX_EXPANSION: usize = 24;
 struct Node {
     /// JSON Pointer of the subschema in the root document (`None` inside resources).
     pointer: Option<String>,
-    /// Its key in the `ValidatorMap` (`#` + pointer).
-    validator_key: Option<String>,
+    /// The subschema in the contract's validator, to check a closed subtree against it.
+    part: Option<Part>,
     always_false: bool,
     types: Option<Vec<&'static str>>,
     /// `enum` values, or the `const` value (keyword says which).
@@ -53,14 +53,26 @@ struct Node {
 pub struct EarlySchema {
     nodes: Vec<Node>,
     root: NodeId,
-    validators: Option<ValidatorMap>,
+    /// The whole schema, compiled with a part for each node that has a pointer.
+    validator: Option<Validator>,
 }
 
 impl EarlySchema {
-    pub fn new(schema: &Value, draft: Draft, resources: &BTreeMap<String, Value>, validators: Option<ValidatorMap>) -> Self {
+    /// `options`: how to compile validators of the closed subtrees (`None`: no such checks).
+    pub fn new(schema: &Value, draft: Draft, resources: &BTreeMap<String, Value>, options: Option<&engine::Options<'_>>) -> Self {
         let mut b = Builder { nodes: Vec::new(), memo: BTreeMap::new(), draft, root: schema, resources };
         let root = b.node(schema, Some(String::new()), None);
-        EarlySchema { nodes: b.nodes, root, validators }
+        let mut nodes = b.nodes;
+        let pointers: Vec<&str> = nodes.iter().filter_map(|n| n.pointer.as_deref()).collect();
+        let compiled = options.and_then(|o| Validator::with_parts(schema, o, &pointers).ok());
+        let validator = compiled.map(|(validator, parts)| {
+            let mut parts = parts.into_iter();
+            for node in nodes.iter_mut().filter(|n| n.pointer.is_some()) {
+                node.part = parts.next().flatten();
+            }
+            validator
+        });
+        EarlySchema { nodes, root, validator }
     }
 
     fn get(&self, id: NodeId) -> Option<&Node> {
@@ -88,8 +100,7 @@ impl Builder<'_> {
         self.nodes.push(Node::default());
         self.memo.insert(key, id);
         let root_pointer = if doc.is_none() { pointer.clone() } else { None };
-        let validator_key = root_pointer.as_ref().map(|p| format!("#{p}"));
-        let mut node = Node { pointer: root_pointer, validator_key, ..Node::default() };
+        let mut node = Node { pointer: root_pointer, ..Node::default() };
         let Value::Object(map) = schema else {
             node.always_false = schema == &Value::Bool(false);
             if let Some(slot) = self.nodes.get_mut(id) {
@@ -500,13 +511,11 @@ impl Checker {
                 }
             }
             Check::End(value) => {
-                if let (Some(map), Some(ptr), Some(key)) = (&self.schema.validators, &node.pointer, &node.validator_key) {
-                    if let Some(validator) = map.get(key) {
-                        if !validator.is_valid(value) {
-                            for mut v in violation::from_errors(validator.iter_errors(value), value, 256) {
-                                relocate(&mut v, path, ptr);
-                                out.push(v);
-                            }
+                if let (Some(validator), Some(ptr), Some(part)) = (&self.schema.validator, &node.pointer, node.part) {
+                    if !validator.part_is_valid(part, value) {
+                        for mut v in violation::from_errors(validator.part_errors(part, value), value, 256) {
+                            relocate(&mut v, path, ptr);
+                            out.push(v);
                         }
                     }
                 }

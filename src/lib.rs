@@ -44,6 +44,7 @@ pub mod stream;
 pub mod strict;
 pub mod textpos;
 pub mod tool;
+pub mod validator;
 pub mod verdict;
 pub mod violation;
 

@@ -5,8 +5,9 @@
 use crate::draft::{Draft, ALL_DRAFTS};
 use crate::error::{SchemaErrorKind, SchemaIssue};
 use crate::violation;
-use jsonschema::Validator;
+use crate::validator::{Options, Validator};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
@@ -34,38 +35,59 @@ pub fn validator(draft: Draft) -> Option<Rc<Validator>> {
     META.with(|cells| {
         cells.get(slot(draft)).and_then(|cell| {
             cell.get_or_init(|| {
-                let builder = jsonschema::options()
-                    .with_draft(draft.to_jsonschema())
-                    // `format: regex` in the meta-schemas is checked when the pattern compiles.
-                    .should_validate_formats(false);
-                // The meta-schemas are known good: checking them against themselves would build
-                // a second validator of the same meta-schema (about half of the first compile).
-                #[cfg(feature = "prechecked-meta")]
-                let builder = builder.without_schema_validation();
-                builder.build(meta_schema(draft)).ok().map(Rc::new)
+                // `format: regex` in the meta-schemas is checked when the pattern compiles.
+                let options = Options { draft, formats: false, refuse_unknown_formats: false, resources: &BTreeMap::new() };
+                Validator::new(meta_schema(draft), &options).ok().map(Rc::new)
             })
             .clone()
         })
     })
 }
 
-/// Every meta-schema violation of `schema`, in schema document order.
+/// Every meta-schema violation of `schema`, in schema document order; an embedded resource
+/// with a `$schema` of its own is checked against that draft.
 pub fn check(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
-    let Some(meta) = validator(draft) else {
-        return Vec::new();
-    };
-    if meta.is_valid(schema) {
-        return Vec::new();
+    let mut issues = Vec::new();
+    check_at(schema, draft, "", &mut issues);
+    nested(schema, "", 0, &mut issues);
+    issues
+}
+
+/// Resources below the root that name their own draft.
+fn nested(value: &Value, pointer: &str, depth: usize, issues: &mut Vec<SchemaIssue>) {
+    if depth > 256 {
+        return;
     }
-    violation::from_errors(meta.iter_errors(schema), schema, 120)
+    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
+        Value::Object(map) => Box::new(map.iter().map(|(k, v)| (crate::path::escape_pointer_token(k).into_owned(), v))),
+        Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
+        _ => return,
+    };
+    for (token, child) in children {
+        let here = format!("{pointer}/{token}");
+        // An embedded resource (it has an identifier) may name its own draft.
+        let draft = child.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri);
+        if let Some(d) = draft.filter(|d| child.get(d.id_keyword()).is_some()) {
+            check_at(child, d, &here, issues);
+        }
+        nested(child, &here, depth + 1, issues);
+    }
+}
+
+fn check_at(schema: &Value, draft: Draft, at: &str, issues: &mut Vec<SchemaIssue>) {
+    let Some(meta) = validator(draft) else { return };
+    if meta.is_valid(schema) {
+        return;
+    }
+    issues.extend(violation::from_errors(meta.errors(schema), schema, 120)
         .into_iter()
-        .map(|v| {
+        .map(|mut v| {
+            v.pointer = format!("{at}{}", v.pointer);
             SchemaIssue::new(SchemaErrorKind::MetaSchema, v.pointer.clone(), v.message.clone()).with_keyword(
                 // The schema keyword at fault is the last token of the pointer.
                 v.pointer.rsplit('/').next().unwrap_or("").to_string(),
             )
-        })
-        .collect()
+        }));
 }
 
 #[cfg(test)]

@@ -4,30 +4,30 @@
 //! and array, hashing every key), and a valid output — the common case — needs none of it: only a
 //! yes. A `Verdict` is the schema compiled into nodes that check the text as it is scanned.
 //! Keywords whose semantics are simple and fixed (`type`, `properties`, `required`,
-//! `patternProperties` (the names matched by jsonschema), `additionalProperties`,
+//! `patternProperties` (the names matched by the validator's patterns), `additionalProperties`,
 //! `minProperties`/`maxProperties`, `items`, `prefixItems`,
 //! `uniqueItems` (plain scalar items), `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`, `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
 //! scalar keywords (`pattern`, `format`, numeric bounds, other `enum`s) are handed the parsed
-//! scalar and jsonschema's own validator for them; any other keyword hands jsonschema the whole
-//! subtree at that node. So every answer is jsonschema's answer.
+//! scalar and the validator's (src/validator) compiled check of them; any other keyword hands the
+//! validator the whole subtree at that node. So every answer is the validator's answer.
 //!
 //! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
 //! limit reached) sends the caller to the full path, which builds the canonical error — unless
 //! `locate` finds the few subtrees that hold every violation, so that only they are parsed and
-//! handed to jsonschema (tests/verdict.rs and the spec suite check that this report is the full
+//! handed to the validator (tests/verdict.rs and the spec suite check that this report is the full
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use jsonschema::Validator;
+use crate::validator::Validator;
 use serde_json::Value;
 
 use crate::draft::Draft;
 use crate::path::{InstancePath, Segment};
 
-/// Builds the jsonschema validators the verdict delegates to: `scalar` for a schema made of
+/// Builds the validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
 /// (references resolved in the whole document).
 pub struct Delegates<'a> {
@@ -39,7 +39,7 @@ pub struct Verdict {
     nodes: Vec<Node>,
     /// Each node's JSON Pointer in the schema, for `locate`'s units.
     pointers: Vec<String>,
-    /// jsonschema's validator of each node that became a unit, built on first need.
+    /// The validator of each node that became a unit, built on first need.
     unit_validators: Vec<OnceLock<Option<Validator>>>,
     root: usize,
 }
@@ -50,7 +50,7 @@ pub enum Judgement {
     Invalid { locate: bool },
 }
 
-/// A subtree of an invalid output whose violations jsonschema finds by validating it alone
+/// A subtree of an invalid output whose violations the validator finds by validating it alone
 /// against the subschema at `pointer` (see `Verdict::locate`).
 pub struct Unit {
     pub node: usize,
@@ -67,7 +67,7 @@ pub struct Unit {
 enum Node {
     Any,
     Nothing,
-    /// jsonschema validates the parsed subtree.
+    /// The validator checks the parsed subtree.
     Delegate(Validator),
     Check(Box<Checks>),
 }
@@ -90,7 +90,7 @@ struct Checks {
     scalar_only: bool,
     min_length: Option<u64>,
     max_length: Option<u64>,
-    /// jsonschema's validator of this node's scalar keywords, and which scalars it concerns.
+    /// The validator of this node's scalar keywords, and which scalars it concerns.
     scalar: Option<Validator>,
     scalar_strings: bool,
     scalar_numbers: bool,
@@ -99,7 +99,7 @@ struct Checks {
     integer_only: bool,
     /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
-    /// `patternProperties`: jsonschema's validator of `{"pattern": …}` for the name, and the
+    /// `patternProperties`: the validator of `{"pattern": …}` for the name, and the
     /// node its values must match.
     patterns: Vec<(Validator, usize)>,
     required: usize,
@@ -110,7 +110,7 @@ struct Checks {
     prefix: Vec<usize>,
     items: Option<usize>,
     /// `uniqueItems`: checked here when every item is a plain scalar, else by this node's
-    /// jsonschema validator on the parsed array.
+    /// validator on the parsed array.
     unique: Option<Validator>,
     min_items: Option<u64>,
     max_items: Option<u64>,
@@ -155,7 +155,7 @@ const MAX_NESTING: usize = 120;
 const MAX_FRAMES: usize = 600;
 
 impl Verdict {
-    /// Compiles `schema` (already accepted by jsonschema), or `None` when it uses what the
+    /// Compiles `schema` (already compiled by the validator), or `None` when it uses what the
     /// verdict cannot follow.
     pub fn compile(schema: &Value, draft: Draft, delegates: &Delegates<'_>) -> Option<Verdict> {
         if mentions_any(schema, SCOPE_KEYWORDS) {
@@ -196,7 +196,7 @@ impl Verdict {
     /// For an output `is_valid` refused: the smallest subtrees that hold all its violations, so
     /// that only they are parsed and validated for the report. A failing node is split into its
     /// children when it is an object (array) whose failures all lie in values under `properties`
-    /// (`items`, `prefixItems`): jsonschema reports those values' errors, and nothing else, for
+    /// (`items`, `prefixItems`): the validator reports those values' errors, and nothing else, for
     /// it then; a node that is only a `$ref` is followed. Anything else about a failing node (its
     /// own keywords, a combinator, a reference beside other keywords, `additionalProperties`,
     /// `patternProperties`) makes the whole node one unit.
@@ -287,7 +287,7 @@ impl Compiler<'_> {
     }
 
     fn node(&mut self, schema: &Value, pointer: &str) -> Option<Node> {
-        // A count written as 2.0 is jsonschema's to read.
+        // A count written as 2.0 is the validator's to read.
         macro_rules! count {
             ($value:expr) => {
                 match $value.as_u64() {
@@ -652,7 +652,7 @@ impl<'a> Run<'a> {
                 if c.strings.is_some() || (c.types != 0 && c.types & (INTEGER | NUMBER) == 0) {
                     return Err(Stop::Fail);
                 }
-                // "integer" accepts 1.0 (Draft 6 on) and not 1.5: jsonschema decides those.
+                // "integer" accepts 1.0 (Draft 6 on) and not 1.5: the validator decides those.
                 let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
                 if let (Some(validator), true) = (&c.scalar, needs_scalar) {
                     let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
@@ -974,7 +974,7 @@ impl<'a> Run<'a> {
     }
 
     /// A child under `properties`/`items`: located further, except that a `false` schema there
-    /// is reported by jsonschema at the parent (its keyword's error), so the parent is whole.
+    /// is reported by the validator at the parent (its keyword's error), so the parent is whole.
     #[allow(clippy::too_many_arguments)]
     fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
         if matches!(self.verdict.nodes.get(node), Some(Node::Nothing)) {

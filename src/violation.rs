@@ -3,8 +3,7 @@
 
 use crate::path::InstancePath;
 use crate::render::{quote, repr, truncate_value};
-use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::ValidationError;
+use crate::validator::{Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -87,140 +86,112 @@ fn compare_order(a: &[usize], b: &[usize]) -> Ordering {
     a.iter().cmp(b.iter())
 }
 
-/// Converts jsonschema's errors for `root` into violations (anyOf/oneOf failures become the
+/// Converts the validator's errors for `root` into violations (anyOf/oneOf failures become the
 /// violations of their closest branch).
-pub fn from_errors<'a>(errors: impl Iterator<Item = ValidationError<'a>>, root: &Value, received_cap: usize) -> Vec<Violation> {
+pub fn from_errors(errors: Vec<Error<'_>>, root: &Value, received_cap: usize) -> Vec<Violation> {
     let mut out = Vec::new();
-    for error in errors {
-        convert(&error, root, received_cap, None, &mut out);
+    for error in &errors {
+        convert(error, root, received_cap, None, &mut out);
     }
     sort(&mut out);
     out
 }
 
-fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option<&Branch>, out: &mut Vec<Violation>) {
-    let instance: &Value = error.instance();
+fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>, out: &mut Vec<Violation>) {
+    let instance: &Value = &error.instance;
     // The evaluation path (the specification's keywordLocation) goes through `$ref`s, so it says
     // how the keyword was reached even when it lives in another document.
-    let schema_path = error.evaluation_path().as_str().to_string();
-    let (path, order) = InstancePath::resolve(error.instance_path().as_str(), root);
+    let schema_path = error.evaluation_path.as_str();
+    let (path, order) = InstancePath::resolve(&error.instance_path, root);
     // The instance's rendering only where a message quotes it: rendering costs as much as the
     // rest of a violation, and a `required` on a large object never shows it.
     let r = || repr(instance);
-    let kind = error.kind();
-    let mut keyword = kind.keyword().to_string();
-    let (expected, message): (Value, String) = match kind {
-        ValidationErrorKind::Type { kind } => {
-            let names: Vec<String> = match kind {
-                TypeKind::Single(t) => vec![t.to_string()],
-                TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
-            };
-            let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
-            let expected = match names.as_slice() {
+    let keyword = error.keyword;
+    let (expected, message): (Value, String) = match &error.kind {
+        ErrorKind::Type { expected } => {
+            let quoted: Vec<String> = expected.iter().map(|n| quote(n)).collect();
+            let list = match expected.as_slice() {
                 [one] => json!(one),
                 many => json!(many),
             };
-            (expected, format!("{} is not of type {}", r(), quoted.join(", ")))
+            (list, format!("{} is not of type {}", r(), quoted.join(", ")))
         }
-        ValidationErrorKind::Enum { options } => ((**options).clone(), format!("{} is not one of {}", r(), repr(options))),
-        ValidationErrorKind::Constant { expected_value } => {
-            ((**expected_value).clone(), format!("{} was expected", repr(expected_value)))
-        }
-        ValidationErrorKind::Required { property } => {
-            if let Some(k) = keyword_in_path(&schema_path, &["dependentRequired", "dependencies"]) {
-                keyword = k;
-            }
-            let name = property.as_str().map_or_else(|| repr(property), quote);
-            (property.clone(), format!("{name} is a required property"))
-        }
-        ValidationErrorKind::AdditionalProperties { unexpected } => {
+        ErrorKind::Enum { options } => (options.clone(), format!("{} is not one of {}", r(), repr(options))),
+        ErrorKind::Const { expected } => (expected.clone(), format!("{} was expected", repr(expected))),
+        ErrorKind::Required { property } => (json!(property), format!("{} is a required property", quote(property))),
+        ErrorKind::AdditionalProperties { unexpected } | ErrorKind::UnevaluatedProperties { unexpected } => {
+            let (want, which) = match error.kind {
+                ErrorKind::AdditionalProperties { .. } => ("no additional properties", "Additional"),
+                _ => ("no unevaluated properties", "Unevaluated"),
+            };
             for key in unexpected {
-                let mut v = base(&path, &order, &keyword, &schema_path, branch);
-                v.expected = json!("no additional properties");
+                let mut v = base(&path, &order, keyword, schema_path, branch);
+                v.expected = json!(want);
                 v.received = json!(key);
-                v.message = format!("Additional properties are not allowed ({} was unexpected)", quote(key));
+                v.message = format!("{which} properties are not allowed ({} was unexpected)", quote(key));
                 out.push(v);
             }
             return;
         }
-        ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            for key in unexpected {
-                let mut v = base(&path, &order, &keyword, &schema_path, branch);
-                v.expected = json!("no unevaluated properties");
-                v.received = json!(key);
-                v.message = format!("Unevaluated properties are not allowed ({} was unexpected)", quote(key));
-                out.push(v);
-            }
-            return;
+        ErrorKind::UnevaluatedItems { unexpected } => {
+            let items: Vec<String> = unexpected.iter().filter_map(|i| instance.get(*i)).map(|item| quote(&item.to_string())).collect();
+            let verb = if items.len() == 1 { "was" } else { "were" };
+            (json!("no unevaluated items"), format!("Unevaluated items are not allowed ({} {verb} unexpected)", items.join(", ")))
         }
-        ValidationErrorKind::UnevaluatedItems { unexpected } => {
-            (json!("no unevaluated items"), format!("Unevaluated items are not allowed ({} unexpected)", unexpected.join(", ")))
-        }
-        ValidationErrorKind::AdditionalItems { limit } => {
+        ErrorKind::AdditionalItems { limit } => {
             (json!(limit), format!("{} has more than {limit} items (additional items are not allowed)", r()))
         }
-        ValidationErrorKind::Minimum { limit } => (limit.clone(), format!("{} is less than minimum {limit}", r())),
-        ValidationErrorKind::Maximum { limit } => (limit.clone(), format!("{} is greater than maximum {limit}", r())),
-        ValidationErrorKind::ExclusiveMinimum { limit } => {
-            (limit.clone(), format!("{} is less than or equal to exclusive minimum {limit}", r()))
+        ErrorKind::Minimum { limit } => (json!(limit), format!("{} is less than minimum {limit}", r())),
+        ErrorKind::Maximum { limit } => (json!(limit), format!("{} is greater than maximum {limit}", r())),
+        ErrorKind::ExclusiveMinimum { limit } => {
+            (json!(limit), format!("{} is less than or equal to exclusive minimum {limit}", r()))
         }
-        ValidationErrorKind::ExclusiveMaximum { limit } => {
-            (limit.clone(), format!("{} is greater than or equal to exclusive maximum {limit}", r()))
+        ErrorKind::ExclusiveMaximum { limit } => {
+            (json!(limit), format!("{} is greater than or equal to exclusive maximum {limit}", r()))
         }
-        ValidationErrorKind::MultipleOf { multiple_of } => {
-            let m = number(*multiple_of);
-            (m.clone(), format!("{} is not a multiple of {m}", r()))
-        }
-        ValidationErrorKind::MinLength { limit } => {
+        ErrorKind::MultipleOf { multiple_of } => (json!(multiple_of), format!("{} is not a multiple of {multiple_of}", r())),
+        ErrorKind::MinLength { limit } => {
             (json!(limit), format!("{} is shorter than {limit} character{}", r(), plural(*limit)))
         }
-        ValidationErrorKind::MaxLength { limit } => {
+        ErrorKind::MaxLength { limit } => {
             (json!(limit), format!("{} is longer than {limit} character{}", r(), plural(*limit)))
         }
-        ValidationErrorKind::MinItems { limit } => (json!(limit), format!("{} has fewer than {limit} item{}", r(), plural(*limit))),
-        ValidationErrorKind::MaxItems { limit } => (json!(limit), format!("{} has more than {limit} item{}", r(), plural(*limit))),
-        ValidationErrorKind::MinProperties { limit } => {
+        ErrorKind::MinItems { limit } => (json!(limit), format!("{} has fewer than {limit} item{}", r(), plural(*limit))),
+        ErrorKind::MaxItems { limit } => (json!(limit), format!("{} has more than {limit} item{}", r(), plural(*limit))),
+        ErrorKind::MinProperties { limit } => {
             (json!(limit), format!("{} has fewer than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
         }
-        ValidationErrorKind::MaxProperties { limit } => {
+        ErrorKind::MaxProperties { limit } => {
             (json!(limit), format!("{} has more than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
         }
-        ValidationErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", r())),
-        ValidationErrorKind::Pattern { pattern } => (json!(pattern), format!("{} does not match {}", r(), quote(pattern))),
-        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => (
-            Value::Null,
-            format!("{} could not be checked against its pattern: backtracking limit exceeded", r()),
-        ),
-        ValidationErrorKind::Format { format } => (json!(format), format!("{} is not a valid {}", r(), quote(format))),
-        ValidationErrorKind::Contains => {
-            if let Some(k) = keyword_in_path(&schema_path, &["minContains", "maxContains"]) {
-                keyword = k;
-            }
+        ErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", r())),
+        ErrorKind::Pattern { pattern } => (json!(pattern), format!("{} does not match {}", r(), quote(pattern))),
+        ErrorKind::Backtracked { .. } => {
+            (Value::Null, format!("{} could not be checked against its pattern: backtracking limit exceeded", r()))
+        }
+        ErrorKind::Format { format } => (json!(format), format!("{} is not a valid {}", r(), quote(format))),
+        ErrorKind::Contains => {
             (Value::Null, format!("{} does not contain the required number of items matching the 'contains' schema", r()))
         }
-        ValidationErrorKind::Not { schema } => (json!({ "not": schema }), format!("{} must not be valid under {}", r(), repr(schema))),
-        ValidationErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {}", r())),
-        ValidationErrorKind::PropertyNames { error } => {
-            let name = error.instance();
+        ErrorKind::Not { schema } => (json!({ "not": schema }), format!("{} must not be valid under {}", r(), repr(schema))),
+        ErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {}", r())),
+        ErrorKind::PropertyNames { error } => {
             let mut inner = Vec::new();
-            convert(error, name, cap, branch, &mut inner);
+            convert(error, &error.instance, cap, branch, &mut inner);
             let detail = inner.first().map_or_else(|| "is not allowed".to_string(), |v| v.message.clone());
             (Value::Null, format!("property name {detail}"))
         }
-        ValidationErrorKind::ContentEncoding { content_encoding } => {
-            (json!(content_encoding), format!("{} is not valid {}", r(), quote(content_encoding)))
+        ErrorKind::ContentEncoding { encoding } => (json!(encoding), format!("{} is not valid {}", r(), quote(encoding))),
+        ErrorKind::ContentMediaType { media_type } => {
+            (json!(media_type), format!("{} is not of media type {}", r(), quote(media_type)))
         }
-        ValidationErrorKind::FromUtf8 { .. } => (json!("utf-8"), format!("{} does not decode to UTF-8 text", r())),
-        ValidationErrorKind::ContentMediaType { content_media_type } => {
-            (json!(content_media_type), format!("{} is not of media type {}", r(), quote(content_media_type)))
-        }
-        ValidationErrorKind::OneOfMultipleValid { .. } => (
+        ErrorKind::OneOfMultipleValid => (
             json!("exactly one matching schema"),
             format!("{} is valid under more than one of the schemas listed in 'oneOf'", r()),
         ),
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            if let Some((index, errors)) = closest_branch(context, error.instance_path().as_str()) {
-                let here = Branch { keyword: keyword.clone(), index, count: context.len() };
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
+            if let Some((index, errors)) = closest_branch(context, &error.instance_path) {
+                let here = Branch { keyword: keyword.to_string(), index, count: context.len() };
                 for e in errors {
                     convert(e, root, cap, Some(branch.unwrap_or(&here)), out);
                 }
@@ -228,10 +199,9 @@ fn convert(error: &ValidationError<'_>, root: &Value, cap: usize, branch: Option
             }
             (Value::Null, format!("{} is not valid under any of the schemas listed in '{keyword}'", r()))
         }
-        ValidationErrorKind::Custom { message, .. } => (Value::Null, message.clone()),
-        ValidationErrorKind::Referencing(e) => (Value::Null, format!("reference could not be resolved: {e}")),
+        ErrorKind::Recursion => (Value::Null, format!("{} could not be checked: the schema refers to itself without end", r())),
     };
-    let mut v = base(&path, &order, &keyword, &schema_path, branch);
+    let mut v = base(&path, &order, keyword, schema_path, branch);
     v.expected = expected;
     v.received = truncate_value(instance, cap);
     v.message = message;
@@ -254,36 +224,18 @@ fn base(path: &InstancePath, order: &[usize], keyword: &str, schema_path: &str, 
 
 /// The branch that came nearest to matching: a branch whose very type is wrong at the instance is
 /// farthest; then fewer violations win; then the earlier branch.
-fn closest_branch<'e>(context: &'e [Vec<ValidationError<'static>>], at: &str) -> Option<(usize, &'e [ValidationError<'static>])> {
+fn closest_branch<'e, 'v>(context: &'e [Vec<Error<'v>>], at: &str) -> Option<(usize, &'e [Error<'v>])> {
     context
         .iter()
         .enumerate()
         .filter(|(_, errors)| !errors.is_empty())
         .min_by_key(|(i, errors)| {
-            let wrong_type_here = errors.iter().any(|e| {
-                e.instance_path().as_str() == at
-                    && matches!(e.kind(), ValidationErrorKind::Type { .. } | ValidationErrorKind::FalseSchema)
-            });
+            let wrong_type_here = errors
+                .iter()
+                .any(|e| e.instance_path == at && matches!(e.kind, ErrorKind::Type { .. } | ErrorKind::FalseSchema));
             (wrong_type_here, errors.len(), *i)
         })
         .map(|(i, errors)| (i, errors.as_slice()))
-}
-
-fn keyword_in_path(schema_path: &str, candidates: &[&str]) -> Option<String> {
-    schema_path
-        .split('/')
-        .rev()
-        .take(2)
-        .find(|seg| candidates.contains(seg))
-        .map(str::to_string)
-}
-
-fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        json!(x as i64)
-    } else {
-        json!(x)
-    }
 }
 
 fn plural(n: u64) -> &'static str {

@@ -445,10 +445,11 @@ impl WasmStream {
     }
 }
 
-// Random bytes seed the hash maps inside jsonschema (ahash, through getrandom). Cloudflare
-// workerd forbids random values at global scope, where a worker compiles its contracts at module
-// load, and getrandom's own JS backend then fails and the seeding panics (a trap). scripts/build.sh
-// selects this backend instead: `crypto.getRandomValues` when allowed, else bytes from a fixed
+// getrandom is linked through `referencing` (the crate that carries the drafts' meta-schema
+// documents; its ahash maps are seeded through getrandom), and a wasm32 build needs a backend.
+// Cloudflare workerd forbids random values at global scope, where a worker compiles its contracts
+// at module load, and getrandom's own JS backend then fails and the seeding panics (a trap).
+// scripts/build.sh selects this backend instead: `crypto.getRandomValues` when allowed, else bytes from a fixed
 // mixing sequence. Only hash-flooding resistance depends on these bytes, and only for seeds drawn
 // at global scope in workerd (ahash draws its process seed once, on first use).
 #[wasm_bindgen]

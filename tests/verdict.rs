@@ -57,7 +57,7 @@ fn valid_text_is_recognised() {
         assert_ne!(c.quick_verdict(text), Some(true), "{text}");
         assert!(c.check_text(text).is_err(), "{text}");
     }
-    // 1.0 is an integer for jsonschema (Draft 7): the verdict asks it rather than guessing.
+    // 1.0 is an integer in Draft 7: the verdict asks the validator rather than guessing.
     assert!(c.check_text(r#"{"n": 1.0, "s": "é", "list": []}"#).is_ok());
 }
 
@@ -75,7 +75,7 @@ fn schemas_it_cannot_follow_have_no_verdict() {
     assert_eq!(dynamic.quick_verdict("[]"), None);
     let nested_id = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"$id": "https://example.com/a", "type": "string"}}}));
     assert_eq!(nested_id.quick_verdict(r#"{"a": "x"}"#), None);
-    // Keywords it does not check itself hand the subtree to jsonschema: still a verdict.
+    // Keywords it does not check itself hand the subtree to the validator: still a verdict.
     let unique = contract(json!({"type": "array", "uniqueItems": true, "contains": {"const": 2}}));
     assert_eq!(unique.quick_verdict("[1, 2]"), Some(true));
     assert_eq!(unique.quick_verdict("[2, 2]"), Some(false));
@@ -138,7 +138,7 @@ fn unique_items_are_compared_as_values() {
 }
 
 #[test]
-fn pattern_properties_follow_the_names_jsonschema_matches() {
+fn pattern_properties_follow_the_names_the_validator_matches() {
     let c = contract(json!({
         "type": "object",
         "additionalProperties": false,

@@ -3,8 +3,9 @@ use crate::partial::{NoObserver, Parser};
 use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {
-    let map = jsonschema::options().with_draft(jsonschema::Draft::Draft7).build_map(&s).ok();
-    Arc::new(EarlySchema::new(&s, Draft::Draft7, &BTreeMap::new(), map))
+    let none = BTreeMap::new();
+    let options = crate::validator::Options { draft: Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none };
+    Arc::new(EarlySchema::new(&s, Draft::Draft7, &none, Some(&options)))
 }
 
 /// Feeds `doc` one byte at a time; returns (offset, path, keyword) of each early violation.

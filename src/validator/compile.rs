@@ -1,0 +1,765 @@
+//! From schema documents to the node graph: a registry of every resource (`$id`) and anchor in
+//! the documents, then nodes compiled on demand from the root — a `$ref` compiles its target
+//! once, so cycles close on themselves.
+
+use super::ecma::Pattern;
+use super::format;
+use super::uri;
+use super::{CompileError, Options, Part, Validator};
+use crate::draft::Draft;
+use serde_json::{Map, Number, Value};
+use std::collections::{BTreeSet, HashMap};
+
+pub(super) struct Node {
+    pub kws: Vec<Kw>,
+    /// The schema resource the node belongs to (its dynamic scope entry).
+    pub resource: usize,
+    /// It has `unevaluatedProperties`/`unevaluatedItems`: it gathers annotations of its own.
+    pub gathers: bool,
+    pub draft: Draft,
+}
+
+pub(super) struct Resource {
+    pub dynamic_anchors: Vec<(String, usize)>,
+    /// The resource's root node, when it says `"$recursiveAnchor": true`.
+    pub recursive_root: Option<usize>,
+}
+
+pub(super) enum Kw {
+    False,
+    Ref(usize),
+    DynamicRef { target: usize, anchor: Option<String> },
+    RecursiveRef(usize),
+    Type { mask: u8, names: Vec<&'static str> },
+    Enum(Value),
+    Const(Value),
+    Minimum(Number),
+    Maximum(Number),
+    ExclusiveMinimum(Number),
+    ExclusiveMaximum(Number),
+    MultipleOf(Number),
+    MinLength(u64),
+    MaxLength(u64),
+    Pattern(usize, String),
+    Format(format::Check, String),
+    ContentEncoding(String),
+    ContentMediaType(String, bool),
+    MinItems(u64),
+    MaxItems(u64),
+    UniqueItems,
+    /// `prefixItems` (or `items` as an array), then `items` (or `additionalItems`) for the rest.
+    Items { prefix: Vec<usize>, prefix_keyword: &'static str, rest: Option<usize>, rest_keyword: &'static str },
+    Contains { node: usize, min: u64, max: Option<u64>, min_written: bool },
+    Required(Vec<String>),
+    MinProperties(u64),
+    MaxProperties(u64),
+    /// Sorted by name.
+    Properties(Vec<(String, usize)>),
+    PatternProperties(Vec<(usize, String, usize)>),
+    AdditionalProperties { node: usize, names: Vec<String>, patterns: Vec<usize> },
+    PropertyNames(usize),
+    DependentRequired(&'static str, Vec<(String, Vec<String>)>),
+    DependentSchemas(&'static str, Vec<(String, usize)>),
+    AllOf(Vec<usize>),
+    AnyOf(Vec<usize>),
+    OneOf(Vec<usize>),
+    Not(usize, Value),
+    If { cond: usize, then: Option<usize>, otherwise: Option<usize> },
+    UnevaluatedItems(usize),
+    UnevaluatedProperties(usize),
+}
+
+pub(super) const NULL: u8 = 1;
+pub(super) const BOOLEAN: u8 = 2;
+pub(super) const INTEGER: u8 = 4;
+pub(super) const NUMBER: u8 = 8;
+pub(super) const STRING: u8 = 16;
+pub(super) const ARRAY: u8 = 32;
+pub(super) const OBJECT: u8 = 64;
+
+fn type_bit(name: &str) -> Option<(u8, &'static str)> {
+    Some(match name {
+        "null" => (NULL, "null"),
+        "boolean" => (BOOLEAN, "boolean"),
+        "integer" => (INTEGER, "integer"),
+        "number" => (NUMBER, "number"),
+        "string" => (STRING, "string"),
+        "array" => (ARRAY, "array"),
+        "object" => (OBJECT, "object"),
+        _ => return None,
+    })
+}
+
+/// Where a subschema is: its value, base URI, draft, and its location for error messages.
+#[derive(Clone)]
+struct Site<'s> {
+    value: &'s Value,
+    base: String,
+    draft: Draft,
+    location: String,
+    /// `base` already includes the value's own `$id` (a resource found by its URI).
+    based: bool,
+}
+
+struct Registry<'s> {
+    /// Resource URI → its root, draft and base URI (the root's `$id` applied).
+    resources: HashMap<String, (&'s Value, Draft, String)>,
+    /// (resource URI, anchor) → the subschema, and whether the anchor is dynamic.
+    anchors: HashMap<(String, String), (&'s Value, bool)>,
+    /// Resources whose root says `"$recursiveAnchor": true`.
+    recursive: BTreeSet<String>,
+}
+
+struct Compiler<'s, 'o> {
+    options: &'o Options<'o>,
+    registry: Registry<'s>,
+    /// Documents given by URI, normalized, not yet walked.
+    pending: HashMap<String, &'s Value>,
+    nodes: Vec<Node>,
+    memo: HashMap<usize, usize>,
+    patterns: Vec<Pattern>,
+    pattern_index: HashMap<String, usize>,
+    resource_index: HashMap<String, usize>,
+    resources: Vec<Resource>,
+    dynamic_names: BTreeSet<String>,
+    recursive_refs: bool,
+    /// Vocabularies of the root's custom meta-schema: whether validation keywords apply, and
+    /// whether formats are asserted whatever the options say.
+    validation: bool,
+    format_assertion: bool,
+}
+
+pub(super) fn compile(schema: &Value, options: &Options<'_>, parts: Option<&[&str]>) -> Result<(Validator, Vec<Option<Part>>), CompileError> {
+    let draft = schema_draft(schema).unwrap_or(options.draft);
+    let mut c = Compiler {
+        options,
+        registry: Registry { resources: HashMap::new(), anchors: HashMap::new(), recursive: BTreeSet::new() },
+        pending: options.resources.iter().map(|(k, v)| (uri::normalize(k).to_string(), v)).collect(),
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        patterns: Vec::new(),
+        pattern_index: HashMap::new(),
+        resource_index: HashMap::new(),
+        resources: Vec::new(),
+        dynamic_names: BTreeSet::new(),
+        recursive_refs: false,
+        validation: vocabulary(schema, options.resources, "/vocab/validation").unwrap_or(true),
+        format_assertion: vocabulary(schema, options.resources, "/vocab/format-assertion").unwrap_or(false),
+    };
+    c.register(uri::DEFAULT_BASE, schema, draft);
+    // Every given document is registered under its own ids too, so a `$ref` may use either.
+    let given: Vec<(String, &Value)> = c.pending.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    for (uri, doc) in given {
+        c.load(&uri, doc);
+    }
+    let root = c.node(&Site { value: schema, base: uri::DEFAULT_BASE.to_string(), draft, location: String::new(), based: false })?;
+    let mut found = Vec::new();
+    for pointer in parts.unwrap_or(&[]) {
+        let site = c.locate(schema, uri::DEFAULT_BASE, false, draft, pointer, "");
+        found.push(match site {
+            Some(site) => Some(Part { node: c.node(&site)? }),
+            None => None,
+        });
+    }
+    c.close_dynamic()?;
+    Ok((Validator { nodes: c.nodes, patterns: c.patterns, resources: c.resources, root }, found))
+}
+
+fn schema_draft(schema: &Value) -> Option<Draft> {
+    schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri)
+}
+
+/// The identifier a subschema declares, if it is one in its draft (before 2019-09, `$ref`
+/// hides every sibling, `$id` included).
+fn id_of(value: &Value, draft: Draft) -> Option<&str> {
+    let obj = value.as_object()?;
+    if draft <= Draft::Draft7 && obj.contains_key("$ref") {
+        return None;
+    }
+    obj.get(draft.id_keyword()).and_then(Value::as_str)
+}
+
+/// Whether the root's custom meta-schema (among the resources) declares the vocabulary whose
+/// URI ends with `suffix`; `None` when there is no such meta-schema or it lists no vocabularies.
+fn vocabulary(schema: &Value, resources: &std::collections::BTreeMap<String, Value>, suffix: &str) -> Option<bool> {
+    let meta_uri = schema.get("$schema").and_then(Value::as_str)?;
+    if Draft::from_meta_schema_uri(meta_uri).is_some() {
+        return None;
+    }
+    let key = uri::normalize(meta_uri);
+    let meta = resources.iter().find(|(k, _)| uri::normalize(k) == key).map(|(_, v)| v)?;
+    let vocab = meta.get("$vocabulary").and_then(Value::as_object)?;
+    Some(vocab.keys().any(|k| k.ends_with(suffix)))
+}
+
+/// Whether the validator reads `keyword` in `draft`: the draft's own keywords, and
+/// `dependencies` in the drafts that split it into `dependentRequired`/`dependentSchemas`
+/// (kept for compatibility, as the test suite's optional tests expect).
+fn reads(draft: Draft, keyword: &str) -> bool {
+    draft.knows(keyword) || (keyword == "dependencies" && draft >= Draft::Draft201909)
+}
+
+/// The subschemas below a schema object, with the pointer tokens that lead to each.
+fn children<'s>(obj: &'s Map<String, Value>, draft: Draft, mut f: impl FnMut(&'s Value, &str, Option<String>)) {
+    for (k, v) in obj {
+        if !reads(draft, k) {
+            continue;
+        }
+        match k.as_str() {
+            "additionalItems" | "additionalProperties" | "contains" | "propertyNames" | "not" | "if" | "then" | "else"
+            | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" => f(v, k, None),
+            "items" => match v {
+                Value::Array(items) => items.iter().enumerate().for_each(|(i, item)| f(item, k, Some(i.to_string()))),
+                _ => f(v, k, None),
+            },
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                if let Value::Array(items) = v {
+                    items.iter().enumerate().for_each(|(i, item)| f(item, k, Some(i.to_string())));
+                }
+            }
+            "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" | "dependencies" => {
+                if let Value::Object(map) = v {
+                    for (name, sub) in map {
+                        if !sub.is_array() {
+                            f(sub, k, Some(name.clone()));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A non-negative integer, also when written as `2.0`.
+fn count(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.8e19).map(|f| f as u64))
+}
+
+fn escape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    crate::path::escape_pointer_token(token)
+}
+
+impl<'s, 'o> Compiler<'s, 'o> {
+    /// Registers the resources and anchors of a document (or of the subschema `value`).
+    fn walk(&mut self, value: &'s Value, base: &str, draft: Draft) {
+        let Some(obj) = value.as_object() else { return };
+        let draft = schema_draft(value).unwrap_or(draft);
+        let mut base = base.to_string();
+        if let Some(id) = id_of(value, draft) {
+            if draft <= Draft::Draft7 && id.starts_with('#') {
+                self.registry.anchors.insert((base.clone(), id.trim_start_matches('#').to_string()), (value, false));
+            } else {
+                let resolved = uri::resolve(&base, id);
+                let (doc, fragment) = uri::split_fragment(&resolved);
+                base = uri::normalize(doc).to_string();
+                self.registry.resources.insert(base.clone(), (value, draft, base.clone()));
+                if draft <= Draft::Draft7 && !fragment.is_empty() && !fragment.starts_with('/') {
+                    self.registry.anchors.insert((base.clone(), fragment.to_string()), (value, false));
+                }
+            }
+        }
+        if draft >= Draft::Draft201909 {
+            if let Some(anchor) = obj.get("$anchor").and_then(Value::as_str) {
+                self.registry.anchors.insert((base.clone(), anchor.to_string()), (value, false));
+            }
+            if draft >= Draft::Draft202012 {
+                if let Some(anchor) = obj.get("$dynamicAnchor").and_then(Value::as_str) {
+                    self.registry.anchors.insert((base.clone(), anchor.to_string()), (value, true));
+                }
+            }
+            if draft == Draft::Draft201909 && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+                self.registry.recursive.insert(base.clone());
+            }
+        }
+        let mut subs = Vec::new();
+        children(obj, draft, |v, _, _| subs.push(v));
+        for sub in subs {
+            self.walk(sub, &base, draft);
+        }
+    }
+
+    /// Registers a document under `uri` and walks it.
+    fn load(&mut self, uri: &str, doc: &'s Value) {
+        let draft = schema_draft(doc).unwrap_or(self.options.draft);
+        self.register(uri, doc, draft);
+    }
+
+    fn register(&mut self, at: &str, doc: &'s Value, draft: Draft) {
+        let base = match id_of(doc, draft).filter(|id| !id.starts_with('#')) {
+            Some(id) => uri::normalize(uri::split_fragment(&uri::resolve(at, id)).0).to_string(),
+            None => at.to_string(),
+        };
+        self.registry.resources.entry(at.to_string()).or_insert((doc, draft, base));
+        self.walk(doc, at, draft);
+    }
+
+    /// The document at `uri`: registered, given as a resource, or a draft's meta-schema.
+    fn document(&mut self, uri: &str) -> Option<(&'s Value, Draft, String)> {
+        if let Some(found) = self.registry.resources.get(uri) {
+            return Some(found.clone());
+        }
+        if let Some(doc) = self.pending.get(uri).copied() {
+            self.load(uri, doc);
+        } else {
+            for (meta_uri, doc) in meta_documents(uri) {
+                self.load(meta_uri, doc);
+            }
+        }
+        self.registry.resources.get(uri).cloned()
+    }
+
+    /// The subschema at `pointer` below `value`, with the base URI in force there.
+    fn locate(&mut self, value: &'s Value, base: &str, based: bool, draft: Draft, pointer: &str, doc_location: &str) -> Option<Site<'s>> {
+        let mut current = value;
+        let mut base = base.to_string();
+        let mut draft = draft;
+        let mut location = doc_location.to_string();
+        let mut based = based;
+        for token in uri::pointer_tokens(pointer) {
+            if current.is_object() && !std::mem::take(&mut based) {
+                draft = schema_draft(current).unwrap_or(draft);
+                if let Some(id) = id_of(current, draft).filter(|id| !id.starts_with('#')) {
+                    base = uri::normalize(uri::split_fragment(&uri::resolve(&base, id)).0).to_string();
+                }
+            }
+            current = match current {
+                Value::Object(map) => map.get(token.as_ref())?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+            location.push('/');
+            location.push_str(&escape_token(&token));
+        }
+        Some(Site { value: current, base, draft, location, based })
+    }
+
+    /// The target of a reference written at `site`, and whether it is a dynamic anchor.
+    fn resolve(&mut self, site: &Site<'s>, reference: &str, keyword: &str) -> Result<(Site<'s>, Option<String>), CompileError> {
+        let full = uri::resolve(&site.base, reference);
+        let (doc_uri, fragment) = uri::split_fragment(&full);
+        let doc_uri = uri::normalize(doc_uri).to_string();
+        let pointer = format!("{}/{keyword}", site.location);
+        let Some((doc, draft, doc_base)) = self.document(&doc_uri) else {
+            return Err(CompileError::MissingDocument { pointer, reference: reference.to_string(), uri: doc_uri });
+        };
+        let unresolvable = || CompileError::MissingTarget { pointer: pointer.clone(), reference: reference.to_string(), uri: full.clone() };
+        let fragment = uri::decode_fragment(fragment).ok_or_else(unresolvable)?;
+        let location = if doc_uri == uri::DEFAULT_BASE { String::new() } else { format!("{doc_uri}#") };
+        if fragment.is_empty() || fragment.starts_with('/') {
+            let target = self.locate(doc, &doc_base, true, draft, &fragment, &location).ok_or_else(unresolvable)?;
+            return Ok((target, None));
+        }
+        let (value, dynamic) = *self.registry.anchors.get(&(doc_uri.clone(), fragment.to_string())).ok_or_else(unresolvable)?;
+        let draft = schema_draft(value).unwrap_or(draft);
+        let location = format!("{location}{}", if location.is_empty() { format!("#{fragment}") } else { fragment.to_string() });
+        Ok((Site { value, base: doc_uri, draft, location, based: true }, dynamic.then(|| fragment.to_string())))
+    }
+
+    fn resource(&mut self, uri: &str) -> usize {
+        if let Some(i) = self.resource_index.get(uri) {
+            return *i;
+        }
+        self.resources.push(Resource { dynamic_anchors: Vec::new(), recursive_root: None });
+        let i = self.resources.len() - 1;
+        self.resource_index.insert(uri.to_string(), i);
+        i
+    }
+
+    /// The node of a subschema, compiled on first use.
+    fn node(&mut self, site: &Site<'s>) -> Result<usize, CompileError> {
+        let key = std::ptr::from_ref(site.value) as usize;
+        if let Some(n) = self.memo.get(&key) {
+            return Ok(*n);
+        }
+        let draft = schema_draft(site.value).unwrap_or(site.draft);
+        let base = match id_of(site.value, draft).filter(|id| !id.starts_with('#') && !site.based) {
+            Some(id) => uri::normalize(uri::split_fragment(&uri::resolve(&site.base, id)).0).to_string(),
+            None => site.base.clone(),
+        };
+        let resource = self.resource(&base);
+        let index = self.nodes.len();
+        self.nodes.push(Node { kws: Vec::new(), resource, gathers: false, draft });
+        self.memo.insert(key, index);
+        let here = Site { value: site.value, base, draft, location: site.location.clone(), based: true };
+        let kws = match site.value {
+            Value::Bool(false) => vec![Kw::False],
+            Value::Object(obj) => self.keywords(obj, &here)?,
+            _ => Vec::new(),
+        };
+        let gathers = kws.iter().any(|k| matches!(k, Kw::UnevaluatedItems(_) | Kw::UnevaluatedProperties(_)));
+        if let Some(node) = self.nodes.get_mut(index) {
+            node.kws = kws;
+            node.gathers = gathers;
+        }
+        Ok(index)
+    }
+
+    fn child(&mut self, site: &Site<'s>, value: &'s Value, tokens: &[&str]) -> Result<usize, CompileError> {
+        let mut location = site.location.clone();
+        for t in tokens {
+            location.push('/');
+            location.push_str(&escape_token(t));
+        }
+        self.node(&Site { value, base: site.base.clone(), draft: site.draft, location, based: false })
+    }
+
+    fn pattern(&mut self, site: &Site<'s>, source: &str, tokens: &[&str]) -> Result<usize, CompileError> {
+        if let Some(i) = self.pattern_index.get(source) {
+            return Ok(*i);
+        }
+        let pattern = Pattern::new(source).map_err(|reason| CompileError::InvalidRegex {
+            pointer: tokens.iter().fold(site.location.clone(), |acc, t| format!("{acc}/{}", escape_token(t))),
+            pattern: source.to_string(),
+            reason,
+        })?;
+        self.patterns.push(pattern);
+        self.pattern_index.insert(source.to_string(), self.patterns.len() - 1);
+        Ok(self.patterns.len() - 1)
+    }
+
+    fn keywords(&mut self, obj: &'s Map<String, Value>, site: &Site<'s>) -> Result<Vec<Kw>, CompileError> {
+        let draft = site.draft;
+        let mut kws = Vec::new();
+        let knows = |k: &str| reads(draft, k) && obj.contains_key(k);
+        if let Some(Value::String(r)) = obj.get("$ref") {
+            let (target, _) = self.resolve(site, r, "$ref")?;
+            kws.push(Kw::Ref(self.node(&target)?));
+            // Before 2019-09 a `$ref` is the whole schema.
+            if draft <= Draft::Draft7 {
+                return Ok(kws);
+            }
+        }
+        if draft == Draft::Draft202012 {
+            if let Some(Value::String(r)) = obj.get("$dynamicRef") {
+                let (target, anchor) = self.resolve(site, r, "$dynamicRef")?;
+                if let Some(name) = &anchor {
+                    self.dynamic_names.insert(name.clone());
+                }
+                kws.push(Kw::DynamicRef { target: self.node(&target)?, anchor });
+            }
+        }
+        if draft == Draft::Draft201909 {
+            if let Some(Value::String(r)) = obj.get("$recursiveRef") {
+                let (target, _) = self.resolve(site, r, "$recursiveRef")?;
+                self.recursive_refs = true;
+                kws.push(Kw::RecursiveRef(self.node(&target)?));
+            }
+        }
+        if self.validation {
+            self.validation_keywords(obj, site, &mut kws)?;
+        }
+        let get = |k: &str| obj.get(k).filter(|_| reads(draft, k));
+        if let (true, Some(Value::String(name))) = (self.options.formats || self.format_assertion, get("format")) {
+            match format::lookup(name, draft) {
+                Some(check) => kws.push(Kw::Format(check, name.clone())),
+                None if self.options.refuse_unknown_formats => {
+                    return Err(CompileError::UnknownFormat { pointer: format!("{}/format", site.location), format: name.clone() });
+                }
+                None => {}
+            }
+        }
+
+        // Applicators.
+        for key in ["allOf", "anyOf", "oneOf"] {
+            if let (true, Some(Value::Array(items))) = (knows(key), obj.get(key)) {
+                let mut nodes = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    nodes.push(self.child(site, item, &[key, &i.to_string()])?);
+                }
+                kws.push(match key {
+                    "allOf" => Kw::AllOf(nodes),
+                    "anyOf" => Kw::AnyOf(nodes),
+                    _ => Kw::OneOf(nodes),
+                });
+            }
+        }
+        if let (true, Some(not)) = (knows("not"), obj.get("not")) {
+            kws.push(Kw::Not(self.child(site, not, &["not"])?, not.clone()));
+        }
+        if let (true, Some(cond)) = (knows("if"), obj.get("if")) {
+            let cond = self.child(site, cond, &["if"])?;
+            let then = match obj.get("then") {
+                Some(t) => Some(self.child(site, t, &["then"])?),
+                None => None,
+            };
+            let otherwise = match obj.get("else") {
+                Some(e) => Some(self.child(site, e, &["else"])?),
+                None => None,
+            };
+            kws.push(Kw::If { cond, then, otherwise });
+        }
+        // Arrays.
+        let items = obj.get("items").filter(|_| knows("items"));
+        let (prefix_value, rest_value, prefix_keyword, rest_keyword) = if draft >= Draft::Draft202012 {
+            (obj.get("prefixItems").filter(|_| knows("prefixItems")), items, "prefixItems", "items")
+        } else {
+            match items {
+                Some(Value::Array(_)) => (items, obj.get("additionalItems").filter(|_| knows("additionalItems")), "items", "additionalItems"),
+                other => (None, other, "items", "items"),
+            }
+        };
+        if prefix_value.is_some() || rest_value.is_some() {
+            let mut prefix = Vec::new();
+            if let Some(Value::Array(list)) = prefix_value {
+                for (i, item) in list.iter().enumerate() {
+                    prefix.push(self.child(site, item, &[prefix_keyword, &i.to_string()])?);
+                }
+            }
+            let rest = match rest_value {
+                Some(v) => Some(self.child(site, v, &[rest_keyword])?),
+                None => None,
+            };
+            kws.push(Kw::Items { prefix, prefix_keyword, rest, rest_keyword });
+        }
+        if let (true, Some(contains)) = (knows("contains"), obj.get("contains")) {
+            let node = self.child(site, contains, &["contains"])?;
+            let later = draft >= Draft::Draft201909;
+            let min_written = later && obj.get("minContains").and_then(count).is_some();
+            let min = if later { obj.get("minContains").and_then(count).unwrap_or(1) } else { 1 };
+            let max = if later { obj.get("maxContains").and_then(count) } else { None };
+            kws.push(Kw::Contains { node, min, max, min_written });
+        }
+        // Objects.
+        let mut names = Vec::new();
+        if let (true, Some(Value::Object(props))) = (knows("properties"), obj.get("properties")) {
+            let mut list = Vec::with_capacity(props.len());
+            for (name, sub) in props {
+                list.push((name.clone(), self.child(site, sub, &["properties", name])?));
+                names.push(name.clone());
+            }
+            list.sort_by(|a, b| a.0.cmp(&b.0));
+            kws.push(Kw::Properties(list));
+        }
+        names.sort();
+        let mut patterns = Vec::new();
+        if let (true, Some(Value::Object(props))) = (knows("patternProperties"), obj.get("patternProperties")) {
+            let mut list = Vec::with_capacity(props.len());
+            for (source, sub) in props {
+                let p = self.pattern(site, source, &["patternProperties", source])?;
+                list.push((p, source.clone(), self.child(site, sub, &["patternProperties", source])?));
+                patterns.push(p);
+            }
+            kws.push(Kw::PatternProperties(list));
+        }
+        if let (true, Some(additional)) = (knows("additionalProperties"), obj.get("additionalProperties")) {
+            let node = self.child(site, additional, &["additionalProperties"])?;
+            kws.push(Kw::AdditionalProperties { node, names, patterns });
+        }
+        if let (true, Some(names)) = (knows("propertyNames"), obj.get("propertyNames")) {
+            kws.push(Kw::PropertyNames(self.child(site, names, &["propertyNames"])?));
+        }
+        for key in ["dependentSchemas", "dependencies"] {
+            if let (true, Some(Value::Object(deps))) = (knows(key), obj.get(key)) {
+                let keyword: &'static str = if key == "dependencies" { "dependencies" } else { "dependentSchemas" };
+                let mut schemas = Vec::new();
+                for (name, sub) in deps {
+                    if !sub.is_array() {
+                        schemas.push((name.clone(), self.child(site, sub, &[key, name])?));
+                    }
+                }
+                if !schemas.is_empty() {
+                    kws.push(Kw::DependentSchemas(keyword, schemas));
+                }
+            }
+        }
+        // Last: they need what every other keyword evaluated.
+        if let (true, Some(sub)) = (knows("unevaluatedItems"), obj.get("unevaluatedItems")) {
+            kws.push(Kw::UnevaluatedItems(self.child(site, sub, &["unevaluatedItems"])?));
+        }
+        if let (true, Some(sub)) = (knows("unevaluatedProperties"), obj.get("unevaluatedProperties")) {
+            kws.push(Kw::UnevaluatedProperties(self.child(site, sub, &["unevaluatedProperties"])?));
+        }
+        Ok(kws)
+    }
+
+    fn validation_keywords(&mut self, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+        let draft = site.draft;
+        let get = |k: &str| obj.get(k).filter(|_| reads(draft, k));
+        let count = |k: &str| get(k).and_then(count);
+        match get("type") {
+            Some(Value::String(t)) => {
+                if let Some((mask, name)) = type_bit(t) {
+                    kws.push(Kw::Type { mask, names: vec![name] });
+                }
+            }
+            Some(Value::Array(list)) => {
+                let mut found: Vec<(u8, &'static str)> = list.iter().filter_map(Value::as_str).filter_map(type_bit).collect();
+                // As written, once each.
+                let mut seen = 0u8;
+                found.retain(|(bit, _)| {
+                    let first = seen & bit == 0;
+                    seen |= bit;
+                    first
+                });
+                kws.push(Kw::Type { mask: found.iter().fold(0, |m, (b, _)| m | b), names: found.iter().map(|(_, n)| *n).collect() });
+            }
+            _ => {}
+        }
+        if let Some(e) = get("enum") {
+            kws.push(Kw::Enum(e.clone()));
+        }
+        if let Some(c) = get("const") {
+            kws.push(Kw::Const(c.clone()));
+        }
+        let number = |k: &str| get(k).and_then(|v| match v {
+            Value::Number(n) => Some(n.clone()),
+            _ => None,
+        });
+        if draft == Draft::Draft4 {
+            // Draft 4: `exclusiveMaximum: true` makes `maximum` exclusive.
+            let exclusive = |k: &str| get(k) == Some(&Value::Bool(true));
+            if let Some(n) = number("minimum") {
+                kws.push(if exclusive("exclusiveMinimum") { Kw::ExclusiveMinimum(n) } else { Kw::Minimum(n) });
+            }
+            if let Some(n) = number("maximum") {
+                kws.push(if exclusive("exclusiveMaximum") { Kw::ExclusiveMaximum(n) } else { Kw::Maximum(n) });
+            }
+        } else {
+            if let Some(n) = number("minimum") {
+                kws.push(Kw::Minimum(n));
+            }
+            if let Some(n) = number("maximum") {
+                kws.push(Kw::Maximum(n));
+            }
+            if let Some(n) = number("exclusiveMinimum") {
+                kws.push(Kw::ExclusiveMinimum(n));
+            }
+            if let Some(n) = number("exclusiveMaximum") {
+                kws.push(Kw::ExclusiveMaximum(n));
+            }
+        }
+        if let Some(n) = number("multipleOf") {
+            kws.push(Kw::MultipleOf(n));
+        }
+        if let Some(n) = count("minLength") {
+            kws.push(Kw::MinLength(n));
+        }
+        if let Some(n) = count("maxLength") {
+            kws.push(Kw::MaxLength(n));
+        }
+        if let Some(Value::String(p)) = get("pattern") {
+            let index = self.pattern(site, p, &["pattern"])?;
+            kws.push(Kw::Pattern(index, p.clone()));
+        }
+        if draft <= Draft::Draft7 {
+            let encoding = get("contentEncoding").and_then(Value::as_str);
+            if let Some(e) = encoding.filter(|e| e.eq_ignore_ascii_case("base64")) {
+                kws.push(Kw::ContentEncoding(e.to_string()));
+            }
+            if let Some(m) = get("contentMediaType").and_then(Value::as_str).filter(|m| m.eq_ignore_ascii_case("application/json")) {
+                kws.push(Kw::ContentMediaType(m.to_string(), encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64"))));
+            }
+        }
+        if let Some(n) = count("minItems") {
+            kws.push(Kw::MinItems(n));
+        }
+        if let Some(n) = count("maxItems") {
+            kws.push(Kw::MaxItems(n));
+        }
+        if get("uniqueItems") == Some(&Value::Bool(true)) {
+            kws.push(Kw::UniqueItems);
+        }
+        if let Some(Value::Array(list)) = get("required") {
+            let names: Vec<String> = list.iter().filter_map(Value::as_str).map(str::to_string).collect();
+            if !names.is_empty() {
+                kws.push(Kw::Required(names));
+            }
+        }
+        if let Some(n) = count("minProperties") {
+            kws.push(Kw::MinProperties(n));
+        }
+        if let Some(n) = count("maxProperties") {
+            kws.push(Kw::MaxProperties(n));
+        }
+        for key in ["dependentRequired", "dependencies"] {
+            if let Some(Value::Object(deps)) = get(key) {
+                let list: Vec<(String, Vec<String>)> = deps
+                    .iter()
+                    .filter_map(|(name, v)| v.as_array().map(|a| (name.clone(), a.iter().filter_map(Value::as_str).map(str::to_string).collect())))
+                    .collect();
+                if !list.is_empty() {
+                    kws.push(Kw::DependentRequired(if key == "dependencies" { "dependencies" } else { "dependentRequired" }, list));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles every dynamic anchor a `$dynamicRef` may jump to, and every recursive anchor,
+    /// until compiling them finds no new ones.
+    fn close_dynamic(&mut self) -> Result<(), CompileError> {
+        loop {
+            let mut todo = Vec::new();
+            for ((resource, name), (value, dynamic)) in &self.registry.anchors {
+                if *dynamic && self.dynamic_names.contains(name) {
+                    todo.push((resource.clone(), name.clone(), *value, true));
+                }
+            }
+            if self.recursive_refs {
+                for resource in &self.registry.recursive {
+                    if let Some((value, _, _)) = self.registry.resources.get(resource) {
+                        todo.push((resource.clone(), String::new(), *value, false));
+                    }
+                }
+            }
+            let before = self.nodes.len();
+            for (resource, name, value, dynamic) in todo {
+                let draft = self.registry.resources.get(&resource).map_or(self.options.draft, |(_, d, _)| *d);
+                let location = format!("{resource}#{name}");
+                let node = self.node(&Site { value, base: resource.clone(), draft, location, based: true })?;
+                let index = self.resource(&resource);
+                if let Some(r) = self.resources.get_mut(index) {
+                    if dynamic {
+                        if !r.dynamic_anchors.iter().any(|(n, _)| *n == name) {
+                            r.dynamic_anchors.push((name, node));
+                        }
+                    } else {
+                        r.recursive_root = Some(node);
+                    }
+                }
+            }
+            if self.nodes.len() == before {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The meta-schema documents of the draft whose URI is `uri` (for 2019-09 and 2020-12, with
+/// their vocabulary documents), so that a schema may `$ref` its draft's meta-schema.
+fn meta_documents(uri: &str) -> Vec<(&'static str, &'static Value)> {
+    use referencing::meta as m;
+    let all: [(&'static str, &'static Value); 19] = [
+        ("http://json-schema.org/draft-04/schema", &m::DRAFT4),
+        ("http://json-schema.org/draft-06/schema", &m::DRAFT6),
+        ("http://json-schema.org/draft-07/schema", &m::DRAFT7),
+        ("https://json-schema.org/draft/2019-09/schema", &m::DRAFT201909),
+        ("https://json-schema.org/draft/2019-09/meta/applicator", &m::DRAFT201909_APPLICATOR),
+        ("https://json-schema.org/draft/2019-09/meta/content", &m::DRAFT201909_CONTENT),
+        ("https://json-schema.org/draft/2019-09/meta/core", &m::DRAFT201909_CORE),
+        ("https://json-schema.org/draft/2019-09/meta/format", &m::DRAFT201909_FORMAT),
+        ("https://json-schema.org/draft/2019-09/meta/meta-data", &m::DRAFT201909_META_DATA),
+        ("https://json-schema.org/draft/2019-09/meta/validation", &m::DRAFT201909_VALIDATION),
+        ("https://json-schema.org/draft/2020-12/schema", &m::DRAFT202012),
+        ("https://json-schema.org/draft/2020-12/meta/core", &m::DRAFT202012_CORE),
+        ("https://json-schema.org/draft/2020-12/meta/applicator", &m::DRAFT202012_APPLICATOR),
+        ("https://json-schema.org/draft/2020-12/meta/unevaluated", &m::DRAFT202012_UNEVALUATED),
+        ("https://json-schema.org/draft/2020-12/meta/validation", &m::DRAFT202012_VALIDATION),
+        ("https://json-schema.org/draft/2020-12/meta/meta-data", &m::DRAFT202012_META_DATA),
+        ("https://json-schema.org/draft/2020-12/meta/format-annotation", &m::DRAFT202012_FORMAT_ANNOTATION),
+        ("https://json-schema.org/draft/2020-12/meta/format-assertion", &m::DRAFT202012_FORMAT_ASSERTION),
+        ("https://json-schema.org/draft/2020-12/meta/content", &m::DRAFT202012_CONTENT),
+    ];
+    let family = if uri.contains("/draft/2019-09/") {
+        "/draft/2019-09/"
+    } else if uri.contains("/draft/2020-12/") {
+        "/draft/2020-12/"
+    } else {
+        return all.into_iter().filter(|(u, _)| *u == uri).collect();
+    };
+    if !all.iter().any(|(u, _)| *u == uri) {
+        return Vec::new();
+    }
+    all.into_iter().filter(|(u, _)| u.contains(family)).collect()
+}

@@ -1,0 +1,659 @@
+//! Evaluation of a value against the node graph. Two modes share one walk: with `errors` set,
+//! every failing keyword records an error and evaluation goes on; without, the first failure
+//! ends it. Annotations (which properties and items were evaluated) are gathered only below a
+//! node that has `unevaluatedProperties`/`unevaluatedItems`, and only from subschemas that pass.
+
+use super::compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of};
+use super::{Error, ErrorKind, Validator};
+use crate::draft::Draft;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// How deeply evaluations may nest (a schema that refers to itself without consuming the value
+/// would otherwise never end).
+const MAX_DEPTH: usize = 512;
+
+/// Which properties (by position in their object) and items were evaluated here.
+#[derive(Default)]
+struct Seen {
+    props: Vec<bool>,
+    items: Vec<bool>,
+}
+
+impl Seen {
+    fn mark(list: &mut Vec<bool>, i: usize, len: usize) {
+        if list.len() < len {
+            list.resize(len, false);
+        }
+        if let Some(slot) = list.get_mut(i) {
+            *slot = true;
+        }
+    }
+
+    fn merge(&mut self, other: Seen) {
+        for (list, from) in [(&mut self.props, other.props), (&mut self.items, other.items)] {
+            if list.len() < from.len() {
+                list.resize(from.len(), false);
+            }
+            for (a, b) in list.iter_mut().zip(from) {
+                *a |= b;
+            }
+        }
+    }
+}
+
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct Ctx<'s, 'v> {
+    v: &'s Validator,
+    errors: Option<Vec<Error<'v>>>,
+    instance_path: Vec<Seg<'v>>,
+    schema_path: Vec<Seg<'s>>,
+    scope: Vec<usize>,
+    /// The references being followed, each with the value it was followed at.
+    refs: Vec<(usize, usize)>,
+    depth: usize,
+}
+
+pub(super) fn is_valid(v: &Validator, node: usize, value: &Value) -> bool {
+    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
+    c.node(node, value, None)
+}
+
+pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Error<'v>> {
+    let mut c = Ctx { v, errors: Some(Vec::new()), instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
+    c.node(node, value, None);
+    c.errors.unwrap_or_default()
+}
+
+fn write_token(out: &mut String, seg: &Seg<'_>) {
+    out.push('/');
+    match seg {
+        Seg::Key(k) => out.push_str(&crate::path::escape_pointer_token(k)),
+        Seg::Index(i) => out.push_str(&i.to_string()),
+    }
+}
+
+fn type_mask(value: &Value) -> u8 {
+    match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(n) if is_integer(n) => INTEGER | NUMBER,
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+    }
+}
+
+impl<'s, 'v> Ctx<'s, 'v> {
+    fn collecting(&self) -> bool {
+        self.errors.is_some()
+    }
+
+    /// Records an error of `keyword` (`segment`: the keyword's own path segment, if any).
+    fn fail(&mut self, keyword: &'static str, segment: Option<&'static str>, instance: &'v Value, kind: ErrorKind<'v>) -> bool {
+        if self.errors.is_some() {
+            let mut instance_path = String::new();
+            for seg in &self.instance_path {
+                write_token(&mut instance_path, seg);
+            }
+            let mut evaluation_path = String::new();
+            for seg in &self.schema_path {
+                write_token(&mut evaluation_path, seg);
+            }
+            if let Some(s) = segment {
+                write_token(&mut evaluation_path, &Seg::Key(s));
+            }
+            if let Some(errors) = self.errors.as_mut() {
+                errors.push(Error { keyword, kind, instance: Cow::Borrowed(instance), instance_path, evaluation_path });
+            }
+        }
+        false
+    }
+
+    /// Evaluates a subschema without recording its errors.
+    fn quietly(&mut self, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let saved = self.errors.take();
+        let ok = self.node(node, value, seen);
+        self.errors = saved;
+        ok
+    }
+
+    /// Evaluates a subschema collecting its errors apart (a branch of `anyOf`/`oneOf`).
+    fn branch(&mut self, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> (bool, Vec<Error<'v>>) {
+        let saved = self.errors.replace(Vec::new());
+        let ok = self.node(node, value, seen);
+        let errors = std::mem::replace(&mut self.errors, saved).unwrap_or_default();
+        (ok, errors)
+    }
+
+    fn node(&mut self, n: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let v = self.v;
+        let Some(node) = v.nodes.get(n) else { return true };
+        if self.depth >= MAX_DEPTH {
+            return self.fail("$ref", None, value, ErrorKind::Recursion);
+        }
+        self.depth += 1;
+        let entered = self.scope.last() != Some(&node.resource);
+        if entered {
+            self.scope.push(node.resource);
+        }
+        let ok = if node.gathers {
+            let mut own = Seen::default();
+            let ok = self.keywords(&node.kws, node.draft, value, Some(&mut own));
+            if let (true, Some(outer)) = (ok, seen) {
+                outer.merge(own);
+            }
+            ok
+        } else {
+            self.keywords(&node.kws, node.draft, value, seen)
+        };
+        if entered {
+            self.scope.pop();
+        }
+        self.depth -= 1;
+        ok
+    }
+
+    fn keywords(&mut self, kws: &'s [Kw], draft: Draft, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let mut valid = true;
+        for kw in kws {
+            if !self.keyword(kw, draft, value, seen.as_deref_mut()) {
+                valid = false;
+                if !self.collecting() {
+                    return false;
+                }
+            }
+        }
+        valid
+    }
+
+    /// Evaluates the child `node` at the same value, under the schema path `keyword[/index]`.
+    fn at(&mut self, keyword: &'static str, index: Option<usize>, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        self.schema_path.push(Seg::Key(keyword));
+        if let Some(i) = index {
+            self.schema_path.push(Seg::Index(i));
+        }
+        let ok = self.node(node, value, seen);
+        if index.is_some() {
+            self.schema_path.pop();
+        }
+        self.schema_path.pop();
+        ok
+    }
+
+    fn keyword(&mut self, kw: &'s Kw, draft: Draft, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        match kw {
+            Kw::False => self.fail("falseSchema", None, value, ErrorKind::FalseSchema),
+            Kw::Ref(target) => self.follow("$ref", *target, value, seen),
+            Kw::DynamicRef { target, anchor } => {
+                let mut node = *target;
+                if let Some(name) = anchor {
+                    // The outermost resource in the dynamic scope with that dynamic anchor.
+                    let v = self.v;
+                    let found = self.scope.iter().find_map(|r| {
+                        v.resources.get(*r).and_then(|res| res.dynamic_anchors.iter().find(|(n, _)| n == name).map(|(_, node)| *node))
+                    });
+                    node = found.unwrap_or(node);
+                }
+                self.follow("$dynamicRef", node, value, seen)
+            }
+            Kw::RecursiveRef(target) => {
+                let v = self.v;
+                let mut node = *target;
+                let anchored = |r: usize| v.resources.get(r).and_then(|res| res.recursive_root);
+                if v.nodes.get(*target).and_then(|t| anchored(t.resource)) == Some(*target) {
+                    // Innermost to outermost, as long as each resource is anchored too.
+                    for r in self.scope.iter().rev() {
+                        match anchored(*r) {
+                            Some(root) => node = root,
+                            None => break,
+                        }
+                    }
+                }
+                self.follow("$recursiveRef", node, value, seen)
+            }
+            Kw::Type { mask, names } => {
+                let mut have = type_mask(value);
+                if draft == Draft::Draft4 && have & INTEGER != 0 && matches!(value, Value::Number(n) if !is_draft4_integer(n)) {
+                    have &= !INTEGER;
+                }
+                if have & mask != 0 {
+                    return true;
+                }
+                self.fail("type", Some("type"), value, ErrorKind::Type { expected: names.clone() })
+            }
+            Kw::Enum(options) => {
+                let ok = match options {
+                    Value::Array(list) => list.iter().any(|o| equal(o, value)),
+                    _ => false,
+                };
+                ok || self.fail("enum", Some("enum"), value, ErrorKind::Enum { options: options.clone() })
+            }
+            Kw::Const(expected) => equal(expected, value) || self.fail("const", Some("const"), value, ErrorKind::Const { expected: expected.clone() }),
+            Kw::Minimum(limit) | Kw::Maximum(limit) | Kw::ExclusiveMinimum(limit) | Kw::ExclusiveMaximum(limit) => {
+                let Value::Number(n) = value else { return true };
+                let Some(order) = compare(n, limit) else { return true };
+                let (ok, keyword, kind) = match kw {
+                    Kw::Minimum(_) => (order != Ordering::Less, "minimum", ErrorKind::Minimum { limit: limit.clone() }),
+                    Kw::Maximum(_) => (order != Ordering::Greater, "maximum", ErrorKind::Maximum { limit: limit.clone() }),
+                    Kw::ExclusiveMinimum(_) => (order == Ordering::Greater, "exclusiveMinimum", ErrorKind::ExclusiveMinimum { limit: limit.clone() }),
+                    _ => (order == Ordering::Less, "exclusiveMaximum", ErrorKind::ExclusiveMaximum { limit: limit.clone() }),
+                };
+                ok || self.fail(keyword, Some(keyword), value, kind)
+            }
+            Kw::MultipleOf(m) => {
+                let Value::Number(n) = value else { return true };
+                is_multiple_of(n, m) || self.fail("multipleOf", Some("multipleOf"), value, ErrorKind::MultipleOf { multiple_of: m.clone() })
+            }
+            Kw::MinLength(limit) | Kw::MaxLength(limit) => {
+                let Value::String(s) = value else { return true };
+                // Characters, not bytes: a count only matters when the byte length is near the limit.
+                let len = |s: &str| s.chars().count() as u64;
+                match kw {
+                    Kw::MinLength(_) => (s.len() as u64) >= limit.saturating_mul(4) || len(s) >= *limit || self.fail("minLength", Some("minLength"), value, ErrorKind::MinLength { limit: *limit }),
+                    _ => (s.len() as u64) <= *limit || len(s) <= *limit || self.fail("maxLength", Some("maxLength"), value, ErrorKind::MaxLength { limit: *limit }),
+                }
+            }
+            Kw::Pattern(index, source) => {
+                let Value::String(s) = value else { return true };
+                match self.v.patterns.get(*index).map(|p| p.is_match(s)) {
+                    Some(Ok(false)) => self.fail("pattern", Some("pattern"), value, ErrorKind::Pattern { pattern: source.clone() }),
+                    Some(Err(_)) => self.fail("pattern", Some("pattern"), value, ErrorKind::Backtracked { pattern: source.clone() }),
+                    _ => true,
+                }
+            }
+            Kw::Format(check, name) => {
+                let Value::String(s) = value else { return true };
+                check(s) || self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() })
+            }
+            Kw::ContentEncoding(encoding) => {
+                let Value::String(s) = value else { return true };
+                super::format::base64(s).is_some() || self.fail("contentEncoding", Some("contentEncoding"), value, ErrorKind::ContentEncoding { encoding: encoding.clone() })
+            }
+            Kw::ContentMediaType(media_type, base64) => {
+                let Value::String(s) = value else { return true };
+                let decoded = if *base64 { super::format::base64(s) } else { Some(s.as_bytes().to_vec()) };
+                // Undecodable text is contentEncoding's error, not this one's.
+                let Some(bytes) = decoded else { return true };
+                serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
+                    || self.fail("contentMediaType", Some("contentMediaType"), value, ErrorKind::ContentMediaType { media_type: media_type.clone() })
+            }
+            Kw::MinItems(limit) | Kw::MaxItems(limit) => {
+                let Value::Array(items) = value else { return true };
+                let n = items.len() as u64;
+                match kw {
+                    Kw::MinItems(_) => n >= *limit || self.fail("minItems", Some("minItems"), value, ErrorKind::MinItems { limit: *limit }),
+                    _ => n <= *limit || self.fail("maxItems", Some("maxItems"), value, ErrorKind::MaxItems { limit: *limit }),
+                }
+            }
+            Kw::UniqueItems => {
+                let Value::Array(items) = value else { return true };
+                all_unique(items) || self.fail("uniqueItems", Some("uniqueItems"), value, ErrorKind::UniqueItems)
+            }
+            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
+                let Value::Array(items) = value else { return true };
+                let len = items.len();
+                let jobs = items.iter().zip(prefix).enumerate().map(|(i, (item, node))| Job::item(prefix_keyword, Some(i), i, *node, item));
+                let ok = self.each(jobs, seen.as_deref_mut().map(|s| &mut s.items), len);
+                let Some(rest) = rest else { return ok };
+                if !ok && !self.collecting() {
+                    return false;
+                }
+                let start = prefix.len().min(len);
+                if self.v.is_false(*rest) && len > start {
+                    let limit = prefix.len();
+                    return self.fail(rest_keyword, Some(rest_keyword), value, ErrorKind::AdditionalItems { limit }) && ok;
+                }
+                let jobs = items.iter().enumerate().skip(start).map(|(i, item)| Job::item(rest_keyword, None, i, *rest, item));
+                self.each(jobs, seen.map(|s| &mut s.items), len) && ok
+            }
+            Kw::Contains { node, min, max, min_written } => {
+                let Value::Array(items) = value else { return true };
+                let mut count = 0u64;
+                let track = draft >= Draft::Draft202012;
+                for (i, item) in items.iter().enumerate() {
+                    if self.quietly(*node, item, None) {
+                        count += 1;
+                        if let (true, Some(s)) = (track, seen.as_deref_mut()) {
+                            Seen::mark(&mut s.items, i, items.len());
+                        }
+                    }
+                }
+                if count < *min {
+                    let keyword = if *min_written { "minContains" } else { "contains" };
+                    return self.fail(keyword, Some(keyword), value, ErrorKind::Contains);
+                }
+                match max {
+                    Some(max) if count > *max => self.fail("maxContains", Some("maxContains"), value, ErrorKind::Contains),
+                    _ => true,
+                }
+            }
+            Kw::Required(names) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for name in names {
+                    if !map.contains_key(name) {
+                        ok = self.fail("required", Some("required"), value, ErrorKind::Required { property: name.clone() });
+                        if !self.collecting() {
+                            return false;
+                        }
+                    }
+                }
+                ok
+            }
+            Kw::MinProperties(limit) | Kw::MaxProperties(limit) => {
+                let Value::Object(map) = value else { return true };
+                let n = map.len() as u64;
+                match kw {
+                    Kw::MinProperties(_) => n >= *limit || self.fail("minProperties", Some("minProperties"), value, ErrorKind::MinProperties { limit: *limit }),
+                    _ => n <= *limit || self.fail("maxProperties", Some("maxProperties"), value, ErrorKind::MaxProperties { limit: *limit }),
+                }
+            }
+            Kw::Properties(props) => {
+                let Value::Object(map) = value else { return true };
+                let len = map.len();
+                if seen.is_none() {
+                    // No positions needed: look each property up.
+                    let jobs = props.iter().filter_map(|(name, node)| {
+                        let (key, member) = map.get_key_value(name)?;
+                        Some(Job::member("properties", Some(name), key, 0, *node, member))
+                    });
+                    return self.each(jobs, None, len);
+                }
+                let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
+                    let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
+                    Some(Job::member("properties", Some(pname), name, i, *node, member))
+                });
+                self.each(jobs, seen.map(|s| &mut s.props), len)
+            }
+            Kw::PatternProperties(list) => {
+                let Value::Object(map) = value else { return true };
+                let v = self.v;
+                let jobs = map.iter().enumerate().flat_map(|(i, (name, member))| {
+                    list.iter()
+                        .filter(move |(pattern, _, _)| matches(v, *pattern, name))
+                        .map(move |(_, source, node)| Job::member("patternProperties", Some(source), name, i, *node, member))
+                });
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
+            }
+            Kw::AdditionalProperties { node, names, patterns } => {
+                let Value::Object(map) = value else { return true };
+                let v = self.v;
+                let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| matches(v, *p, name));
+                if v.is_false(*node) {
+                    let unexpected: Vec<String> = map.keys().filter(|k| extra(k)).cloned().collect();
+                    if unexpected.is_empty() {
+                        return true;
+                    }
+                    return self.fail("additionalProperties", Some("additionalProperties"), value, ErrorKind::AdditionalProperties { unexpected });
+                }
+                let jobs = map.iter().enumerate().filter(|(_, (name, _))| extra(name)).map(|(i, (name, member))| Job::member("additionalProperties", None, name, i, *node, member));
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
+            }
+            Kw::PropertyNames(node) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for name in map.keys() {
+                    // The name is a string value of its own, checked apart from the output.
+                    let name = Value::String(name.clone());
+                    if is_valid(self.v, *node, &name) {
+                        continue;
+                    }
+                    ok = false;
+                    if !self.collecting() {
+                        return false;
+                    }
+                    let first = errors(self.v, *node, &name).into_iter().next().map(Error::into_owned);
+                    if let Some(error) = first {
+                        self.fail("propertyNames", Some("propertyNames"), value, ErrorKind::PropertyNames { error: Box::new(error) });
+                    }
+                }
+                ok
+            }
+            Kw::DependentRequired(keyword, deps) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for (name, required) in deps {
+                    if !map.contains_key(name) {
+                        continue;
+                    }
+                    for r in required {
+                        if !map.contains_key(r) {
+                            ok = self.fail(keyword, Some(keyword), value, ErrorKind::Required { property: r.clone() });
+                            if !self.collecting() {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                ok
+            }
+            Kw::DependentSchemas(keyword, deps) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for (name, node) in deps {
+                    if !map.contains_key(name) {
+                        continue;
+                    }
+                    self.schema_path.push(Seg::Key(keyword));
+                    self.schema_path.push(Seg::Key(name));
+                    let good = self.node(*node, value, seen.as_deref_mut());
+                    self.schema_path.truncate(self.schema_path.len() - 2);
+                    if !good {
+                        ok = false;
+                        if !self.collecting() {
+                            return false;
+                        }
+                    }
+                }
+                ok
+            }
+            Kw::AllOf(nodes) => {
+                let mut ok = true;
+                for (i, node) in nodes.iter().enumerate() {
+                    if !self.at("allOf", Some(i), *node, value, seen.as_deref_mut()) {
+                        ok = false;
+                        if !self.collecting() {
+                            return false;
+                        }
+                    }
+                }
+                ok
+            }
+            Kw::AnyOf(nodes) => self.any_of(nodes, value, seen),
+            Kw::OneOf(nodes) => self.one_of(nodes, value, seen),
+            Kw::Not(node, schema) => {
+                !self.quietly(*node, value, None) || self.fail("not", Some("not"), value, ErrorKind::Not { schema: schema.clone() })
+            }
+            Kw::If { cond, then, otherwise } => {
+                let mut own = Seen::default();
+                let track = seen.is_some();
+                self.schema_path.push(Seg::Key("if"));
+                let holds = self.quietly(*cond, value, track.then_some(&mut own));
+                self.schema_path.pop();
+                if holds {
+                    if let Some(s) = seen.as_deref_mut() {
+                        s.merge(own);
+                    }
+                    match then {
+                        Some(t) => self.at("then", None, *t, value, seen),
+                        None => true,
+                    }
+                } else {
+                    match otherwise {
+                        Some(e) => self.at("else", None, *e, value, seen),
+                        None => true,
+                    }
+                }
+            }
+            Kw::UnevaluatedItems(node) => {
+                let Value::Array(items) = value else { return true };
+                let done = |i: usize| seen.as_deref().and_then(|s| s.items.get(i)).copied().unwrap_or(false);
+                let left: Vec<usize> = (0..items.len()).filter(|i| !done(*i)).collect();
+                if !left.is_empty() && self.v.is_false(*node) {
+                    return self.fail("unevaluatedItems", Some("unevaluatedItems"), value, ErrorKind::UnevaluatedItems { unexpected: left });
+                }
+                let jobs = left.into_iter().filter_map(|i| Some(Job::item("unevaluatedItems", None, i, *node, items.get(i)?)));
+                self.each(jobs, seen.map(|s| &mut s.items), items.len())
+            }
+            Kw::UnevaluatedProperties(node) => {
+                let Value::Object(map) = value else { return true };
+                let done = |i: usize| seen.as_deref().and_then(|s| s.props.get(i)).copied().unwrap_or(false);
+                let left: Vec<(usize, &'v String, &'v Value)> = map.iter().enumerate().filter(|(i, _)| !done(*i)).map(|(i, (k, v))| (i, k, v)).collect();
+                if !left.is_empty() && self.v.is_false(*node) {
+                    let unexpected = left.iter().map(|(_, k, _)| (*k).clone()).collect();
+                    return self.fail("unevaluatedProperties", Some("unevaluatedProperties"), value, ErrorKind::UnevaluatedProperties { unexpected });
+                }
+                let jobs = left.into_iter().map(|(i, name, member)| Job::member("unevaluatedProperties", None, name, i, *node, member));
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
+            }
+        }
+    }
+
+    /// Applies each job's subschema at its member or item; those that pass are marked evaluated
+    /// in `slots` (of `len` members or items). Stops at the first failure unless collecting.
+    fn each(&mut self, jobs: impl Iterator<Item = Job<'s, 'v>>, mut slots: Option<&mut Vec<bool>>, len: usize) -> bool {
+        let mut ok = true;
+        for job in jobs {
+            let depth = self.schema_path.len();
+            self.schema_path.push(Seg::Key(job.keyword));
+            if let Some(name) = job.name {
+                self.schema_path.push(name);
+            }
+            self.instance_path.push(job.at);
+            let good = self.node(job.node, job.value, None);
+            self.instance_path.pop();
+            self.schema_path.truncate(depth);
+            if good {
+                if let Some(s) = slots.as_deref_mut() {
+                    Seen::mark(s, job.index, len);
+                }
+            } else {
+                ok = false;
+                if !self.collecting() {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    /// Follows a reference. Reaching the same subschema again at the same value, without moving
+    /// into the value (`{"$ref": "#"}`), would never end and adds no constraint: it passes.
+    fn follow(&mut self, keyword: &'static str, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let key = (node, std::ptr::from_ref(value) as usize);
+        if self.refs.contains(&key) {
+            return true;
+        }
+        self.refs.push(key);
+        let ok = self.at(keyword, None, node, value, seen);
+        self.refs.pop();
+        ok
+    }
+
+    fn any_of(&mut self, nodes: &'s [usize], value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let track = seen.is_some();
+        let mut any = false;
+        let mut context = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let mut own = Seen::default();
+            self.schema_path.push(Seg::Key("anyOf"));
+            self.schema_path.push(Seg::Index(i));
+            let (ok, errors) = if self.collecting() && !any {
+                self.branch(*node, value, track.then_some(&mut own))
+            } else {
+                (self.quietly(*node, value, track.then_some(&mut own)), Vec::new())
+            };
+            self.schema_path.truncate(self.schema_path.len() - 2);
+            if ok {
+                any = true;
+                if let Some(s) = seen.as_deref_mut() {
+                    s.merge(own);
+                }
+                // Annotations need every passing branch; a plain answer needs one.
+                if !track {
+                    return true;
+                }
+            } else {
+                context.push(errors);
+            }
+        }
+        any || self.fail("anyOf", Some("anyOf"), value, ErrorKind::AnyOf { context })
+    }
+
+    fn one_of(&mut self, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let track = seen.is_some();
+        let mut passing = 0;
+        let mut first = None;
+        let mut context = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let mut own = Seen::default();
+            self.schema_path.push(Seg::Key("oneOf"));
+            self.schema_path.push(Seg::Index(i));
+            let (ok, errors) = if self.collecting() && passing == 0 {
+                self.branch(*node, value, track.then_some(&mut own))
+            } else {
+                (self.quietly(*node, value, track.then_some(&mut own)), Vec::new())
+            };
+            self.schema_path.truncate(self.schema_path.len() - 2);
+            if ok {
+                passing += 1;
+                if passing > 1 {
+                    return self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfMultipleValid);
+                }
+                first = Some(own);
+            } else {
+                context.push(errors);
+            }
+        }
+        match first {
+            Some(own) => {
+                if let Some(s) = seen {
+                    s.merge(own);
+                }
+                true
+            }
+            None => self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfNotValid { context }),
+        }
+    }
+}
+
+/// A subschema to apply at a member or item: `keyword[/name]` in the schema, `at` (position
+/// `index`) in the value.
+struct Job<'s, 'v> {
+    keyword: &'static str,
+    name: Option<Seg<'s>>,
+    at: Seg<'v>,
+    index: usize,
+    node: usize,
+    value: &'v Value,
+}
+
+impl<'s, 'v> Job<'s, 'v> {
+    fn item(keyword: &'static str, name: Option<usize>, index: usize, node: usize, value: &'v Value) -> Self {
+        Job { keyword, name: name.map(Seg::Index), at: Seg::Index(index), index, node, value }
+    }
+
+    fn member(keyword: &'static str, name: Option<&'s str>, key: &'v str, index: usize, node: usize, value: &'v Value) -> Self {
+        Job { keyword, name: name.map(Seg::Key), at: Seg::Key(key), index, node, value }
+    }
+}
+
+/// Whether a property name matches a pattern. A name the pattern could not decide counts as
+/// matching: its subschema then judges the value.
+fn matches(v: &Validator, pattern: usize, name: &str) -> bool {
+    v.patterns.get(pattern).is_some_and(|p| p.is_match(name).unwrap_or(true))
+}
+
+impl Validator {
+    pub(super) fn is_false(&self, node: usize) -> bool {
+        self.nodes.get(node).is_some_and(|n| matches!(n.kws.as_slice(), [Kw::False]))
+    }
+}

@@ -1,0 +1,210 @@
+//! The library's own JSON Schema validator (drafts 4, 6, 7, 2019-09, 2020-12): a schema compiled
+//! once into a graph of nodes, then evaluated against values with every error collected, or
+//! with a yes/no answer that stops at the first failure.
+//!
+//! What it decides is checked against the official test suite (tests/spec_suite.rs, through
+//! `Contract`). It never retrieves anything: `$ref` resolves inside the schema, the documents
+//! passed as resources and the drafts' own meta-schemas.
+
+mod compile;
+pub mod ecma;
+mod eval;
+pub mod format;
+pub mod uri;
+pub mod value;
+
+use crate::draft::Draft;
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// What decides the meaning of a schema besides its text.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// The draft of a schema without a (known) `$schema`.
+    pub draft: Draft,
+    /// Assert `format` rather than treat it as an annotation.
+    pub formats: bool,
+    /// Refuse, when compiling, a `format` the draft does not define (only when asserting).
+    pub refuse_unknown_formats: bool,
+    /// Documents `$ref` may name, by URI.
+    pub resources: &'a BTreeMap<String, Value>,
+}
+
+/// Why a schema does not compile; `pointer` locates the keyword in the root schema (or, inside
+/// another document, is prefixed by that document's URI and `#`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompileError {
+    /// A `$ref` names a document that is neither the schema nor among the resources.
+    MissingDocument { pointer: String, reference: String, uri: String },
+    /// A `$ref` names a document that is there, but no subschema at its fragment.
+    MissingTarget { pointer: String, reference: String, uri: String },
+    InvalidRegex { pointer: String, pattern: String, reason: String },
+    UnknownFormat { pointer: String, format: String },
+}
+
+impl CompileError {
+    pub fn pointer(&self) -> &str {
+        match self {
+            CompileError::MissingDocument { pointer, .. }
+            | CompileError::MissingTarget { pointer, .. }
+            | CompileError::InvalidRegex { pointer, .. }
+            | CompileError::UnknownFormat { pointer, .. } => pointer,
+        }
+    }
+}
+
+/// One way a value fails a keyword: which keyword, where in the value (`instance_path`, a JSON
+/// Pointer), how the keyword was reached (`evaluation_path`, through `$ref`s), and the kind with
+/// what the keyword wanted.
+#[derive(Clone, Debug)]
+pub struct Error<'v> {
+    pub keyword: &'static str,
+    pub kind: ErrorKind<'v>,
+    /// The failing value: borrowed from the output, owned for a property name.
+    pub instance: Cow<'v, Value>,
+    pub instance_path: String,
+    pub evaluation_path: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum ErrorKind<'v> {
+    FalseSchema,
+    Type { expected: Vec<&'static str> },
+    Enum { options: Value },
+    Const { expected: Value },
+    Minimum { limit: Number },
+    Maximum { limit: Number },
+    ExclusiveMinimum { limit: Number },
+    ExclusiveMaximum { limit: Number },
+    MultipleOf { multiple_of: Number },
+    MinLength { limit: u64 },
+    MaxLength { limit: u64 },
+    Pattern { pattern: String },
+    /// The pattern needed more backtracking than allowed: not decided.
+    Backtracked { pattern: String },
+    Format { format: String },
+    ContentEncoding { encoding: String },
+    ContentMediaType { media_type: String },
+    MinItems { limit: u64 },
+    MaxItems { limit: u64 },
+    UniqueItems,
+    /// Items past `limit` where the schema allows none.
+    AdditionalItems { limit: usize },
+    /// `contains`, `minContains` or `maxContains` (the error's keyword says which).
+    Contains,
+    Required { property: String },
+    MinProperties { limit: u64 },
+    MaxProperties { limit: u64 },
+    AdditionalProperties { unexpected: Vec<String> },
+    UnevaluatedProperties { unexpected: Vec<String> },
+    UnevaluatedItems { unexpected: Vec<usize> },
+    /// A property name failed `propertyNames`: the name's own error.
+    PropertyNames { error: Box<Error<'v>> },
+    Not { schema: Value },
+    /// No branch matched: each branch's errors.
+    AnyOf { context: Vec<Vec<Error<'v>>> },
+    OneOfNotValid { context: Vec<Vec<Error<'v>>> },
+    OneOfMultipleValid,
+    /// Evaluation nested deeper than allowed: a schema that refers to itself without moving on.
+    Recursion,
+}
+
+impl Error<'_> {
+    /// The same error with nothing borrowed.
+    pub fn into_owned(self) -> Error<'static> {
+        Error {
+            keyword: self.keyword,
+            kind: self.kind.into_owned(),
+            instance: Cow::Owned(self.instance.into_owned()),
+            instance_path: self.instance_path,
+            evaluation_path: self.evaluation_path,
+        }
+    }
+}
+
+impl ErrorKind<'_> {
+    fn into_owned(self) -> ErrorKind<'static> {
+        let all = |context: Vec<Vec<Error<'_>>>| context.into_iter().map(|b| b.into_iter().map(Error::into_owned).collect()).collect();
+        match self {
+            ErrorKind::FalseSchema => ErrorKind::FalseSchema,
+            ErrorKind::Type { expected } => ErrorKind::Type { expected },
+            ErrorKind::Enum { options } => ErrorKind::Enum { options },
+            ErrorKind::Const { expected } => ErrorKind::Const { expected },
+            ErrorKind::Minimum { limit } => ErrorKind::Minimum { limit },
+            ErrorKind::Maximum { limit } => ErrorKind::Maximum { limit },
+            ErrorKind::ExclusiveMinimum { limit } => ErrorKind::ExclusiveMinimum { limit },
+            ErrorKind::ExclusiveMaximum { limit } => ErrorKind::ExclusiveMaximum { limit },
+            ErrorKind::MultipleOf { multiple_of } => ErrorKind::MultipleOf { multiple_of },
+            ErrorKind::MinLength { limit } => ErrorKind::MinLength { limit },
+            ErrorKind::MaxLength { limit } => ErrorKind::MaxLength { limit },
+            ErrorKind::Pattern { pattern } => ErrorKind::Pattern { pattern },
+            ErrorKind::Backtracked { pattern } => ErrorKind::Backtracked { pattern },
+            ErrorKind::Format { format } => ErrorKind::Format { format },
+            ErrorKind::ContentEncoding { encoding } => ErrorKind::ContentEncoding { encoding },
+            ErrorKind::ContentMediaType { media_type } => ErrorKind::ContentMediaType { media_type },
+            ErrorKind::MinItems { limit } => ErrorKind::MinItems { limit },
+            ErrorKind::MaxItems { limit } => ErrorKind::MaxItems { limit },
+            ErrorKind::UniqueItems => ErrorKind::UniqueItems,
+            ErrorKind::AdditionalItems { limit } => ErrorKind::AdditionalItems { limit },
+            ErrorKind::Contains => ErrorKind::Contains,
+            ErrorKind::Required { property } => ErrorKind::Required { property },
+            ErrorKind::MinProperties { limit } => ErrorKind::MinProperties { limit },
+            ErrorKind::MaxProperties { limit } => ErrorKind::MaxProperties { limit },
+            ErrorKind::AdditionalProperties { unexpected } => ErrorKind::AdditionalProperties { unexpected },
+            ErrorKind::UnevaluatedProperties { unexpected } => ErrorKind::UnevaluatedProperties { unexpected },
+            ErrorKind::UnevaluatedItems { unexpected } => ErrorKind::UnevaluatedItems { unexpected },
+            ErrorKind::PropertyNames { error } => ErrorKind::PropertyNames { error: Box::new(error.into_owned()) },
+            ErrorKind::Not { schema } => ErrorKind::Not { schema },
+            ErrorKind::AnyOf { context } => ErrorKind::AnyOf { context: all(context) },
+            ErrorKind::OneOfNotValid { context } => ErrorKind::OneOfNotValid { context: all(context) },
+            ErrorKind::OneOfMultipleValid => ErrorKind::OneOfMultipleValid,
+            ErrorKind::Recursion => ErrorKind::Recursion,
+        }
+    }
+}
+
+/// A compiled schema.
+pub struct Validator {
+    nodes: Vec<compile::Node>,
+    patterns: Vec<ecma::Pattern>,
+    resources: Vec<compile::Resource>,
+    root: usize,
+}
+
+impl Validator {
+    /// Compiles `schema`; every `$ref` is resolved now (an unresolvable one is an error).
+    pub fn new(schema: &Value, options: &Options<'_>) -> Result<Validator, CompileError> {
+        compile::compile(schema, options, None).map(|(v, _)| v)
+    }
+
+    /// Compiles `schema` and returns, besides, the node of the subschema at each JSON Pointer of
+    /// `pointers` (`None` where there is no subschema), to validate values against parts of it.
+    pub fn with_parts(schema: &Value, options: &Options<'_>, pointers: &[&str]) -> Result<(Validator, Vec<Option<Part>>), CompileError> {
+        compile::compile(schema, options, Some(pointers))
+    }
+
+    pub fn is_valid(&self, value: &Value) -> bool {
+        eval::is_valid(self, self.root, value)
+    }
+
+    /// Every error of `value`, in evaluation order.
+    pub fn errors<'v>(&self, value: &'v Value) -> Vec<Error<'v>> {
+        eval::errors(self, self.root, value)
+    }
+
+    pub fn part_is_valid(&self, part: Part, value: &Value) -> bool {
+        eval::is_valid(self, part.node, value)
+    }
+
+    /// Errors of `value` against a part; evaluation paths start at the part.
+    pub fn part_errors<'v>(&self, part: Part, value: &'v Value) -> Vec<Error<'v>> {
+        eval::errors(self, part.node, value)
+    }
+}
+
+/// A subschema of a compiled schema (see `Validator::with_parts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    node: usize,
+}

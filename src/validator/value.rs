@@ -1,0 +1,216 @@
+//! JSON values as JSON Schema compares them: numbers by mathematical value (`1` equals `1.0`),
+//! objects regardless of member order; numeric bounds compared exactly across integer and float
+//! representations; `multipleOf` decided in decimal, as the numbers were written.
+
+use serde_json::{Number, Value};
+use std::cmp::Ordering;
+
+/// Equality as `enum`, `const` and `uniqueItems` mean it.
+pub fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => compare(x, y) == Some(Ordering::Equal),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Exact order of two numbers, whatever their representations.
+pub fn compare(a: &Number, b: &Number) -> Option<Ordering> {
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return Some(x.cmp(&y));
+    }
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return Some(x.cmp(&y));
+    }
+    match (int(a), int(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        (Some(x), None) => b.as_f64().and_then(|y| compare_int_float(x, y)),
+        (None, Some(y)) => a.as_f64().and_then(|x| compare_int_float(y, x)).map(Ordering::reverse),
+        (None, None) => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+fn int(n: &Number) -> Option<i128> {
+    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
+}
+
+fn compare_int_float(x: i128, y: f64) -> Option<Ordering> {
+    if y.is_nan() {
+        return None;
+    }
+    // Every i64/u64 is below 2^65 in magnitude, so outside that range the float decides alone.
+    if y >= 3.7e19 {
+        return Some(Ordering::Less);
+    }
+    if y <= -3.7e19 {
+        return Some(Ordering::Greater);
+    }
+    let floor = y.floor();
+    let fi = floor as i128;
+    match x.cmp(&fi) {
+        Ordering::Equal if y > floor => Some(Ordering::Less),
+        other => Some(other),
+    }
+}
+
+/// Whether a number is an integer: from Draft 6 on, any number without a fraction (`1.0` is).
+pub fn is_integer(n: &Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// Draft 4's integer: written without a fraction. A float reads as one only beyond 2^53, where
+/// the text's digits no longer fit a float exactly (`1.0` does not count).
+pub fn is_draft4_integer(n: &Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0 && f.abs() >= 9_007_199_254_740_992.0)
+}
+
+/// Whether `x` is an integer multiple of `m` (`m` > 0).
+pub fn is_multiple_of(x: &Number, m: &Number) -> bool {
+    if let (Some(a), Some(b)) = (int(x), int(m)) {
+        return b != 0 && a % b == 0;
+    }
+    // In decimal: both as written (shortest round-trip form), scaled to integers.
+    if let (Some((xm, xe)), Some((mm, me))) = (decimal(x), decimal(m)) {
+        let e = xe.min(me);
+        if let (Some(a), Some(b)) = (scale(xm, xe - e), scale(mm, me - e)) {
+            return b != 0 && a % b == 0;
+        }
+    }
+    let (Some(a), Some(b)) = (x.as_f64(), m.as_f64()) else { return false };
+    let q = a / b;
+    if q.is_finite() {
+        return q.fract() == 0.0;
+    }
+    // Too large to divide: an integer is still a multiple of 1/k.
+    a.fract() == 0.0 && (1.0 / b).fract() == 0.0
+}
+
+/// `n` as mantissa × 10^exponent, both integers.
+fn decimal(n: &Number) -> Option<(i128, i32)> {
+    if let Some(i) = int(n) {
+        return Some((i, 0));
+    }
+    let f = n.as_f64()?;
+    if !f.is_finite() {
+        return None;
+    }
+    // `{:e}` is the shortest representation that reads back as the same float.
+    let s = format!("{f:e}");
+    let (mantissa, exp) = s.split_once('e')?;
+    let exp: i32 = exp.parse().ok()?;
+    let (sign, digits) = match mantissa.strip_prefix('-') {
+        Some(d) => (-1i128, d),
+        None => (1, mantissa),
+    };
+    let (whole, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all: String = format!("{whole}{frac}");
+    if all.len() > 36 {
+        return None;
+    }
+    let m: i128 = all.parse().ok()?;
+    Some((sign * m, exp - i32::try_from(frac.len()).ok()?))
+}
+
+fn scale(m: i128, by: i32) -> Option<i128> {
+    let mut out = m;
+    for _ in 0..by {
+        out = out.checked_mul(10)?;
+    }
+    Some(out)
+}
+
+/// A canonical text of a value such that equal values (by `equal`) have equal texts: numbers in
+/// one form, object members sorted. For `uniqueItems` on long arrays.
+pub fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(n) => match int(n) {
+            Some(i) => out.push_str(&i.to_string()),
+            None => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 1.0e38 => out.push_str(&(f as i128).to_string()),
+                Some(f) => out.push_str(&format!("{f:e}")),
+                None => out.push_str(&n.to_string()),
+            },
+        },
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (k, v) in members {
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical(v, out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Whether every item differs from every other.
+pub fn all_unique(items: &[Value]) -> bool {
+    if items.len() <= 16 {
+        for (i, a) in items.iter().enumerate() {
+            if items.iter().skip(i + 1).any(|b| equal(a, b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().all(|item| {
+        let mut key = String::new();
+        canonical(item, &mut key);
+        seen.insert(key)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn n(v: Value) -> Number {
+        match v {
+            Value::Number(n) => n,
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn numbers_compare_exactly() {
+        assert_eq!(compare(&n(json!(1)), &n(json!(1.0))), Some(Ordering::Equal));
+        assert_eq!(compare(&n(json!(u64::MAX)), &n(json!(-1))), Some(Ordering::Greater));
+        assert_eq!(compare(&n(json!(9007199254740993u64)), &n(json!(9007199254740992.0))), Some(Ordering::Greater));
+        assert_eq!(compare(&n(json!(2)), &n(json!(2.5))), Some(Ordering::Less));
+        assert_eq!(compare(&n(json!(-3)), &n(json!(-2.5))), Some(Ordering::Less));
+    }
+
+    #[test]
+    fn multiples_in_decimal() {
+        assert!(is_multiple_of(&n(json!(0.0075)), &n(json!(0.0001))));
+        assert!(!is_multiple_of(&n(json!(0.00751)), &n(json!(0.0001))));
+        assert!(is_multiple_of(&n(json!(4.5)), &n(json!(1.5))));
+        assert!(!is_multiple_of(&n(json!(1e308)), &n(json!(0.123456789))));
+        assert!(is_multiple_of(&n(json!(10)), &n(json!(2))));
+    }
+
+    #[test]
+    fn equality_is_mathematical() {
+        assert!(equal(&json!([1, {"a": 2.0, "b": 1}]), &json!([1.0, {"b": 1, "a": 2}])));
+        assert!(!all_unique(&[json!(1), json!(1.0)]));
+        let many: Vec<Value> = (0..40).map(|i| json!({"k": i})).chain([json!({"k": 3.0})]).collect();
+        assert!(!all_unique(&many));
+    }
+}
