@@ -15,7 +15,7 @@ use crate::path::{InstancePath, Segment};
 use crate::render::{quote, repr};
 use crate::violation::{self, Branch, Violation};
 use crate::validator::{self as engine, Part, Validator};
-use regex::Regex;
+use crate::validator::ecma::Pattern;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -41,7 +41,7 @@ struct Node {
     max_properties: Option<u64>,
     properties: Vec<(String, NodeId)>,
     /// `None` regex: the pattern could not be compiled here, so it may match anything.
-    patterns: Vec<(Option<Regex>, NodeId)>,
+    patterns: Vec<(Option<Pattern>, NodeId)>,
     additional: Option<NodeId>,
     prefix: Vec<NodeId>,
     rest: Option<NodeId>,
@@ -149,7 +149,8 @@ impl Builder<'_> {
             for (pat, sub) in pats {
                 let ptr = child("patternProperties") + "/" + &crate::path::escape_pointer_token(pat);
                 let n = self.node(sub, Some(ptr), doc);
-                node.patterns.push((Regex::new(pat).ok(), n));
+                // The validator's own reading of the pattern (ECMA-262), so both agree on names.
+                node.patterns.push((Pattern::new(pat).ok(), n));
             }
         }
         if let Some(sub) = map.get("additionalProperties") {
@@ -377,7 +378,8 @@ impl Checker {
                         }
                         for (re, n) in &node.patterns {
                             match re {
-                                Some(re) if re.is_match(k) => {
+                                // A name the pattern could not decide may match.
+                                Some(re) if re.is_match(k).unwrap_or(true) => {
                                     ids.push(*n);
                                     matched = true;
                                 }
@@ -495,7 +497,7 @@ impl Checker {
                 let closed = node.additional.and_then(|a| self.schema.get(a)).is_some_and(|a| a.always_false);
                 if closed {
                     let known = node.properties.iter().any(|(n, _)| n == key)
-                        || node.patterns.iter().any(|(re, _)| re.as_ref().is_none_or(|re| re.is_match(key)));
+                        || node.patterns.iter().any(|(re, _)| re.as_ref().is_none_or(|re| re.is_match(key).unwrap_or(true)));
                     if !known {
                         let mut v = at("additionalProperties", json!("no additional properties"), json!(key), format!("Additional properties are not allowed ({} was unexpected)", quote(key)));
                         v.schema_path = node.pointer.as_ref().map(|p| format!("{p}/additionalProperties")).unwrap_or_default();

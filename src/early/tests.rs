@@ -111,3 +111,13 @@ fn draft7_ignores_keywords_beside_ref() {
     let s = schema(json!({"definitions": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/definitions/s", "type": "integer"}}}));
     assert!(early(&s, r#"{"a": "text"}"#).is_empty());
 }
+
+#[test]
+fn property_name_patterns_are_read_as_ecma_262() {
+    // ECMA-262's \s includes U+FEFF and its \d is ASCII only: a name the validator matches is not
+    // reported as additional, and one it does not match is.
+    let s = schema(json!({"patternProperties": {"^\\s$": {}, "^\\d+$": {}}, "additionalProperties": false}));
+    assert!(early(&s, "{\"\u{FEFF}\": 1}").is_empty());
+    assert!(early(&s, r#"{"42": 1}"#).is_empty());
+    assert_eq!(early(&s, "{\"\u{0663}\": 1}"), vec![(4, "$".into(), "additionalProperties".into())]);
+}

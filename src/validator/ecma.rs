@@ -59,10 +59,9 @@ fn translate(source: &str) -> Result<(String, bool), String> {
                     'W' => push_class(&mut out, WORD, true),
                     's' => push_class(&mut out, SPACE, false),
                     'S' => push_class(&mut out, SPACE, true),
-                    'b' | 'B' => {
-                        out.push('\\');
-                        out.push(e);
-                    }
+                    // ECMA-262's word boundary is an ASCII one.
+                    'b' => out.push_str(r"(?-u:\b)"),
+                    'B' => out.push_str(r"(?-u:\B)"),
                     '1'..='9' => {
                         fancy = true;
                         out.push('\\');

@@ -328,3 +328,18 @@ test('the declarations type nothing as any', () => {
   const dts = readFileSync(new URL('../../pkg/index.d.ts', import.meta.url), 'utf8');
   assert.doesNotMatch(dts.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, ''), /\bany\b/);
 });
+
+// The wasm build carries only the regex features ECMA-262 patterns need (Unicode categories,
+// scripts and binary properties; no case folding or Unicode \w/\d/\s tables, which ECMA-262 does
+// not use): patterns read the same in the package as natively.
+test('patterns: ECMA-262 semantics in the package', () => {
+  const cases = [
+    ['^\\p{Letter}+$', 'héllo', true], ['^\\p{Script=Greek}+$', 'αβγ', true], ['^\\p{scx=Grek}$', 'α', true],
+    ['^\\p{Lu}', 'a', false], ['^\\p{Alphabetic}$', 'x', true], ['\\bfoo\\b', 'a foo b', true], ['\\bfoo', 'éfoo', true],
+    ['^\\w+$', 'é', false], ['^\\d$', '٣', false], ['^\\s$', '\uFEFF', true], ['^[\\d\\s]+$', '1 2', true],
+    ['^.$', '🐲', true], ['^.$', '\r', false], ['^(?=a)a$', 'a', true], ['^(a)\\1$', 'aa', true], ['^[^]$', '\n', true],
+  ];
+  for (const [pattern, text, valid] of cases) {
+    assert.equal(Contract.compile({ type: 'string', pattern }).validate(text).valid, valid, `${pattern} on ${JSON.stringify(text)}`);
+  }
+});
