@@ -339,7 +339,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let Value::Object(map) = value else { return true };
                 let mut ok = true;
                 for name in names {
-                    if !map.contains_key(name) {
+                    if !has(map, name) {
                         ok = self.fail("required", Some("required"), value, ErrorKind::Required { property: name.clone() });
                         if !self.collecting() {
                             return false;
@@ -358,20 +358,12 @@ impl<'s, 'v> Ctx<'s, 'v> {
             }
             Kw::Properties(props) => {
                 let Value::Object(map) = value else { return true };
-                let len = map.len();
-                if seen.is_none() {
-                    // No positions needed: look each property up.
-                    let jobs = props.iter().filter_map(|(name, node)| {
-                        let (key, member) = map.get_key_value(name)?;
-                        Some(Job::member("properties", Some(name), key, 0, *node, member))
-                    });
-                    return self.each(jobs, None, len);
-                }
+                // Members looked up in the sorted property list: no hashing of names.
                 let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
                     let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
                     Some(Job::member("properties", Some(pname), name, i, *node, member))
                 });
-                self.each(jobs, seen.map(|s| &mut s.props), len)
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
             }
             Kw::PatternProperties(list) => {
                 let Value::Object(map) = value else { return true };
@@ -421,11 +413,11 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let Value::Object(map) = value else { return true };
                 let mut ok = true;
                 for (name, required) in deps {
-                    if !map.contains_key(name) {
+                    if !has(map, name) {
                         continue;
                     }
                     for r in required {
-                        if !map.contains_key(r) {
+                        if !has(map, r) {
                             ok = self.fail(keyword, Some(keyword), value, ErrorKind::Required { property: r.clone() });
                             if !self.collecting() {
                                 return false;
@@ -439,7 +431,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let Value::Object(map) = value else { return true };
                 let mut ok = true;
                 for (name, node) in deps {
-                    if !map.contains_key(name) {
+                    if !has(map, name) {
                         continue;
                     }
                     self.schema_path.push(Seg::Key(keyword));
@@ -643,6 +635,15 @@ impl<'s, 'v> Job<'s, 'v> {
 
     fn member(keyword: &'static str, name: Option<&'s str>, key: &'v str, index: usize, node: usize, value: &'v Value) -> Self {
         Job { keyword, name: name.map(Seg::Key), at: Seg::Key(key), index, node, value }
+    }
+}
+
+/// Whether an object has a member: small objects are scanned, which costs less than hashing.
+fn has(map: &serde_json::Map<String, Value>, name: &str) -> bool {
+    if map.len() <= 8 {
+        map.keys().any(|k| k == name)
+    } else {
+        map.contains_key(name)
     }
 }
 

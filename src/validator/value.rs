@@ -169,11 +169,40 @@ pub fn all_unique(items: &[Value]) -> bool {
         return true;
     }
     let mut seen = std::collections::HashSet::with_capacity(items.len());
-    items.iter().all(|item| {
-        let mut key = String::new();
-        canonical(item, &mut key);
-        seen.insert(key)
-    })
+    items.iter().all(|item| seen.insert(Key::of(item)))
+}
+
+/// A value as a hash key such that equal values (by `equal`) have equal keys: scalars as they
+/// are (numbers in one form, strings borrowed), containers by their canonical text.
+#[derive(PartialEq, Eq, Hash)]
+enum Key<'a> {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Float(u64),
+    Str(&'a str),
+    Container(String),
+}
+
+impl<'a> Key<'a> {
+    fn of(value: &'a Value) -> Key<'a> {
+        match value {
+            Value::Null => Key::Null,
+            Value::Bool(b) => Key::Bool(*b),
+            Value::Number(n) => match (int(n), n.as_f64()) {
+                (Some(i), _) => Key::Int(i),
+                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 1.0e38 => Key::Int(f as i128),
+                (None, Some(f)) => Key::Float(f.to_bits()),
+                (None, None) => Key::Container(n.to_string()),
+            },
+            Value::String(s) => Key::Str(s),
+            other => {
+                let mut text = String::new();
+                canonical(other, &mut text);
+                Key::Container(text)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
