@@ -553,18 +553,11 @@ impl<'s, 'v> Ctx<'s, 'v> {
     fn any_of(&mut self, nodes: &'s [usize], value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
         let track = seen.is_some();
         let mut any = false;
-        let mut context = Vec::new();
+        // A plain answer from each branch first: errors are gathered only when none passes, so a
+        // union whose later branch matches costs no errors of the earlier ones.
         for (i, node) in nodes.iter().enumerate() {
             let mut own = Seen::default();
-            self.schema_path.push(Seg::Key("anyOf"));
-            self.schema_path.push(Seg::Index(i));
-            let (ok, errors) = if self.collecting() && !any {
-                self.branch(*node, value, track.then_some(&mut own))
-            } else {
-                (self.quietly(*node, value, track.then_some(&mut own)), Vec::new())
-            };
-            self.schema_path.truncate(self.schema_path.len() - 2);
-            if ok {
+            if self.quiet_branch("anyOf", i, *node, value, track.then_some(&mut own)) {
                 any = true;
                 if let Some(s) = seen.as_deref_mut() {
                     s.merge(own);
@@ -573,36 +566,25 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 if !track {
                     return true;
                 }
-            } else {
-                context.push(errors);
             }
         }
-        any || self.fail("anyOf", Some("anyOf"), value, ErrorKind::AnyOf { context })
+        if any {
+            return true;
+        }
+        let context = self.contexts("anyOf", nodes, value);
+        self.fail("anyOf", Some("anyOf"), value, ErrorKind::AnyOf { context })
     }
 
     fn one_of(&mut self, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
         let track = seen.is_some();
-        let mut passing = 0;
         let mut first = None;
-        let mut context = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             let mut own = Seen::default();
-            self.schema_path.push(Seg::Key("oneOf"));
-            self.schema_path.push(Seg::Index(i));
-            let (ok, errors) = if self.collecting() && passing == 0 {
-                self.branch(*node, value, track.then_some(&mut own))
-            } else {
-                (self.quietly(*node, value, track.then_some(&mut own)), Vec::new())
-            };
-            self.schema_path.truncate(self.schema_path.len() - 2);
-            if ok {
-                passing += 1;
-                if passing > 1 {
+            if self.quiet_branch("oneOf", i, *node, value, track.then_some(&mut own)) {
+                if first.is_some() {
                     return self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfMultipleValid);
                 }
                 first = Some(own);
-            } else {
-                context.push(errors);
             }
         }
         match first {
@@ -612,8 +594,35 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 }
                 true
             }
-            None => self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfNotValid { context }),
+            None => {
+                let context = self.contexts("oneOf", nodes, value);
+                self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfNotValid { context })
+            }
         }
+    }
+
+    /// Whether branch `i` of `keyword` passes, without its errors.
+    fn quiet_branch(&mut self, keyword: &'static str, i: usize, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        self.schema_path.push(Seg::Key(keyword));
+        self.schema_path.push(Seg::Index(i));
+        let ok = self.quietly(node, value, seen);
+        self.schema_path.truncate(self.schema_path.len() - 2);
+        ok
+    }
+
+    /// Each branch's errors, when collecting (all of them failed).
+    fn contexts(&mut self, keyword: &'static str, nodes: &'s [usize], value: &'v Value) -> Vec<Vec<Error<'v>>> {
+        if !self.collecting() {
+            return Vec::new();
+        }
+        let mut context = Vec::with_capacity(nodes.len());
+        for (i, node) in nodes.iter().enumerate() {
+            self.schema_path.push(Seg::Key(keyword));
+            self.schema_path.push(Seg::Index(i));
+            context.push(self.branch(*node, value, None).1);
+            self.schema_path.truncate(self.schema_path.len() - 2);
+        }
+        context
     }
 }
 

@@ -168,8 +168,28 @@ pub fn all_unique(items: &[Value]) -> bool {
         }
         return true;
     }
-    let mut seen = std::collections::HashSet::with_capacity(items.len());
-    items.iter().all(|item| seen.insert(Key::of(item)))
+    // Scalars sorted by kind (no hashing: nothing to flood, and sorting strings or integers costs
+    // less than hashing them); only containers are hashed, by their canonical text.
+    let (mut strings, mut ints, mut floats) = (Vec::new(), Vec::new(), Vec::new());
+    let mut rest = std::collections::HashSet::new();
+    for item in items {
+        match Key::of(item) {
+            Key::Str(s) => strings.push(s),
+            Key::Int(i) => ints.push(i),
+            Key::Float(bits) => floats.push(bits),
+            other => {
+                if !rest.insert(other) {
+                    return false;
+                }
+            }
+        }
+    }
+    distinct(strings) && distinct(ints) && distinct(floats)
+}
+
+fn distinct<T: Ord>(mut list: Vec<T>) -> bool {
+    list.sort_unstable();
+    list.windows(2).all(|pair| pair.first() != pair.get(1))
 }
 
 /// A value as a hash key such that equal values (by `equal`) have equal keys: scalars as they
@@ -241,5 +261,13 @@ mod tests {
         assert!(!all_unique(&[json!(1), json!(1.0)]));
         let many: Vec<Value> = (0..40).map(|i| json!({"k": i})).chain([json!({"k": 3.0})]).collect();
         assert!(!all_unique(&many));
+        // Long mixed arrays: each kind of scalar apart, integers and integral floats as one.
+        let mixed: Vec<Value> = (0..20).map(|i| json!(i)).chain([json!("a"), json!(0.5), json!(null), json!([1])]).collect();
+        assert!(all_unique(&mixed));
+        for dup in [json!(3.0), json!("a"), json!(0.5), json!(null), json!([1.0])] {
+            let mut with = mixed.clone();
+            with.push(dup.clone());
+            assert!(!all_unique(&with), "{dup}");
+        }
     }
 }
