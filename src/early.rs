@@ -60,7 +60,7 @@ pub struct EarlySchema {
 impl EarlySchema {
     /// `options`: how to compile validators of the closed subtrees (`None`: no such checks).
     pub fn new(schema: &Value, draft: Draft, resources: &BTreeMap<String, Value>, options: Option<&engine::Options<'_>>) -> Self {
-        let mut b = Builder { nodes: Vec::new(), memo: BTreeMap::new(), draft, root: schema, resources };
+        let mut b = Builder { nodes: Vec::new(), memo: BTreeMap::new(), draft, root: schema, resources, depth: 0 };
         let root = b.node(schema, Some(String::new()), None);
         let mut nodes = b.nodes;
         let pointers: Vec<&str> = nodes.iter().filter_map(|n| n.pointer.as_deref()).collect();
@@ -87,7 +87,13 @@ struct Builder<'s> {
     draft: Draft,
     root: &'s Value,
     resources: &'s BTreeMap<String, Value>,
+    /// Subschemas being built, one inside the other.
+    depth: usize,
 }
+
+/// How many subschemas may be built one inside the other (a chain of `$ref`s can be as long as
+/// the schema); deeper ones constrain nothing here, which is sound for in-flight checks.
+const MAX_BUILD_DEPTH: usize = 300;
 
 impl Builder<'_> {
     /// `doc` is `None` for the root document, else the resource URI.
@@ -216,7 +222,13 @@ impl Builder<'_> {
             (v, Some(k.clone()))
         };
         let target = document.pointer(&percent_decode(fragment))?;
-        Some(self.node(target, Some(fragment.to_string()), uri.as_deref()))
+        if self.depth >= MAX_BUILD_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let id = self.node(target, Some(fragment.to_string()), uri.as_deref());
+        self.depth -= 1;
+        Some(id)
     }
 }
 

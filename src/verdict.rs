@@ -161,7 +161,7 @@ impl Verdict {
         if mentions_any(schema, SCOPE_KEYWORDS) {
             return None;
         }
-        let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new() };
+        let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new(), depth: 0 };
         let root = compiler.compile("")?;
         let mut pointers = vec![String::new(); compiler.nodes.len()];
         for (pointer, index) in compiler.by_pointer {
@@ -266,13 +266,29 @@ struct Compiler<'a> {
     delegates: &'a Delegates<'a>,
     nodes: Vec<Node>,
     by_pointer: HashMap<String, usize>,
+    /// Subschemas being compiled, one inside the other.
+    depth: usize,
 }
+
+/// How many subschemas may be compiled one inside the other (through `$ref`s a chain can be as
+/// long as the schema): past it the schema gets no verdict, rather than exhausting the stack.
+const MAX_COMPILE_DEPTH: usize = 200;
 
 impl Compiler<'_> {
     fn compile(&mut self, pointer: &str) -> Option<usize> {
         if let Some(&index) = self.by_pointer.get(pointer) {
             return Some(index);
         }
+        if self.depth >= MAX_COMPILE_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let index = self.compile_new(pointer);
+        self.depth -= 1;
+        index
+    }
+
+    fn compile_new(&mut self, pointer: &str) -> Option<usize> {
         let index = self.nodes.len();
         self.nodes.push(Node::Any);
         self.by_pointer.insert(pointer.to_string(), index);

@@ -199,7 +199,9 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
             }
             (Value::Null, format!("{} is not valid under any of the schemas listed in '{keyword}'", r()))
         }
-        ErrorKind::Recursion => (Value::Null, format!("{} could not be checked: the schema refers to itself without end", r())),
+        ErrorKind::Recursion => {
+            (Value::Null, format!("{} could not be checked: the schema's references nest deeper than {} levels here", r(), crate::validator::MAX_DEPTH))
+        }
     };
     let mut v = base(&path, &order, keyword, schema_path, branch);
     v.expected = expected;

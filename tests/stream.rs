@@ -190,3 +190,23 @@ fn raw_output_of_a_stream_counts_every_byte_left_out() {
     assert_eq!(error.raw_output, format!("{{\"a\": \"…[truncated {} bytes]", text.len() - 7));
     assert_eq!(error.raw_output, contract.validate_text(text).unwrap_err().raw_output);
 }
+
+#[test]
+fn a_chain_of_thousands_of_references_neither_overflows_nor_hangs() {
+    // Each `$ref` leads to the next: compiling, the one-pass verdict, the in-flight checks and
+    // the validator each stop at their depth limit instead of exhausting the stack.
+    let n = 5000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        defs.insert(format!("a{i}"), json!({"$ref": format!("#/$defs/a{}", i + 1)}));
+    }
+    defs.insert(format!("a{n}"), json!({"type": "string"}));
+    let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs, "$ref": "#/$defs/a0"});
+    let contract = Contract::compile(&schema, &Options { strict: false, ..Options::default() }).unwrap();
+    let error = contract.check_text("1").unwrap_err();
+    assert!(error.violations[0].message.contains("nest deeper than"), "{}", error.violations[0].message);
+    let mut s = OutputStream::new(&contract, StreamOptions::default());
+    s.push(b"\"ab");
+    s.push(b"c\"");
+    let _ = s.finish(StopReason::Stop, None);
+}

@@ -116,6 +116,8 @@ struct Compiler<'s, 'o> {
     /// Documents given by URI, normalized, not yet walked.
     pending: HashMap<String, &'s Value>,
     nodes: Vec<Node>,
+    /// Nodes allocated whose keywords are still to compile (see `drain`).
+    queue: Vec<(usize, Site<'s>)>,
     memo: HashMap<usize, usize>,
     patterns: Vec<Pattern>,
     pattern_index: HashMap<String, usize>,
@@ -136,6 +138,7 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>, parts: Option<&[&st
         registry: Registry { resources: HashMap::new(), anchors: HashMap::new(), recursive: BTreeSet::new() },
         pending: options.resources.iter().map(|(k, v)| (uri::normalize(k).to_string(), v)).collect(),
         nodes: Vec::new(),
+        queue: Vec::new(),
         memo: HashMap::new(),
         patterns: Vec::new(),
         pattern_index: HashMap::new(),
@@ -153,11 +156,16 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>, parts: Option<&[&st
         c.load(&uri, doc);
     }
     let root = c.node(&Site { value: schema, base: uri::DEFAULT_BASE.to_string(), draft, location: String::new(), based: false })?;
+    c.drain()?;
     let mut found = Vec::new();
     for pointer in parts.unwrap_or(&[]) {
         let site = c.locate(schema, uri::DEFAULT_BASE, false, draft, pointer, "");
         found.push(match site {
-            Some(site) => Some(Part { node: c.node(&site)? }),
+            Some(site) => {
+                let node = c.node(&site)?;
+                c.drain()?;
+                Some(Part { node })
+            }
             None => None,
         });
     }
@@ -381,18 +389,32 @@ impl<'s, 'o> Compiler<'s, 'o> {
         let index = self.nodes.len();
         self.nodes.push(Node { kws: Vec::new(), resource, gathers: false, draft });
         self.memo.insert(key, index);
-        let here = Site { value: site.value, base, draft, location: site.location.clone(), based: true };
-        let kws = match site.value {
-            Value::Bool(false) => vec![Kw::False],
-            Value::Object(obj) => self.keywords(obj, &here)?,
-            _ => Vec::new(),
-        };
-        let gathers = kws.iter().any(|k| matches!(k, Kw::UnevaluatedItems(_) | Kw::UnevaluatedProperties(_)));
-        if let Some(node) = self.nodes.get_mut(index) {
-            node.kws = kws;
-            node.gathers = gathers;
-        }
+        self.queue.push((index, Site { value: site.value, base, draft, location: site.location.clone(), based: true }));
         Ok(index)
+    }
+
+    /// Compiles the keywords of every node allocated and not compiled yet. A worklist rather
+    /// than recursion: a chain of thousands of `$ref`s must not exhaust the stack. A stack whose
+    /// newly found children are reversed, so nodes compile in document order (the first error
+    /// reported is the first in the schema).
+    fn drain(&mut self) -> Result<(), CompileError> {
+        while let Some((index, here)) = self.queue.pop() {
+            let mark = self.queue.len();
+            let kws = match here.value {
+                Value::Bool(false) => vec![Kw::False],
+                Value::Object(obj) => self.keywords(obj, &here)?,
+                _ => Vec::new(),
+            };
+            if let Some(children) = self.queue.get_mut(mark..) {
+                children.reverse();
+            }
+            let gathers = kws.iter().any(|k| matches!(k, Kw::UnevaluatedItems(_) | Kw::UnevaluatedProperties(_)));
+            if let Some(node) = self.nodes.get_mut(index) {
+                node.kws = kws;
+                node.gathers = gathers;
+            }
+        }
+        Ok(())
     }
 
     fn child(&mut self, site: &Site<'s>, value: &'s Value, tokens: &[&str]) -> Result<usize, CompileError> {
@@ -719,6 +741,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
                     }
                 }
             }
+            self.drain()?;
             if self.nodes.len() == before {
                 return Ok(());
             }
@@ -762,4 +785,29 @@ fn meta_documents(uri: &str) -> Vec<(&'static str, &'static Value)> {
         return Vec::new();
     }
     all.into_iter().filter(|(u, _)| u.contains(family)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_long_chain_of_references_compiles_and_is_cut_when_evaluated() {
+        // Thousands of `$ref`s, each to the next: compiled by the worklist, not by recursion;
+        // evaluated up to MAX_DEPTH, then reported rather than overflowing the stack.
+        let n = 5000;
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            defs.insert(format!("a{i}"), json!({"$ref": format!("#/$defs/a{}", i + 1)}));
+        }
+        defs.insert(format!("a{n}"), json!({"type": "string"}));
+        let schema = json!({"$defs": defs, "$ref": "#/$defs/a0"});
+        let none = std::collections::BTreeMap::new();
+        let options = Options { draft: Draft::Draft202012, formats: false, refuse_unknown_formats: false, resources: &none };
+        let v = Validator::new(&schema, &options).unwrap();
+        let value = json!("x");
+        let errors = v.errors(&value);
+        assert!(matches!(errors.as_slice(), [e] if matches!(e.kind, super::super::ErrorKind::Recursion)), "{errors:?}");
+    }
 }

@@ -5,15 +5,12 @@
 
 use super::compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of};
-use super::{Error, ErrorKind, Validator};
+use super::{Error, ErrorKind, Validator, MAX_DEPTH};
 use crate::draft::Draft;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-/// How deeply evaluations may nest (a schema that refers to itself without consuming the value
-/// would otherwise never end).
-const MAX_DEPTH: usize = 512;
 
 /// Which properties (by position in their object) and items were evaluated here.
 #[derive(Default)]

@@ -18,6 +18,10 @@ use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+/// How deeply evaluations may nest: a chain of references that never reaches a keyword that
+/// moves into the value would otherwise exhaust the stack.
+pub const MAX_DEPTH: usize = 512;
+
 /// What decides the meaning of a schema besides its text.
 #[derive(Clone, Copy)]
 pub struct Options<'a> {
@@ -106,7 +110,7 @@ pub enum ErrorKind<'v> {
     AnyOf { context: Vec<Vec<Error<'v>>> },
     OneOfNotValid { context: Vec<Vec<Error<'v>>> },
     OneOfMultipleValid,
-    /// Evaluation nested deeper than allowed: a schema that refers to itself without moving on.
+    /// Evaluation nested deeper than `MAX_DEPTH`.
     Recursion,
 }
 
