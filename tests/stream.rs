@@ -202,11 +202,20 @@ fn a_chain_of_thousands_of_references_neither_overflows_nor_hangs() {
     }
     defs.insert(format!("a{n}"), json!({"type": "string"}));
     let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs, "$ref": "#/$defs/a0"});
-    let contract = Contract::compile(&schema, &Options { strict: false, ..Options::default() }).unwrap();
-    let error = contract.check_text("1").unwrap_err();
-    assert!(error.violations[0].message.contains("nest deeper than"), "{}", error.violations[0].message);
-    let mut s = OutputStream::new(&contract, StreamOptions::default());
-    s.push(b"\"ab");
-    s.push(b"c\"");
-    let _ = s.finish(StopReason::Stop, None);
+    // A debug build's frames are several times a release build's (the wasm is built for
+    // release): 512 nested evaluations get the stack they need there.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let contract = Contract::compile(&schema, &Options { strict: false, ..Options::default() }).unwrap();
+            let error = contract.check_text("1").unwrap_err();
+            assert!(error.violations[0].message.contains("nest deeper than"), "{}", error.violations[0].message);
+            let mut s = OutputStream::new(&contract, StreamOptions::default());
+            s.push(b"\"ab");
+            s.push(b"c\"");
+            let _ = s.finish(StopReason::Stop, None);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
 }
