@@ -1,0 +1,96 @@
+//! Generates the Unicode sets that ECMA-262 patterns can name with `\p{…}`
+//! (src/validator/ecma/unicode.rs reads them). regex-syntax, a build dependency only, knows each
+//! set's code points; the library carries them delta-encoded, a few bytes per range, instead of
+//! linking a regex crate's tables.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const NAMES: &str = "src/validator/ecma/unicode_names.txt";
+
+fn main() {
+    println!("cargo:rerun-if-changed={NAMES}");
+    println!("cargo:rerun-if-changed=build.rs");
+    let names = std::fs::read_to_string(NAMES).expect("the Unicode names file is part of the crate");
+    let mut blob: Vec<u8> = Vec::new();
+    let mut starts: Vec<usize> = Vec::new();
+    // (alias, kind, first set): a script has two sets, Script then Script_Extensions.
+    let mut aliases: Vec<(String, u8, usize)> = Vec::new();
+    for line in names.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let mut words = line.split(' ');
+        let (Some(kind), Some(canonical)) = (words.next(), words.next()) else { panic!("bad line: {line}") };
+        let (code, queries) = match kind {
+            "gc" => (0u8, vec![format!("gc={canonical}")]),
+            "sc" => (1, vec![format!("sc={canonical}"), format!("scx={canonical}")]),
+            "bin" => (2, vec![canonical.to_string()]),
+            _ => panic!("unknown kind in: {line}"),
+        };
+        let first = starts.len();
+        for query in queries {
+            starts.push(blob.len());
+            encode(&ranges(&query), &mut blob);
+        }
+        for alias in words {
+            aliases.push((alias.to_string(), code, first));
+        }
+    }
+    starts.push(blob.len());
+    aliases.sort();
+    aliases.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    std::fs::write(out.join("unicode_sets.bin"), &blob).expect("OUT_DIR is writable");
+    let mut rs = String::from("/// (normalised alias, kind: 0 gc, 1 script, 2 binary; set index), sorted.\n");
+    rs.push_str("static NAMES: &[(&str, u8, u16)] = &[\n");
+    for (alias, kind, set) in &aliases {
+        let _ = writeln!(rs, "    ({alias:?}, {kind}, {set}),");
+    }
+    rs.push_str("];\n/// Where each set starts in SETS; the last entry is SETS' length.\nstatic STARTS: &[u32] = &[");
+    for s in &starts {
+        let _ = write!(rs, "{s},");
+    }
+    rs.push_str("];\nstatic SETS: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/unicode_sets.bin\"));\n");
+    std::fs::write(out.join("unicode_sets.rs"), rs).expect("OUT_DIR is writable");
+}
+
+fn ranges(query: &str) -> Vec<(u32, u32)> {
+    // regex-syntax has no table for a value without characters (Surrogate, which no Rust
+    // string holds; Katakana_Or_Hiragana, which no character has as its Script).
+    let Ok(hir) = regex_syntax::Parser::new().parse(&format!(r"\p{{{query}}}")) else {
+        return Vec::new();
+    };
+    match hir.kind() {
+        regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) => {
+            class.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect()
+        }
+        // A set of one character comes back as that character.
+        regex_syntax::hir::HirKind::Literal(literal) => std::str::from_utf8(&literal.0)
+            .ok()
+            .and_then(|s| s.chars().next())
+            .map(|c| vec![(u32::from(c), u32::from(c))])
+            .unwrap_or_else(|| panic!("{query}: a literal that is not one character")),
+        other => panic!("{query} is not a Unicode class: {other:?}"),
+    }
+}
+
+/// Each range as two LEB128 numbers: the gap since the previous range's end, and its length - 1.
+fn encode(ranges: &[(u32, u32)], blob: &mut Vec<u8>) {
+    let mut next = 0u32;
+    for &(start, end) in ranges {
+        leb(start - next, blob);
+        leb(end - start, blob);
+        next = end + 1;
+    }
+}
+
+fn leb(mut n: u32, blob: &mut Vec<u8>) {
+    loop {
+        let byte = (n & 0x7F) as u8;
+        n >>= 7;
+        if n == 0 {
+            blob.push(byte);
+            return;
+        }
+        blob.push(byte | 0x80);
+    }
+}

@@ -1,0 +1,120 @@
+//! `pattern`, `patternProperties` and `format: "regex"` speak ECMA-262 regular expressions in
+//! Unicode mode. The library matches them itself: parse.rs reads the syntax, program.rs compiles
+//! it; bounded.rs (short texts) and pike.rs (any text) run patterns in time linear in the text,
+//! and backtrack.rs runs those with lookaround or backreferences, within a budget of steps.
+//! unicode.rs holds the `\p{…}` sets. A regex crate would bring its own syntax (translated
+//! before), engines and Unicode tables: they were most of the WebAssembly module's size.
+
+mod backtrack;
+mod bounded;
+mod class;
+mod parse;
+mod pike;
+mod program;
+mod unicode;
+
+/// How many steps (instructions run) a lookaround or backreference pattern may take on one string.
+/// About 30 ms natively and up to 160 ms in the package at worst (SECURITY.md).
+const STEP_LIMIT: usize = 4_000_000;
+
+#[derive(Debug)]
+pub struct Pattern {
+    program: program::Program,
+    backtracking: bool,
+    /// bounded.rs's memory, kept between calls: a pattern is matched once per string value.
+    scratch: std::sync::Mutex<bounded::Scratch>,
+}
+
+/// Why a string could not be matched: the pattern needed more backtracking than allowed.
+#[derive(Debug)]
+pub struct Backtracked;
+
+impl Pattern {
+    pub fn new(source: &str) -> Result<Pattern, String> {
+        let parsed = parse::parse(source)?;
+        let backtracking = parsed.needs_backtracking;
+        let program = program::compile(&parsed.node, parsed.groups, backtracking)?;
+        Ok(Pattern { program, backtracking, scratch: std::sync::Mutex::default() })
+    }
+
+    /// Whether the pattern matches somewhere in `text` (JSON Schema patterns are not anchored).
+    pub fn is_match(&self, text: &str) -> Result<bool, Backtracked> {
+        if self.backtracking {
+            backtrack::is_match(&self.program, text, STEP_LIMIT)
+        } else {
+            // Another thread using the scratch (natively) gets its own.
+            let answer = match self.scratch.try_lock() {
+                Ok(mut scratch) => bounded::is_match(&self.program, text, &mut scratch),
+                Err(_) => bounded::is_match(&self.program, text, &mut bounded::Scratch::default()),
+            };
+            Ok(answer.unwrap_or_else(|| pike::is_match(&self.program, text)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The three matchers agree on every pattern they can all run: random patterns over a few
+    /// characters and assertions, on random texts.
+    #[test]
+    fn the_matchers_agree() {
+        let mut seed = 0x853C_49E6_748F_EA9Bu64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let atoms = ["a", "b", "é", ".", "[ab]", "[^a]", r"\w", r"\s", "^", "$", r"\b", r"\B", "(?:a|)", "(a*)", "()"];
+        let quantifiers = ["", "", "*", "+", "?", "{1,2}", "*?", "{0,}", "{2}"];
+        for _ in 0..3_000 {
+            let mut source = String::new();
+            for _ in 0..1 + below(6) {
+                let atom = atoms[below(atoms.len())];
+                source.push_str(atom);
+                if !matches!(atom, "^" | "$" | r"\b" | r"\B") {
+                    source.push_str(quantifiers[below(quantifiers.len())]);
+                }
+                if below(5) == 0 {
+                    source.push('|');
+                }
+            }
+            let Ok(parsed) = parse::parse(&source) else { continue };
+            let Ok(plain) = program::compile(&parsed.node, parsed.groups, false) else { continue };
+            let Ok(marked) = program::compile(&parsed.node, parsed.groups, true) else { continue };
+            for _ in 0..10 {
+                let text: String = (0..below(7)).map(|_| ["a", "b", "é", " ", "\n"][below(5)]).collect();
+                let pike = pike::is_match(&plain, &text);
+                let bounded = bounded::is_match(&plain, &text, &mut bounded::Scratch::default());
+                let backtracked = backtrack::is_match(&marked, &text, STEP_LIMIT).ok();
+                assert_eq!((bounded, backtracked), (Some(pike), Some(pike)), "{source:?} on {text:?}");
+            }
+        }
+    }
+
+    fn matches(p: &str, s: &str) -> bool {
+        matches!(Pattern::new(p).ok().map(|p| p.is_match(s)), Some(Ok(true)))
+    }
+
+    #[test]
+    fn ecma_meanings() {
+        assert!(!matches(r"^\d$", "৪"));
+        assert!(matches(r"^\s$", "\u{FEFF}"));
+        assert!(!matches(r"^\w$", "é"));
+        assert!(!matches("^.$", "\r"));
+        assert!(matches("^[^]$", "\n"));
+        assert!(!matches("[]", "a"));
+        assert!(matches(r"^\cJ$", "\n"));
+        assert!(matches(r"^\uD83D\uDC32$", "🐲"));
+        assert!(matches(r"^\p{Letter}+$", "héllo"));
+        assert!(matches(r"^(?!foo)\w+$", "bar"));
+        assert!(!matches(r"^(?!foo)\w+$", "foobar"));
+        assert!(matches(r"^(a)\1$", "aa"));
+        assert!(matches(r"^[\w-]+$", "a-b"));
+        assert!(matches(r"^[[a]+$", "[a"));
+        assert!(Pattern::new(r"\a").is_err());
+        assert!(Pattern::new("^(abc]").is_err());
+    }
+}

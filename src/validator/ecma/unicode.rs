@@ -1,0 +1,86 @@
+//! `\p{…}` and `\P{…}`: a property name, read loosely as UAX44-LM3 says (case, spaces, `_`, `-`
+//! and an `is` prefix do not matter), to the sorted code point ranges build.rs generated.
+
+include!(concat!(env!("OUT_DIR"), "/unicode_sets.rs"));
+
+const GC: u8 = 0;
+const SCRIPT: u8 = 1;
+const BINARY: u8 = 2;
+
+/// The ranges of `\p{body}`, `body` being what stands between the braces.
+pub fn property(body: &str) -> Result<Vec<(u32, u32)>, String> {
+    let unknown = || format!("\\p{{{body}}} names no Unicode property ECMA-262 patterns know");
+    let set = match body.split_once('=') {
+        Some((name, value)) => match normalise(name).as_str() {
+            "gc" | "generalcategory" => lookup(value, GC),
+            "sc" | "script" => lookup(value, SCRIPT),
+            "scx" | "scriptextensions" => lookup(value, SCRIPT).map(|s| s + 1),
+            _ => None,
+        },
+        // A lone name is a general category or a binary property; a script name alone is read
+        // too, as the regex crate the library used before did.
+        None => lookup(body, GC).or_else(|| lookup(body, BINARY)).or_else(|| lookup(body, SCRIPT)),
+    };
+    set.and_then(decode).ok_or_else(unknown)
+}
+
+fn normalise(name: &str) -> String {
+    let mut out: String =
+        name.chars().filter(|c| !matches!(c, ' ' | '_' | '-')).map(|c| c.to_ascii_lowercase()).collect();
+    if out.starts_with("is") && out.len() > 2 {
+        out.drain(..2);
+    }
+    out
+}
+
+fn lookup(name: &str, kind: u8) -> Option<usize> {
+    let name = normalise(name);
+    let index = NAMES.binary_search_by(|(a, k, _)| (*a, *k).cmp(&(name.as_str(), kind))).ok()?;
+    NAMES.get(index).map(|&(_, _, set)| usize::from(set))
+}
+
+fn decode(set: usize) -> Option<Vec<(u32, u32)>> {
+    let bytes = SETS.get(*STARTS.get(set)? as usize..*STARTS.get(set + 1)? as usize)?;
+    let mut ranges = Vec::new();
+    let mut iter = bytes.iter();
+    let mut next = 0u32;
+    while let Some(gap) = leb(&mut iter) {
+        let start = next.checked_add(gap)?;
+        let end = start.checked_add(leb(&mut iter)?)?;
+        ranges.push((start, end));
+        next = end.checked_add(1)?;
+    }
+    Some(ranges)
+}
+
+fn leb(iter: &mut std::slice::Iter<'_, u8>) -> Option<u32> {
+    let mut n = 0u32;
+    for shift in (0..35).step_by(7) {
+        let byte = *iter.next()?;
+        n |= u32::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 {
+            return Some(n);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has(body: &str, c: char) -> bool {
+        property(body).unwrap().iter().any(|&(s, e)| (s..=e).contains(&u32::from(c)))
+    }
+
+    #[test]
+    fn names_are_read_loosely() {
+        assert!(has("Letter", 'é') && has("L", 'é') && has("letter", 'é') && has("Is_Letter", 'é'));
+        assert!(has("digit", '৪') && has("Nd", '৪') && has("gc=Decimal_Number", '৪'));
+        assert!(has("Script=Greek", 'α') && has("sc=Grek", 'α') && !has("sc=Greek", 'a'));
+        assert!(has("scx=Deva", '\u{0964}') && !has("sc=Deva", '\u{0964}'));
+        assert!(has("Alphabetic", 'x') && has("White_Space", '\u{3000}') && has("Any", '\u{10FFFF}'));
+        assert!(has("ASCII", '~') && !has("ASCII", '\u{80}'));
+        assert!(property("Bogus").is_err() && property("sc=Letter").is_err() && property("age=1.1").is_err());
+    }
+}
