@@ -7,13 +7,20 @@ use super::pike::assertion_holds;
 use super::program::{Inst, Program};
 use super::Backtracked;
 
+/// 12 bytes each: positions are stored as u32 (longer texts are not run here), NONE for a
+/// capture that was unset.
 enum Frame {
     /// A path still to try.
-    Try { pc: u32, pos: usize },
+    Try { pc: u32, pos: u32 },
     /// Undo a capture or a mark when backtracking past where it was set.
-    Slot { slot: usize, old: Option<usize> },
-    Mark { mark: usize, old: usize },
+    Slot { slot: u32, old: u32 },
+    Mark { mark: u32, old: u32 },
 }
+
+const NONE: u32 = u32::MAX;
+/// Paths and undo records waiting at once, at most (12 MB): the budget of steps alone would
+/// allow 4,000,000, and linear memory, once grown, is never given back.
+const MAX_FRAMES: usize = 1 << 20;
 
 struct Machine<'a> {
     program: &'a Program,
@@ -26,13 +33,16 @@ struct Machine<'a> {
 }
 
 pub fn is_match(program: &Program, text: &str, limit: usize) -> Result<bool, Backtracked> {
+    if text.len() >= NONE as usize {
+        return Err(Backtracked);
+    }
     let mut m = Machine {
         program,
         text,
         steps: 0,
         limit,
         slots: vec![None; program.slots],
-        marks: vec![usize::MAX; program.marks],
+        marks: vec![NONE as usize; program.marks],
         stack: Vec::new(),
     };
     let mut start = 0;
@@ -48,6 +58,10 @@ pub fn is_match(program: &Program, text: &str, limit: usize) -> Result<bool, Bac
             None => return Ok(false),
         }
     }
+}
+
+fn unpack(old: u32) -> Option<usize> {
+    (old != NONE).then_some(old as usize)
 }
 
 impl Machine<'_> {
@@ -72,8 +86,8 @@ impl Machine<'_> {
     fn unwind(&mut self, base: usize) {
         while self.stack.len() > base {
             match self.stack.pop() {
-                Some(Frame::Slot { slot, old }) => self.set_slot(slot, old),
-                Some(Frame::Mark { mark, old }) => self.set_mark(mark, old),
+                Some(Frame::Slot { slot, old }) => self.set_slot(slot as usize, unpack(old)),
+                Some(Frame::Mark { mark, old }) => self.set_mark(mark as usize, old as usize),
                 _ => {}
             }
         }
@@ -96,16 +110,16 @@ impl Machine<'_> {
     /// inside is tried again (a lookaround is atomic).
     fn run(&mut self, pc: u32, pos: usize) -> Result<Option<usize>, Backtracked> {
         let base = self.stack.len();
-        self.stack.push(Frame::Try { pc, pos });
+        self.stack.push(Frame::Try { pc, pos: pos as u32 });
         while self.stack.len() > base {
             let (mut pc, mut pos) = match self.stack.pop() {
-                Some(Frame::Try { pc, pos }) => (pc, pos),
+                Some(Frame::Try { pc, pos }) => (pc, pos as usize),
                 Some(Frame::Slot { slot, old }) => {
-                    self.set_slot(slot, old);
+                    self.set_slot(slot as usize, unpack(old));
                     continue;
                 }
                 Some(Frame::Mark { mark, old }) => {
-                    self.set_mark(mark, old);
+                    self.set_mark(mark as usize, old as usize);
                     continue;
                 }
                 None => break,
@@ -115,7 +129,7 @@ impl Machine<'_> {
                 // bounds the time whatever the pattern: a lookbehind rescanning the text at each
                 // position is as bounded as an exponential backtrack.
                 self.steps += 1;
-                if self.steps > self.limit {
+                if self.steps > self.limit || self.stack.len() > MAX_FRAMES {
                     return Err(Backtracked);
                 }
                 let Some(&inst) = self.program.insts.get(pc as usize) else { break };
@@ -140,7 +154,7 @@ impl Machine<'_> {
                         }
                     }
                     Inst::Split(first, second) => {
-                        self.stack.push(Frame::Try { pc: second, pos });
+                        self.stack.push(Frame::Try { pc: second, pos: pos as u32 });
                         pc = first;
                         continue;
                     }
@@ -154,16 +168,14 @@ impl Machine<'_> {
                         }
                     }
                     Inst::Save(slot) => {
-                        let slot = slot as usize;
-                        let old = self.slots.get(slot).copied().flatten();
-                        self.stack.push(Frame::Slot { slot, old });
-                        self.set_slot(slot, Some(pos));
+                        let old = self.slots.get(slot as usize).copied().flatten();
+                        self.stack.push(Frame::Slot { slot, old: old.map_or(NONE, |p| p as u32) });
+                        self.set_slot(slot as usize, Some(pos));
                     }
                     Inst::Mark(mark) => {
-                        let mark = mark as usize;
-                        let old = self.marks.get(mark).copied().unwrap_or(usize::MAX);
-                        self.stack.push(Frame::Mark { mark, old });
-                        self.set_mark(mark, pos);
+                        let old = self.marks.get(mark as usize).copied().unwrap_or(NONE as usize);
+                        self.stack.push(Frame::Mark { mark, old: old as u32 });
+                        self.set_mark(mark as usize, pos);
                     }
                     Inst::Progress(mark) => {
                         if self.marks.get(mark as usize) == Some(&pos) {

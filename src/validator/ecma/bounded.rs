@@ -7,17 +7,30 @@ use super::parse::Assert;
 use super::pike::assertion_holds;
 use super::program::{Inst, Program};
 
-/// Instructions × positions beyond this go to the Pike VM instead (256 KB of visited bits).
-const MAX_VISITED: usize = 256 * 1024 * 8;
+/// Instructions × positions beyond this go to the Pike VM instead: 32 KB of visited bits, and
+/// at most as many paths waiting on the stack (2 MB).
+const MAX_VISITED: usize = 256 * 1024;
 
 #[derive(Debug, Default)]
 pub struct Scratch {
     visited: Vec<u64>,
-    stack: Vec<(u32, usize)>,
+    stack: Vec<(u32, u32)>,
 }
+
+/// Visited sets or stacks larger than this are not kept between calls: a contract has a pattern per
+/// string keyword, and linear memory, once grown, is never given back.
+const KEPT_WORDS: usize = 512;
 
 /// None when the text is too long for the visited set.
 pub fn is_match(program: &Program, text: &str, scratch: &mut Scratch) -> Option<bool> {
+    let answer = run(program, text, scratch);
+    if scratch.visited.capacity() > KEPT_WORDS || scratch.stack.capacity() > KEPT_WORDS {
+        *scratch = Scratch::default();
+    }
+    answer
+}
+
+fn run(program: &Program, text: &str, scratch: &mut Scratch) -> Option<bool> {
     let positions = text.len() + 1;
     let states = program.insts.len().checked_mul(positions).filter(|n| *n <= MAX_VISITED)?;
     let Scratch { visited, stack } = scratch;
@@ -26,8 +39,10 @@ pub fn is_match(program: &Program, text: &str, scratch: &mut Scratch) -> Option<
     stack.clear();
     let mut start = 0;
     loop {
-        stack.push((0, start));
-        while let Some((mut pc, mut pos)) = stack.pop() {
+        stack.push((0, start as u32));
+        while let Some((mut pc, pos)) = stack.pop() {
+            // Positions fit: the text is shorter than MAX_VISITED.
+            let mut pos = pos as usize;
             loop {
                 let state = pc as usize * positions + pos;
                 let Some(word) = visited.get_mut(state / 64) else { break };
@@ -50,7 +65,7 @@ pub fn is_match(program: &Program, text: &str, scratch: &mut Scratch) -> Option<
                         }
                     }
                     Some(Inst::Split(first, second)) => {
-                        stack.push((*second, pos));
+                        stack.push((*second, pos as u32));
                         pc = *first;
                         continue;
                     }

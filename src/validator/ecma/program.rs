@@ -3,6 +3,7 @@
 
 use super::class::Class;
 use super::parse::{Assert, Node};
+use std::collections::BTreeMap;
 
 /// A larger program is refused: `x{1000}{1000}` would unroll to a million copies.
 const MAX_INSTS: usize = 100_000;
@@ -42,7 +43,7 @@ pub struct Program {
 /// `backtracking`: the program is for backtrack.rs, which needs the captures and the
 /// empty-iteration marks; the other matchers keep each (instruction, position) once anyway.
 pub fn compile(node: &Node, groups: usize, backtracking: bool) -> Result<Program, String> {
-    let mut c = Compiler { insts: Vec::new(), classes: Vec::new(), marks: 0, back: false, backtracking };
+    let mut c = Compiler { insts: Vec::new(), classes: Vec::new(), class_of: BTreeMap::new(), marks: 0, back: false, backtracking };
     c.node(node)?;
     c.push(Inst::Match)?;
     Ok(Program {
@@ -67,6 +68,7 @@ fn anchored(node: &Node) -> bool {
 struct Compiler {
     insts: Vec<Inst>,
     classes: Vec<Class>,
+    class_of: BTreeMap<usize, u32>,
     marks: u32,
     back: bool,
     backtracking: bool,
@@ -99,15 +101,16 @@ impl Compiler {
                 if let Some(c) = class.as_char() {
                     self.push(Inst::Char { c, back })?;
                 } else {
-                    // Unrolled copies share one class.
-                    let index = match self.classes.iter().position(|k| k == class) {
-                        Some(i) => i,
-                        None => {
-                            self.classes.push(class.clone());
-                            self.classes.len() - 1
-                        }
-                    };
-                    self.push(Inst::Class { class: index as u32, back })?;
+                    // Unrolled copies of a class share one entry, found by the parsed node's
+                    // address (a BTreeMap: std's HashMap would seed itself from random values,
+                    // which workerd forbids at global scope).
+                    let key = class as *const Class as usize;
+                    let next = self.classes.len() as u32;
+                    let index = *self.class_of.entry(key).or_insert(next);
+                    if index == next {
+                        self.classes.push(class.clone());
+                    }
+                    self.push(Inst::Class { class: index, back })?;
                 }
             }
             Node::Assert(a) => {
