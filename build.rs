@@ -16,7 +16,17 @@ fn main() {
     let mut starts: Vec<usize> = Vec::new();
     // (alias, kind, first set): a script has two sets, Script then Script_Extensions.
     let mut aliases: Vec<(String, u8, usize)> = Vec::new();
-    for line in names.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    let lines: Vec<&str> = names.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
+    // regex-syntax has no table for Script=Unknown: it is every code point no other script has
+    // (and its Script_Extensions is the same set).
+    let scripts: String = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("sc ")?.split(' ').next())
+        .filter(|s| !matches!(*s, "Unknown" | "Katakana_Or_Hiragana"))
+        .map(|s| format!(r"\p{{sc={s}}}"))
+        .collect();
+    let unknown = format!("[^{scripts}]");
+    for line in lines {
         let mut words = line.split(' ');
         let (Some(kind), Some(canonical)) = (words.next(), words.next()) else { panic!("bad line: {line}") };
         let (code, queries) = match kind {
@@ -28,7 +38,8 @@ fn main() {
         let first = starts.len();
         for query in queries {
             starts.push(blob.len());
-            encode(&ranges(&query), &mut blob);
+            let pattern = if canonical == "Unknown" { unknown.clone() } else { format!(r"\p{{{query}}}") };
+            encode(&ranges(&pattern), &mut blob);
         }
         for alias in words {
             aliases.push((alias.to_string(), code, first));
@@ -53,11 +64,15 @@ fn main() {
     std::fs::write(out.join("unicode_sets.rs"), rs).expect("OUT_DIR is writable");
 }
 
-fn ranges(query: &str) -> Vec<(u32, u32)> {
-    // regex-syntax has no table for a value without characters (Surrogate, which no Rust
-    // string holds; Katakana_Or_Hiragana, which no character has as its Script).
-    let Ok(hir) = regex_syntax::Parser::new().parse(&format!(r"\p{{{query}}}")) else {
-        return Vec::new();
+/// The code points of a class (`\p{…}` or a bracketed class of them), from regex-syntax.
+fn ranges(pattern: &str) -> Vec<(u32, u32)> {
+    let hir = match regex_syntax::Parser::new().parse(pattern) {
+        Ok(hir) => hir,
+        // No table for a value without characters: Surrogate (which no Rust string holds) and
+        // Katakana_Or_Hiragana (which no character has as its Script). Any other name it does
+        // not know is a mistake in the names file.
+        Err(_) if pattern.ends_with("=Surrogate}") || pattern.ends_with("=Katakana_Or_Hiragana}") => return Vec::new(),
+        Err(e) => panic!("regex-syntax does not know {pattern}: {e}"),
     };
     match hir.kind() {
         regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) => {
@@ -68,8 +83,8 @@ fn ranges(query: &str) -> Vec<(u32, u32)> {
             .ok()
             .and_then(|s| s.chars().next())
             .map(|c| vec![(u32::from(c), u32::from(c))])
-            .unwrap_or_else(|| panic!("{query}: a literal that is not one character")),
-        other => panic!("{query} is not a Unicode class: {other:?}"),
+            .unwrap_or_else(|| panic!("{pattern}: a literal that is not one character")),
+        other => panic!("{pattern} is not a Unicode class: {other:?}"),
     }
 }
 

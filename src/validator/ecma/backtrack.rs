@@ -2,8 +2,7 @@
 //! before: one path at a time, in ECMA-262's order, with a budget of steps so that a pattern that
 //! would backtrack exponentially, or rescan the text at every position, gives up instead of hanging.
 
-use super::parse::Assert;
-use super::pike::assertion_holds;
+use super::pike::holds_at;
 use super::program::{Inst, Program};
 use super::Backtracked;
 
@@ -163,7 +162,7 @@ impl Machine<'_> {
                         continue;
                     }
                     Inst::Assert(a) => {
-                        if !self.assertion(a, pos) {
+                        if !holds_at(a, self.text, pos) {
                             break;
                         }
                     }
@@ -206,9 +205,6 @@ impl Machine<'_> {
         Ok(None)
     }
 
-    fn assertion(&self, a: Assert, pos: usize) -> bool {
-        assertion_holds(a, self.char_before(pos), self.char_after(pos))
-    }
 
     /// The text group `group` captured, matched again here; a group that captured nothing
     /// matches the empty string.

@@ -3,8 +3,7 @@
 //! second arrival can only fail as the first did — so the time is linear in the text. Faster
 //! than the Pike VM, which follows every path at once, on the short strings schemas constrain.
 
-use super::parse::Assert;
-use super::pike::assertion_holds;
+use super::pike::holds_at;
 use super::program::{Inst, Program};
 
 /// Instructions × positions beyond this go to the Pike VM instead: 32 KB of visited bits, and
@@ -74,7 +73,7 @@ fn run(program: &Program, text: &str, scratch: &mut Scratch) -> Option<bool> {
                         continue;
                     }
                     Some(Inst::Assert(a)) => {
-                        if !holds(*a, text, pos) {
+                        if !holds_at(*a, text, pos) {
                             break;
                         }
                     }
@@ -92,10 +91,4 @@ fn run(program: &Program, text: &str, scratch: &mut Scratch) -> Option<bool> {
             None => return Some(false),
         }
     }
-}
-
-fn holds(a: Assert, text: &str, pos: usize) -> bool {
-    let before = text.get(..pos).and_then(|t| t.chars().next_back());
-    let after = text.get(pos..).and_then(|t| t.chars().next());
-    assertion_holds(a, before, after)
 }

@@ -45,9 +45,7 @@ pub fn parse(source: &str) -> Result<Parsed, String> {
     if parser.at < chars.len() {
         return Err("unmatched ')'".into());
     }
-    // Every \N must name a group of the whole pattern, wherever that group stands.
-    let groups = parser.groups;
-    Ok(Parsed { node, groups, needs_backtracking: parser.needs_backtracking })
+    Ok(Parsed { node, groups: parser.groups, needs_backtracking: parser.needs_backtracking })
 }
 
 /// The names of the named groups in order of their opening parentheses (None for unnamed groups):

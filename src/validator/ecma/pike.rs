@@ -109,6 +109,9 @@ fn holds(a: Assert, at: At) -> bool {
     }
 }
 
-pub(super) fn assertion_holds(a: Assert, before: Option<char>, after: Option<char>) -> bool {
+/// Whether `a` holds at byte `pos` of `text` (for the matchers that jump between positions).
+pub(super) fn holds_at(a: Assert, text: &str, pos: usize) -> bool {
+    let before = text.get(..pos).and_then(|t| t.chars().next_back());
+    let after = text.get(pos..).and_then(|t| t.chars().next());
     holds(a, At { before, after })
 }

@@ -81,6 +81,9 @@ mod tests {
         assert!(has("scx=Deva", '\u{0964}') && !has("sc=Deva", '\u{0964}'));
         assert!(has("Alphabetic", 'x') && has("White_Space", '\u{3000}') && has("Any", '\u{10FFFF}'));
         assert!(has("ASCII", '~') && !has("ASCII", '\u{80}'));
+        // Script=Unknown is every code point no script has; a property without data is refused.
+        assert!(has("sc=Unknown", '\u{378}') && has("scx=Zzzz", '\u{E0080}') && !has("sc=Unknown", 'a'));
+        assert!(property("CWKCF").is_err());
         assert!(property("Bogus").is_err() && property("sc=Letter").is_err() && property("age=1.1").is_err());
     }
 }
