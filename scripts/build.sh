@@ -38,6 +38,12 @@ export function __reinstantiate() {
 export function __memoryBytes() {
     return wasm.memory.buffer.byteLength;
 }
+
+// Added by scripts/build.sh: the instance's linear memory, where pkg/src/api.js writes texts
+// into the input area (src/wasm.rs, input_area).
+export function __memory() {
+    return wasm.memory;
+}
 GLUE
 
 if [ "$out" != pkg/wasm ]; then
@@ -48,8 +54,9 @@ if [ "$out" != pkg/wasm ]; then
   exit 0
 fi
 
+# -O3, not -Oz: validation runs ~4% faster (bench A/B on the corpus) for 150 more gzip bytes.
 # The features are those rustc's wasm32 target emits by default.
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+node_modules/.bin/wasm-opt -O3 --strip-debug --strip-producers \
   --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   "$out/output_contract_bg.wasm" -o "$out/output_contract_bg.wasm"

@@ -227,6 +227,42 @@ test('raw_output is truncated with a visible marker', () => {
   assert.equal(contract.validateText('').error.raw_output, '');
 });
 
+test('texts reach the module whole: non-ASCII, lone surrogates, very long texts, in turn', () => {
+  // Outputs are encoded into the module's input area, room for ASCII first, then room for the
+  // rest (pkg/src/api.js, toInput): each text must arrive whole, whatever came before it.
+  const contract = Contract.compile({ type: 'array', items: { type: 'string', maxLength: 3 } }, { maxOutputBytes: 1 << 22 });
+  const long = '"ab",'.repeat(300000);
+  const cases = [
+    ['["abc", "é€😀"]', true],
+    ['["' + 'a'.repeat(40) + '", "😀😀😀😀"]', false],
+    ['["日本語", "\\ud83d\\ude00", "x"]', true],
+    // A lone surrogate becomes U+FFFD, one character, as TextEncoder writes it.
+    ['["A", "\ud800"]', true],
+    ['[' + long + '"é😀x"]', true],
+    ['[' + long + '"é😀xy"]', false],
+    ['["é😀", "' + 'é'.repeat(10) + '"]', false],
+    ['[]', true],
+  ];
+  for (const [text, valid] of cases) {
+    const result = contract.validateText(text);
+    assert.equal(result.valid, valid, text.slice(0, 40));
+    if (valid) assert.deepEqual(result.data, JSON.parse(text));
+  }
+  const failure = contract.validateText('["é😀", "ééé😀"]').error;
+  assert.equal(failure.violations[0].path, '$[1]');
+  assert.equal(failure.violations[0].received, 'ééé😀');
+  assert.equal(failure.raw_output, '["é😀", "ééé😀"]');
+  // The same through extraction, tool calls and a stream fed long non-ASCII chunks.
+  assert.deepEqual(contract.validateText('Here: ["é€😀"]', { extract: true }).data, ['é€😀']);
+  assert.deepEqual(contract.validateToolCall('["😀😀"]').data, ['😀😀']);
+  const stream = contract.stream();
+  const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ['é€😀', '日本'][i % 2]));
+  for (let i = 0; i < text.length; i += 70) stream.push(text.slice(i, i + 70));
+  const out = stream.finish();
+  assert.equal(out.valid, true);
+  assert.deepEqual(out.data, JSON.parse(text));
+});
+
 test('formatViolation renders what the module renders, from path and message alone', () => {
   assert.equal(formatViolation({ path: '$.a', message: "'b' is a required property" }), "$.a: 'b' is a required property");
   assert.throws(() => formatViolation({ path: '$' }), TypeError);

@@ -78,6 +78,18 @@ test('invalid then valid on the retry', () => {
   const out = s.finish();
   assert.equal(out.valid, true);
   assert.equal(out.attempt, 2);
+  // The data is the second attempt's text alone, whichever side parsed it (string chunks: the
+  // JS side; a byte chunk among them: the module), and a second finish answers the same.
+  assert.deepEqual(out, { state: 'soft-complete', valid: true, data: JSON.parse(valid), attempt: 2 });
+  assert.deepEqual(s.finish(), out);
+  const mixed = contract.stream();
+  mixed.push(valid.slice(0, 30));
+  mixed.push(new TextEncoder().encode(valid.slice(30, 60)));
+  mixed.push(valid.slice(60));
+  assert.deepEqual(mixed.finish().data, JSON.parse(valid));
+  const nulls = Contract.compile({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } }).stream({ nullAsAbsent: true });
+  nulls.push('{"a": "x", "b": null}');
+  assert.deepEqual(nulls.finish().data, { a: 'x' });
 });
 
 test('truncation at the token limit and refusals', () => {
