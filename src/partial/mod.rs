@@ -201,6 +201,25 @@ impl Parser {
                     continue;
                 }
             }
+            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
+            if self.extractor.is_none() && matches!(self.token, Token::None) && matches!(b, b' ' | b'\t' | b'\n' | b'\r') && matches!(self.status, Status::Incomplete | Status::Complete) {
+                let rest = bytes.get(i - 1..).unwrap_or_default();
+                let room = self.max_bytes.saturating_sub(self.pos.offset);
+                let run = rest.iter().take(room).take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')).count();
+                for &c in rest.get(..run).unwrap_or_default() {
+                    if c == b'\n' {
+                        self.pos.line += 1;
+                        self.pos.column = 0;
+                    } else {
+                        self.pos.column += 1;
+                    }
+                }
+                self.pos.offset += run;
+                if run > 0 {
+                    i += run - 1;
+                    continue;
+                }
+            }
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
                 return;
             }
