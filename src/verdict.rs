@@ -536,8 +536,8 @@ struct Run<'a> {
     max_depth: usize,
     /// The string handed to a scalar validator, its buffer reused from one string to the next.
     scratch: Value,
-    /// `locate`: the property names of the objects being walked (their string tokens), one
-    /// buffer for all of them.
+    /// `locate`: the property names the schema does not list, of the objects being walked
+    /// (their string tokens), one buffer for all of them.
     names: Vec<std::ops::Range<usize>>,
     /// The span of the last container that failed on its own keywords (`required`, counts,
     /// `uniqueItems`): `judge`'s hint that `locate` would find one unit of most of the output.
@@ -891,6 +891,8 @@ impl<'a> Run<'a> {
         }
         let mut whole = false;
         let mut seen: u64 = 0;
+        let mut listed: u64 = 0;
+        let mut count: usize = 0;
         let names_from = self.names.len();
         let mut big: Option<std::collections::HashSet<&'a [u8]>> = None;
         let (mut p, mut more) = self.open(pos, b'}');
@@ -903,21 +905,36 @@ impl<'a> Run<'a> {
             // The parser keeps a repeated name's last value at its first place: not followed.
             // Names are compared as written, so one with an escape is not followed either.
             let key = self.key(p..key_end)?;
-            let bytes: &'a [u8] = self.bytes;
-            let token = bytes.get(p..key_end).unwrap_or_default();
-            let repeated = match big.as_mut() {
-                Some(set) => !set.insert(token),
-                None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
+            let found = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok();
+            let rule = found.and_then(|i| c.keys.get(i));
+            // A name the schema lists is told repeated by its rule's bit (most names, compared
+            // with no other); only the other names are compared with each other.
+            let repeated = match found.filter(|&i| i < 64) {
+                Some(i) => {
+                    let bit = 1u64 << i;
+                    let again = listed & bit != 0;
+                    listed |= bit;
+                    again
+                }
+                None => {
+                    let bytes: &'a [u8] = self.bytes;
+                    let token = bytes.get(p..key_end).unwrap_or_default();
+                    let again = match big.as_mut() {
+                        Some(set) => !set.insert(token),
+                        None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
+                    };
+                    self.names.push(p..key_end);
+                    // Past a few names, a set: a map of thousands of entries stays linear.
+                    if big.is_none() && self.names.len() - names_from > 16 {
+                        big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
+                    }
+                    again
+                }
             };
             if repeated {
                 return Err(Stop::Bail);
             }
-            self.names.push(p..key_end);
-            // Past a few names, a set: a map of thousands of entries stays linear.
-            if big.is_none() && self.names.len() - names_from > 16 {
-                big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
-            }
-            let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
+            count += 1;
             if let Some(bit) = rule.and_then(|r| r.required) {
                 seen |= 1 << bit;
             }
@@ -925,7 +942,7 @@ impl<'a> Run<'a> {
             let patterns = self.patterns_matched(c, key);
             p = self.value_start(key_end)?;
             // Once the object is known to be one unit, its other values need no look.
-            let index = self.names.len() - names_from - 1;
+            let index = count - 1;
             if c.max_properties.is_some_and(|m| index as u64 >= m) {
                 whole = true;
             }
@@ -951,7 +968,7 @@ impl<'a> Run<'a> {
             more = self.next_member(&mut p, b'}')?;
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        let count = (self.names.len() - names_from) as u64;
+        let count = count as u64;
         self.names.truncate(names_from);
         if seen & all != all || c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
             whole = true;
@@ -995,6 +1012,16 @@ impl<'a> Run<'a> {
     fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
         if matches!(self.verdict.nodes.get(node), Some(Node::Nothing)) {
             return self.judge(node, pos, depth, whole);
+        }
+        // A scalar that passes (most do) needs none of a unit's bookkeeping below: the locate
+        // pass cost half again as much as the verdict's. One that fails is evaluated once more
+        // there, which for a scalar is cheap.
+        if !matches!(self.at(pos), Some(b'{' | b'[')) {
+            match self.eval(node, pos, depth) {
+                Ok(end) => return Ok(end),
+                Err(Stop::Bail) => return Err(Stop::Bail),
+                Err(Stop::Fail) => {}
+            }
         }
         let len = at.schema.len();
         match keyword {

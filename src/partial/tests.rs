@@ -115,6 +115,22 @@ fn broken_input_reports_where() {
 }
 
 #[test]
+fn whitespace_runs_keep_positions_and_limits() {
+    // Runs of whitespace are consumed at once (Parser::push): positions after them, in one
+    // piece or byte by byte, and the byte limit inside a run, are as byte-at-a-time reading.
+    let text = b"{\r\n\t\"a\" :  [ 1 ,\n\n   2 ] ,\n   \"b\": x}";
+    for pieces in [vec![&text[..]], text.chunks(1).collect::<Vec<_>>(), text.chunks(5).collect()] {
+        let p = parse_chunks(&pieces);
+        let Status::Broken(e) = p.status() else { panic!("{:?}", p.status()) };
+        assert_eq!((e.at.line, e.at.column, e.at.offset), (5, 9, 36));
+    }
+    let mut p = Parser::new(6, 100, false);
+    p.push(b"[1,          2]", &mut NoObserver);
+    assert_eq!(p.status(), &Status::Limit(LimitKind::Bytes(6)));
+    assert_eq!(p.bytes(), 6);
+}
+
+#[test]
 fn extraction_skips_prose_and_fences() {
     let text = "Sure! Here is the review:\n```json\n{\"a\": [1, 2]}\n```\nLet me know.";
     let mut p = Parser::new(usize::MAX, 100, true);
