@@ -37,6 +37,14 @@ struct Node {
     /// say on validity: its closed value needs no validation (half the leaves of a typical
     /// output, whose validation was a quarter of a stream's cost).
     decided_at_begin: bool,
+    /// Beside what `decided_at_begin` allows, only `properties`, `items` (one schema), `required`
+    /// and `additionalProperties: false` (told at each key).
+    structural: bool,
+    /// `structural`, with a part, and every child's own check complete (see `EarlySchema::new`):
+    /// a closed value is then valid here when its required names are there. Validating each
+    /// closed container in full again was most of a long stream's in-flight cost.
+    shallow: bool,
+    required: Vec<String>,
     types: Option<Vec<&'static str>>,
     /// `enum` values, or the `const` value (keyword says which).
     choices: Option<(&'static str, Vec<Value>)>,
@@ -76,6 +84,13 @@ impl EarlySchema {
             }
             validator
         });
+        // A child's check is complete when it validates the child's whole subtree (a part) or
+        // needs none (decided when it begins); a shallow child's is complete by induction.
+        let complete: Vec<bool> = nodes.iter().map(|n| n.part.is_some() || n.decided_at_begin).collect();
+        for node in &mut nodes {
+            let mut children = node.properties.iter().map(|(_, id)| *id).chain(node.rest).chain(node.additional);
+            node.shallow = node.structural && node.part.is_some() && children.all(|id| complete.get(id).copied().unwrap_or(false));
+        }
         EarlySchema { nodes, root, validator }
     }
 
@@ -138,11 +153,22 @@ impl Builder<'_> {
             _ => None,
         };
         const ANNOTATIONS: [&str; 8] = ["title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"];
+        // Only names of the seven types, none of them `integer` (1.0 or 1.5 is told at the end).
+        let decided_type = |v: &Value| node.types.as_ref().is_some_and(|t| t.len() == v.as_array().map_or(1, Vec::len) && !t.contains(&"integer") && !t.contains(&"unknown"));
         node.decided_at_begin = map.iter().all(|(k, v)| match k.as_str() {
-            // Only names of the seven types, none of them `integer` (1.0 or 1.5 is told at the end).
-            "type" => node.types.as_ref().is_some_and(|t| t.len() == v.as_array().map_or(1, Vec::len) && !t.contains(&"integer") && !t.contains(&"unknown")),
+            "type" => decided_type(v),
             k => ANNOTATIONS.contains(&k),
         });
+        node.structural = map.iter().all(|(k, v)| match k.as_str() {
+            "type" => decided_type(v),
+            "properties" => v.is_object(),
+            "items" => v.is_object() || v.is_boolean(),
+            "required" => v.as_array().is_some_and(|names| names.iter().all(Value::is_string)),
+            "additionalProperties" => v == &Value::Bool(false),
+            "$defs" | "definitions" => true,
+            k => ANNOTATIONS.contains(&k),
+        });
+        node.required = map.get("required").and_then(Value::as_array).map(|names| names.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default();
         if let Some(Value::Array(values)) = map.get("enum") {
             node.choices = Some(("enum", values.clone()));
         }
@@ -348,6 +374,13 @@ impl Checker {
 
     pub fn into_violations(self) -> Vec<Violation> {
         self.found
+    }
+
+    /// A closed value under one shallow node (see `Node::shallow`) whose required names are
+    /// there: its children were checked as they closed, so it needs no validation.
+    fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
+        let Expr::Leaf(id) = expr else { return false };
+        self.schema.get(*id).is_some_and(|n| n.shallow && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k))))
     }
 
     /// Whether any node in `expr` constrains string contents.
@@ -700,7 +733,7 @@ impl Observer for Checker {
             Event::End(value) => {
                 if let Some(frame) = self.frames.pop() {
                     // The root's complete value is validated in full at the end of the stream.
-                    if !self.frames.is_empty() && !frame.reported {
+                    if !self.frames.is_empty() && !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
                         let r = self.eval(&frame.expr, &Check::End(value), path);
                         self.report(r, at);
                     }

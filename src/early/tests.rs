@@ -121,3 +121,28 @@ fn property_name_patterns_are_read_as_ecma_262() {
     assert!(early(&s, r#"{"42": 1}"#).is_empty());
     assert_eq!(early(&s, "{\"\u{0663}\": 1}"), vec![(4, "$".into(), "additionalProperties".into())]);
 }
+
+#[test]
+fn containers_checked_through_their_children_still_report_at_their_close() {
+    // `items` and each item are shallow (properties, required, additionalProperties: false): a
+    // closed item is not validated again, but what its children or its own `required` break is
+    // reported as early as before.
+    let s = schema(json!({
+        "type": "object",
+        "properties": {
+            "list": {"type": "array", "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id"],
+                "properties": {"id": {"type": "integer"}, "tag": {"type": "string", "pattern": "^[a-z]+$"}, "deep": {"type": "object", "properties": {"n": {"minimum": 1}}}}
+            }}
+        }
+    }));
+    let list = s.nodes.iter().filter(|n| n.shallow).count();
+    assert_eq!(list, 4, "the root, the list, its items and `deep` are shallow");
+    assert_eq!(early(&s, r#"{"list": [{"id": 1}, {"id": 2.5}]}"#), vec![(31, "$.list[1].id".into(), "type".into())]);
+    assert_eq!(early(&s, r#"{"list": [{"id": 1, "tag": "A"}]}"#), vec![(29, "$.list[0].tag".into(), "pattern".into())]);
+    assert_eq!(early(&s, r#"{"list": [{"id": 1}, {"tag": "a"}]}"#), vec![(32, "$.list[1]".into(), "required".into())]);
+    assert_eq!(early(&s, r#"{"list": [{"id": 1, "deep": {"n": 0}}]}"#), vec![(35, "$.list[0].deep.n".into(), "minimum".into())]);
+    assert_eq!(early(&s, r#"{"list": [{"id": 1, "tag": "ok", "deep": {"n": 3}}, {"id": 7}]}"#), vec![]);
+}
