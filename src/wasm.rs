@@ -162,15 +162,15 @@ impl WasmContract {
     }
 
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).
-    /// `undefined` when valid, else the canonical
-    /// error as JSON, whose `raw_output` is empty when it is the whole text (JS puts it back).
+    /// `undefined` when valid, else the canonical error as JSON, whose `raw_output` is empty when
+    /// it is the whole text (JS puts it back).
     #[wasm_bindgen(js_name = validateText)]
     pub fn validate_text(&self, len: usize) -> Option<String> {
         with_input(len, |text| check_text(&self.contract, text))
     }
 
-    /// Extracts the JSON from model text (in the input area), then validates it: `{extraction, error?}` as JSON, the
-    /// extraction's offsets in UTF-16 code units.
+    /// Extracts the JSON from model text (in the input area), then validates it:
+    /// `{extraction, error?}` as JSON, the extraction's offsets in UTF-16 code units.
     #[wasm_bindgen(js_name = extractAndValidate)]
     pub fn extract_and_validate(&self, len: usize, repair: bool) -> String {
         with_input(len, |text| {
@@ -183,8 +183,8 @@ impl WasmContract {
         })
     }
 
-    /// Tool-call arguments (JSON text, in the input area): `undefined` when valid, else the canonical error as JSON.
-    /// When valid, the data is returned too, since `nullAsAbsent` may have removed nulls.
+    /// Tool-call arguments (JSON text, in the input area): `{valid, data}` or `{valid, error}` as
+    /// JSON. The data is returned too, since `nullAsAbsent` may have removed nulls.
     #[wasm_bindgen(js_name = validateToolCall)]
     pub fn validate_tool_call(&self, len: usize, null_as_absent: bool) -> String {
         let result = with_input(len, |args| tool::validate_tool_call_text(&self.contract, args, ToolCallOptions { null_as_absent }));
