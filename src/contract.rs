@@ -243,18 +243,22 @@ impl Contract {
     /// invalid one is parsed into a tree for the canonical error.
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
+        let mut violated = false;
         if let Some(verdict) = self.verdict().filter(|_| small) {
             match verdict.judge(text, self.inner.limits.max_depth) {
                 Judgement::Valid => return Ok(()),
-                Judgement::Invalid { locate: true } => {
-                    if let Some(failure) = self.located_failure(verdict, text) {
-                        return Err(failure);
+                Judgement::Invalid { locate, violated: v } => {
+                    if locate {
+                        if let Some(failure) = self.located_failure(verdict, text) {
+                            return Err(failure);
+                        }
                     }
+                    violated = v;
                 }
-                Judgement::Invalid { locate: false } => {}
             }
         }
-        self.validate_text(text).map(drop)
+        let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
+        self.report_parsed(&value, text, violated)
     }
 
     /// The one-pass verdict alone (see `check_text`): `None` when the schema has none, else
@@ -341,10 +345,20 @@ impl Contract {
 
     /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.
     fn check_parsed(&self, value: &Value, raw: &str) -> Result<(), OutputValidationError> {
-        if self.inner.validator.is_valid(value) {
+        self.report_parsed(value, raw, false)
+    }
+
+    /// `check_parsed`, asking the validator for the errors at once when the verdict saw a
+    /// violation (validity first would evaluate the whole schema twice). Should the validator
+    /// find none, the value is valid: the validator has the last word.
+    fn report_parsed(&self, value: &Value, raw: &str, violated: bool) -> Result<(), OutputValidationError> {
+        if !violated && self.inner.validator.is_valid(value) {
             return Ok(());
         }
         let violations = violation::from_errors(self.inner.validator.errors(value), value, DEFAULT_RECEIVED_LIMIT);
+        if violated && violations.is_empty() {
+            return Ok(());
+        }
         Err(self.failure(violations, raw))
     }
 

@@ -154,11 +154,17 @@ pub fn truncate_text(text: &str, cap: usize) -> String {
 /// `head` (the start of a text of `total` bytes) cut to at most `cap` bytes on a character
 /// boundary, with the marker for the rest.
 fn cut_bytes(head: &str, cap: usize, total: usize) -> String {
-    let mut end = cap.min(head.len());
-    while end > 0 && !head.is_char_boundary(end) {
+    let end = cut_end(head, cap);
+    with_marker(head.get(..end).unwrap_or(""), total - end)
+}
+
+/// Where a cut of `text` to at most `cap` bytes ends: the last character boundary there.
+pub fn cut_end(text: &str, cap: usize) -> usize {
+    let mut end = cap.min(text.len());
+    while end > 0 && !text.is_char_boundary(end) {
         end -= 1;
     }
-    with_marker(head.get(..end).unwrap_or(""), total - end)
+    end
 }
 
 /// `head` followed by the marker saying `left_out` bytes were cut.

@@ -46,8 +46,9 @@ pub struct Verdict {
 
 pub enum Judgement {
     Valid,
-    /// Invalid, or not judged (the full path decides).
-    Invalid { locate: bool },
+    /// Invalid, or not judged (the full path decides). `violated`: a value broke the schema
+    /// (a text that parses is then invalid, and its validation need not ask first).
+    Invalid { locate: bool, violated: bool },
 }
 
 /// A subtree of an invalid output whose violations the validator finds by validating it alone
@@ -188,8 +189,8 @@ impl Verdict {
             Ok(end) if run.ws(end) == text.len() => Judgement::Valid,
             // `locate` would give up: a syntax error or a limit, or a container failing on its
             // own keywords that spans most of the output (its second pass would be wasted).
-            Ok(_) | Err(Stop::Bail) => Judgement::Invalid { locate: false },
-            Err(Stop::Fail) => Judgement::Invalid { locate: run.own_failure <= text.len() / 2 },
+            Ok(_) | Err(Stop::Bail) => Judgement::Invalid { locate: false, violated: false },
+            Err(Stop::Fail) => Judgement::Invalid { locate: run.own_failure <= text.len() / 2, violated: true },
         }
     }
 
@@ -901,10 +902,13 @@ impl<'a> Run<'a> {
                 return Err(Stop::Bail);
             }
             let key_start = p;
-            let (key_end, _) = self.string(p)?;
+            let (key_end, escaped) = self.string(p)?;
             // The parser keeps a repeated name's last value at its first place: not followed.
             // Names are compared as written, so one with an escape is not followed either.
-            let key = self.key(p..key_end)?;
+            if escaped {
+                return Err(Stop::Bail);
+            }
+            let key = self.text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
             let found = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok();
             let rule = found.and_then(|i| c.keys.get(i));
             // A name the schema lists is told repeated by its rule's bit (most names, compared

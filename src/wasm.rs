@@ -8,6 +8,7 @@ use crate::lint;
 use crate::sourcemap;
 use crate::extract::{self, ExtractOptions, Offsets};
 use crate::prompt::{self, Templates};
+use crate::render;
 use crate::tool::{self, ToolCallOptions};
 use crate::contract::{Contract, Options};
 use crate::draft::Draft;
@@ -354,14 +355,37 @@ fn check_text(contract: &Contract, text: &str) -> Option<String> {
         Ok(_) => None,
         Err(mut e) => {
             // JS holds the text already: an escaped copy of it was most of the error's JSON,
-            // encoded here, decoded and parsed again there. A cut raw_output (a long text)
-            // never is empty, since the cut carries its marker.
-            if e.raw_output.len() == text.len() {
-                e.raw_output.clear();
+            // encoded here, decoded and parsed again there (a 4 KB head cost more than the
+            // rest of a 10 KB output's error). So the whole text is sent as "", and a cut one
+            // as its marker alone plus `raw_output_head`, the head's length in bytes.
+            let head = raw_output_head(&e.raw_output, text, contract.raw_output_limit());
+            match head {
+                Some(len) if len == text.len() => e.raw_output.clear(),
+                Some(len) => e.raw_output.replace_range(..len, ""),
+                None => {}
             }
-            Some(serde_json::to_string(&e).unwrap_or_default())
+            let mut json = serde_json::to_string(&e).unwrap_or_default();
+            if let Some(len) = head.filter(|&len| len < text.len()) {
+                if json.pop() == Some('}') {
+                    json.push_str(&format!(",\"raw_output_head\":{len}}}"));
+                }
+            }
+            Some(json)
         }
     }
+}
+
+/// How many bytes at the start of `raw_output` are the start of `text`: all of it when it is
+/// the whole text, the head when it is a head cut with its marker. `raw_output` comes from
+/// `render::truncate_text(text, cap)`, so lengths and the marker tell which without comparing
+/// the head (wasm's `memcmp` goes a byte at a time: 4 µs for the 4 KB default).
+fn raw_output_head(raw_output: &str, text: &str, cap: usize) -> Option<usize> {
+    if text.len() <= cap {
+        return (raw_output.len() == text.len()).then_some(text.len());
+    }
+    let end = render::cut_end(text, cap);
+    let marker = raw_output.get(end..)?;
+    (raw_output.len() > end && marker == render::with_marker("", text.len() - end)).then_some(end)
 }
 
 thread_local! {

@@ -62,6 +62,24 @@ fn valid_text_is_recognised() {
 }
 
 #[test]
+fn whitespace_of_any_length_between_tokens() {
+    // Indentation after a line break is skipped eight spaces at a time: every run length, with
+    // tabs and carriage returns among the spaces, and text past the run still seen.
+    let c = contract(json!({"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}, "s": {"type": "string"}}}));
+    for k in 0..20 {
+        let pad = " ".repeat(k);
+        for layout in [format!("\n{pad}"), format!("\r\n{pad}\t"), format!("\n{pad}\n{pad} "), format!("\n\t{pad}")] {
+            let text = format!("{{{layout}\"n\"{layout}:{layout}1{layout},{layout}\"s\":{layout}\"x\"{layout}}}{layout}");
+            assert_eq!(c.quick_verdict(&text), Some(true), "{text:?}");
+            for bad in [format!("{text}x"), text.replace(&format!("1{layout}"), &format!("1{layout}x")), text.replace('1', "\"1\"")] {
+                assert_ne!(c.quick_verdict(&bad), Some(true), "{bad:?}");
+                assert!(c.check_text(&bad).is_err(), "{bad:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn duplicate_keys_follow_the_parser_last_one_wins() {
     let c = contract(json!({"properties": {"a": {"type": "integer"}}}));
     // The verdict sees both values; the full path keeps the last, as JSON.parse does.

@@ -30,12 +30,25 @@ function toInput(text) {
   }
   return written;
 }
-// The canonical error of validateText: the module leaves `raw_output` empty when it is the whole
-// text, which is here already (see WasmContract::validate_text).
-function textFailure(json, text) {
+// The canonical error of validateText, whose text is here already: the module sends an empty
+// `raw_output` for the whole text, and for a cut one the marker alone with `raw_output_head`,
+// the head's length in UTF-8 bytes (see check_text in src/wasm.rs). `len` is the text's.
+function textFailure(json, text, len) {
   const error = JSON.parse(json);
-  if (error.raw_output === '') error.raw_output = text;
+  const head = error.raw_output_head;
+  if (head !== undefined) {
+    delete error.raw_output_head;
+    error.raw_output = textHead(text, len, head) + error.raw_output;
+  } else if (error.raw_output === '') {
+    error.raw_output = text;
+  }
   return error;
+}
+// The first `bytes` UTF-8 bytes of `text` (`len` in all), a character boundary: encodeInto
+// stops at the last whole character that fits, as the module's cut does.
+function textHead(text, len, bytes) {
+  if (len === text.length) return text.slice(0, bytes);
+  return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
 // Below this many characters a stream chunk is passed as a string: the copy loop beats the
 // allocation of an encoded array.
@@ -199,8 +212,9 @@ export class Contract extends Owned {
       return { valid: false, error: JSON.parse(handleOf(this).unserializable(e.message)) };
     }
     if (text === undefined) return { valid: false, error: JSON.parse(handleOf(this).unserializable(`${typeof value} is not a JSON value`)) };
-    const failure = handleOf(this).validateText(toInput(text));
-    return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text) };
+    const len = toInput(text);
+    const failure = handleOf(this).validateText(len);
+    return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };
   }
 
   /**
@@ -213,8 +227,9 @@ export class Contract extends Owned {
       const { extraction, error } = JSON.parse(handleOf(this).extractAndValidate(toInput(text), Boolean(options.repair)));
       return error === undefined ? { valid: true, data: extraction.value, extraction } : { valid: false, error, extraction };
     }
-    const failure = handleOf(this).validateText(toInput(text));
-    return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: textFailure(failure, text) };
+    const len = toInput(text);
+    const failure = handleOf(this).validateText(len);
+    return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: textFailure(failure, text, len) };
   }
 
   /**

@@ -225,6 +225,18 @@ test('raw_output is truncated with a visible marker', () => {
   assert.equal(contract.validateText(whole).error.raw_output, ' ["é", "…[truncated 7 bytes]');
   assert.equal(contract.validate([1]).error.raw_output, '[1]');
   assert.equal(contract.validateText('').error.raw_output, '');
+  // A cut text's head is taken from the text on the JS side: a lone surrogate stays as written,
+  // and a cut text as long as the text itself (a marker of 23 bytes for 23 bytes left out) is
+  // still cut.
+  const lone = '["\ud800", "\ud83d\ude00 abc"]';
+  assert.equal(contract.validateText(lone).error.raw_output, '["\ud800", "…[truncated 10 bytes]');
+  const sameLength = '[1,2,3,4,5,6,7,8,9,10,11,12,13,1]';
+  assert.equal(contract.validateText(sameLength).error.raw_output, '[1,2,3,4,5…[truncated 23 bytes]');
+  // Past the default limit (4,096 bytes), the same.
+  const long = JSON.stringify(['é'.repeat(3000), '😀'.repeat(3000)]);
+  const cut = Contract.compile({ type: 'string' }).validateText(long).error.raw_output;
+  const head = new TextDecoder().decode(new TextEncoder().encode(long).subarray(0, 4096)).replace(/\uFFFD+$/, '');
+  assert.equal(cut, `${head}…[truncated ${new TextEncoder().encode(long).length - new TextEncoder().encode(head).length} bytes]`);
 });
 
 test('texts reach the module whole: non-ASCII, lone surrogates, very long texts, in turn', () => {
