@@ -169,6 +169,7 @@ export interface StreamEnd {
 /** Validates an output as it streams in; after a `retry` outcome the next push starts the next attempt. */
 export declare class OutputStream {
   private constructor();
+  /** Text or UTF-8 bytes, split anywhere (a text chunk may end inside a surrogate pair). */
   push(chunk: string | Uint8Array): StreamStatus;
   partial(): unknown;
   /** Changes since the last call (the first call: the whole partial value at `$`). */

@@ -304,15 +304,29 @@ export class OutputStream extends Owned {
   // rope, flattened once by JSON.parse.
   #plain;
   #text;
+  // A high surrogate that ended the last string chunk, held until the next chunk brings its low
+  // half: encoded alone, each half of a pair would reach the module as U+FFFD, and a valid
+  // output could fail (`maxLength`, `pattern`, `enum`) and be retried.
+  #high = '';
 
-  /** Appends a chunk (text, or UTF-8 bytes split anywhere). */
+  /** Appends a chunk (text, or UTF-8 bytes), split anywhere: a text chunk may end inside a surrogate pair. */
   push(chunk) {
     const handle = handleOf(this);
     let packed;
     if (typeof chunk === 'string') {
+      if (this.#high !== '') {
+        chunk = this.#high + chunk;
+        this.#high = '';
+      }
+      const last = chunk.charCodeAt(chunk.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.#high = chunk.slice(-1);
+        chunk = chunk.slice(0, -1);
+      }
       packed = chunk.length < SHORT_CHUNK ? handle.pushText(chunk) : handle.pushInput(toInput(chunk));
       if (this.#text !== null) this.#text += chunk;
     } else if (chunk instanceof Uint8Array) {
+      this.#flushHigh();
       packed = handle.pushBytes(chunk);
       this.#text = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
@@ -332,6 +346,14 @@ export class OutputStream extends Owned {
       earlyViolations: this.#early.slice(),
       aborted: (low & 2) === 2,
     };
+  }
+
+  // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD).
+  #flushHigh() {
+    if (this.#high === '') return;
+    handleOf(this).pushText(this.#high);
+    if (this.#text !== null) this.#text += this.#high;
+    this.#high = '';
   }
 
   /** The value as written so far: strings as their prefix, numbers being written left out. */
@@ -357,6 +379,7 @@ export class OutputStream extends Owned {
   finish(end) {
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
+    this.#flushHigh();
     this.#early = [];
     const text = this.#text;
     const outcome = JSON.parse(handleOf(this).finish(stopReason, refusal, text === null));

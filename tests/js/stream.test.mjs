@@ -39,6 +39,37 @@ test('bytes split inside UTF-8 sequences', () => {
   assert.match(out.data.summary, /^Ajoute é😀 retry/);
 });
 
+test('a surrogate pair split between string chunks reaches the module as one character', () => {
+  const one = Contract.compile({ type: 'object', properties: { a: { type: 'string', maxLength: 1 } }, required: ['a'] });
+  const long = 'x'.repeat(80);
+  const wide = Contract.compile({ type: 'object', properties: { a: { type: 'string', maxLength: 81 } } });
+  // Split after the high half: in a short chunk, in a chunk of its own, in a long chunk.
+  for (const [contract, parts, a] of [
+    [one, ['{"a":"\uD83D', '\uDE00"}'], '😀'],
+    [one, ['{"a":"', '\uD83D', '\uDE00', '"}'], '😀'],
+    [wide, [`{"a":"${long}\uD83D`, '\uDE00"}'], `${long}😀`],
+  ]) {
+    const s = contract.stream();
+    for (const part of parts) assert.deepEqual(s.push(part).earlyViolations, [], parts.join(' | '));
+    assert.deepEqual(s.finish({ stopReason: 'stop' }), { state: 'soft-complete', valid: true, data: { a }, attempt: 1 });
+  }
+  // A high half that nothing completes is still sent (the module reads U+FFFD, 3 bytes): at
+  // the end, before a bytes chunk, before a string chunk that does not start with a low half.
+  const s = one.stream();
+  assert.equal(s.push('{"a":"\uD83D').bytes, 6);
+  const out = s.finish({ stopReason: 'stop' });
+  assert.equal(out.valid, false);
+  assert.match(out.violations[0].message, /after 9 bytes/);
+  const u = one.stream();
+  u.push('{"a":"\uD83D');
+  assert.deepEqual(u.push('"}').earlyViolations, []);
+  assert.deepEqual(u.finish({ stopReason: 'stop' }), { state: 'soft-complete', valid: true, data: { a: '\uD83D' }, attempt: 1 });
+  const t = one.stream();
+  t.push('{"a":"\uD83D');
+  t.push(new TextEncoder().encode('"}'));
+  assert.deepEqual(t.finish({ stopReason: 'stop' }), { state: 'soft-complete', valid: true, data: { a: '\uFFFD' }, attempt: 1 });
+});
+
 test('early violation at the byte it becomes certain, then retry, then hard-complete', () => {
   const s = contract.stream();
   let firstEarly;
