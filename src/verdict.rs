@@ -163,7 +163,7 @@ impl Verdict {
             return None;
         }
         let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new(), depth: 0 };
-        let root = compiler.compile("")?;
+        let root = compiler.compile("", schema)?;
         let mut pointers = vec![String::new(); compiler.nodes.len()];
         for (pointer, index) in compiler.by_pointer {
             if let Some(slot) = pointers.get_mut(index) {
@@ -275,8 +275,10 @@ struct Compiler<'a> {
 /// long as the schema): past it the schema gets no verdict, rather than exhausting the stack.
 const MAX_COMPILE_DEPTH: usize = 200;
 
-impl Compiler<'_> {
-    fn compile(&mut self, pointer: &str) -> Option<usize> {
+impl<'a> Compiler<'a> {
+    /// The node of `schema`, the subschema at `pointer` (its caller holds it: looking every
+    /// child up again from the root was a third of compiling a verdict).
+    fn compile(&mut self, pointer: &str, schema: &'a Value) -> Option<usize> {
         if let Some(&index) = self.by_pointer.get(pointer) {
             return Some(index);
         }
@@ -284,16 +286,15 @@ impl Compiler<'_> {
             return None;
         }
         self.depth += 1;
-        let index = self.compile_new(pointer);
+        let index = self.compile_new(pointer, schema);
         self.depth -= 1;
         index
     }
 
-    fn compile_new(&mut self, pointer: &str) -> Option<usize> {
+    fn compile_new(&mut self, pointer: &str, schema: &'a Value) -> Option<usize> {
         let index = self.nodes.len();
         self.nodes.push(Node::Any);
         self.by_pointer.insert(pointer.to_string(), index);
-        let schema = self.root.pointer(pointer)?;
         let node = self.node(schema, pointer)?;
         *self.nodes.get_mut(index)? = node;
         Some(index)
@@ -303,7 +304,7 @@ impl Compiler<'_> {
         (self.delegates.node)(pointer).map(Node::Delegate)
     }
 
-    fn node(&mut self, schema: &Value, pointer: &str) -> Option<Node> {
+    fn node(&mut self, schema: &'a Value, pointer: &str) -> Option<Node> {
         // A count written as 2.0 is the validator's to read.
         macro_rules! count {
             ($value:expr) => {
@@ -388,8 +389,8 @@ impl Compiler<'_> {
                     }
                 }
                 "properties" => {
-                    for (name, _) in value.as_object()? {
-                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(name))))?;
+                    for (name, sub) in value.as_object()? {
+                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(name))), sub)?;
                         c.keys.push(KeyRule { name: name.clone(), token: crate::path::escape_pointer_token(name).into_owned(), node: Some(node), required: None });
                     }
                     c.objects = true;
@@ -399,9 +400,9 @@ impl Compiler<'_> {
                     if value.as_object()?.len() > 64 {
                         return self.delegate(pointer);
                     }
-                    for (pattern, _) in value.as_object()? {
+                    for (pattern, sub) in value.as_object()? {
                         let matcher = (self.delegates.scalar)(&serde_json::json!({ "pattern": pattern }))?;
-                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(pattern))))?;
+                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(pattern))), sub)?;
                         c.patterns.push((matcher, node));
                     }
                     c.objects = true;
@@ -422,17 +423,17 @@ impl Compiler<'_> {
                     c.objects = true;
                 }
                 "additionalProperties" => {
-                    c.additional = Some(self.compile(&here(""))?);
+                    c.additional = Some(self.compile(&here(""), value)?);
                     c.objects = true;
                 }
                 "prefixItems" if self.draft == Draft::Draft202012 => {
-                    for i in 0..value.as_array()?.len() {
-                        c.prefix.push(self.compile(&here(&format!("/{i}")))?);
+                    for (i, sub) in value.as_array()?.iter().enumerate() {
+                        c.prefix.push(self.compile(&here(&format!("/{i}")), sub)?);
                     }
                     c.arrays = true;
                 }
                 "items" if !value.is_array() => {
-                    c.items = Some(self.compile(&here(""))?);
+                    c.items = Some(self.compile(&here(""), value)?);
                     c.arrays = true;
                 }
                 "uniqueItems" => match value {
@@ -453,8 +454,8 @@ impl Compiler<'_> {
                 }
                 "allOf" | "anyOf" | "oneOf" => {
                     let mut nodes = Vec::new();
-                    for i in 0..value.as_array()?.len() {
-                        nodes.push(self.compile(&here(&format!("/{i}")))?);
+                    for (i, sub) in value.as_array()?.iter().enumerate() {
+                        nodes.push(self.compile(&here(&format!("/{i}")), sub)?);
                     }
                     match k {
                         "allOf" => c.all.extend(nodes),
@@ -462,11 +463,14 @@ impl Compiler<'_> {
                         _ => c.one = nodes,
                     }
                 }
-                "not" => c.not = Some(self.compile(&here(""))?),
-                "$ref" => match value.as_str().and_then(local_pointer) {
-                    Some(target) if self.root.pointer(&target).is_some() => c.all.push(self.compile(&target)?),
-                    _ => return self.delegate(pointer),
-                },
+                "not" => c.not = Some(self.compile(&here(""), value)?),
+                "$ref" => {
+                    let root: &'a Value = self.root;
+                    match value.as_str().and_then(local_pointer).and_then(|target| root.pointer(&target).map(|sub| (target, sub))) {
+                        Some((target, sub)) => c.all.push(self.compile(&target, sub)?),
+                        None => return self.delegate(pointer),
+                    }
+                }
                 _ => return self.delegate(pointer),
             }
         }
