@@ -342,9 +342,11 @@ fn parse_str(part: &str, limits: OutputLimits) -> Result<Value, ParseFailure> {
     // Safe: the scan above bounds the nesting.
     de.disable_recursion_limit();
     serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|()| v)).map_err(|e| {
-        let reason = e.to_string();
-        let reason = reason.split(" at line ").next().unwrap_or(&reason).to_string();
-        ParseFailure::Syntax { line: e.line(), column: e.column(), eof: e.is_eof(), reason }
+        if e.is_eof() {
+            return ParseFailure::Syntax { line: e.line(), column: e.column(), eof: true, reason: String::new() };
+        }
+        let (line, column, reason) = output::syntax_error(part, &e);
+        ParseFailure::Syntax { line, column, eof: false, reason }
     })
 }
 

@@ -2,6 +2,7 @@
 //! violation (`maxOutputBytes`, `maxDepth`, `json`, `truncated`), so it reaches the canonical error
 //! like any other.
 
+use crate::partial::{NoObserver, Parser, Status};
 use crate::render::truncate_text;
 use crate::violation::Violation;
 use serde::Deserialize;
@@ -98,9 +99,9 @@ pub fn too_deep(limit: usize) -> Violation {
 }
 
 fn syntax_violation(text: &str, e: &serde_json::Error) -> Violation {
-    let (line, column) = (e.line(), e.column());
-    let excerpt = excerpt_at(text, line, column);
     if e.is_eof() {
+        let (line, column) = (e.line(), e.column());
+        let excerpt = excerpt_at(text, line, column);
         Violation::of_output(
             "truncated",
             json!("a complete JSON value"),
@@ -108,8 +109,8 @@ fn syntax_violation(text: &str, e: &serde_json::Error) -> Violation {
             format!("output ends before the JSON value is complete (line {line}, column {column})"),
         )
     } else {
-        let reason = e.to_string();
-        let reason = reason.split(" at line ").next().unwrap_or(&reason).to_string();
+        let (line, column, reason) = syntax_error(text, e);
+        let excerpt = excerpt_at(text, line, column);
         Violation::of_output(
             "json",
             json!("valid JSON"),
@@ -117,6 +118,23 @@ fn syntax_violation(text: &str, e: &serde_json::Error) -> Violation {
             format!("invalid JSON at line {line}, column {column}: {reason}"),
         )
     }
+}
+
+/// Where and why `text` (which serde_json refused with `e`, not at its end) is not JSON, in the
+/// words of the incremental parser: one vocabulary for syntax errors whether an output arrives
+/// whole or streamed (stream.rs), and its words quote the offending token ("expected a JSON
+/// value, found 'x'" where serde_json says "expected value"). serde_json's own when the parser
+/// sees no error there.
+pub fn syntax_error(text: &str, e: &serde_json::Error) -> (usize, usize, String) {
+    let mut parser = Parser::new(usize::MAX, usize::MAX, false);
+    parser.push(text.as_bytes(), &mut NoObserver);
+    parser.end(&mut NoObserver);
+    if let Status::Broken(broken) = parser.status() {
+        return (broken.at.line, broken.at.column, broken.message.clone());
+    }
+    let reason = e.to_string();
+    let reason = reason.split(" at line ").next().unwrap_or(&reason).to_string();
+    (e.line(), e.column(), reason)
 }
 
 /// Up to 40 characters of the text before the error position, for `received`.

@@ -65,7 +65,7 @@ fn errors_say_where() {
     let text = "Answer:\n{\"a\": 1,\n \"b\": tru}";
     let got = extract_json(text, &ExtractOptions::default());
     let e = got.error.unwrap();
-    assert_eq!(e.message, "invalid JSON at line 3, column 10: expected ident");
+    assert_eq!(e.message, "invalid JSON at line 3, column 10: invalid literal: expected 'true'");
     assert_eq!(&text[e.offset..e.offset + 1], "}");
     assert_eq!(e.violation().keyword, "json");
 

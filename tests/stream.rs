@@ -53,6 +53,19 @@ fn chunked_streams_agree_with_one_shot_validation() {
     }
 }
 
+/// A syntax error reads the same whether the output arrived whole or streamed.
+#[test]
+fn syntax_errors_read_the_same_whole_and_streamed() {
+    let contract = Contract::compile(&json!({"type": "object"}), &Options::default()).unwrap();
+    for text in ["{\"a\":}", "[\"\\ud83d\"]", "{\"a\":1,}", "[1 2]", "{\n  \"b\": tru\n}", "\"\\x\"", "[1e400]", "{\"a\" 1}", "[\"a\u{1}\"]", "[01]", "{\"a\":1}}", "{\"é😀\": x}"] {
+        let one_shot = contract.validate_text(text).unwrap_err();
+        let (outcome, _) = run(&contract, text, 3);
+        let StreamOutcome::Failed { error, .. } = outcome else { panic!("{text}: {outcome:?}") };
+        assert_eq!(one_shot.violations[0].message, error.violations[0].message, "{text}");
+        assert!(one_shot.violations[0].message.starts_with("invalid JSON at line "), "{text}");
+    }
+}
+
 #[test]
 fn valid_documents_report_no_early_violation_on_any_prefix() {
     let contract = pr_reviewer();
