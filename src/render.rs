@@ -109,6 +109,11 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
     match value {
         Value::String(s) if s.len() > cap => Value::String(truncate_text(s, cap)),
         Value::Array(_) | Value::Object(_) => {
+            // Most fit: measured without writing them (serializing into the writer below was
+            // half of a violation's conversion).
+            if json_len(value, cap).is_some() {
+                return value.clone();
+            }
             // Serialized once into a writer that keeps only the head: a violation on a large
             // subtree (a missing property of the root) must not copy the whole output.
             let mut head = Head { bytes: Vec::new(), cap, total: 0 };
@@ -118,6 +123,62 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
             Value::String(cut_bytes(&String::from_utf8_lossy(&head.bytes), cap, head.total))
         }
         other => other.clone(),
+    }
+}
+
+/// The length of `value`'s compact JSON as serde_json writes it, or `None` once that passes
+/// `budget`.
+fn json_len(value: &Value, budget: usize) -> Option<usize> {
+    let len = match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => {
+            let mut count = Count(0);
+            let _ = write!(count, "{n}");
+            count.0
+        }
+        Value::String(s) => string_json_len(s),
+        Value::Array(items) => {
+            // Brackets and commas.
+            let mut total = 2 + items.len().saturating_sub(1);
+            for item in items {
+                total += json_len(item, budget.checked_sub(total)?)?;
+            }
+            total
+        }
+        Value::Object(map) => {
+            // Braces, commas and colons.
+            let mut total = 2 + map.len().saturating_sub(1) + map.len();
+            for (key, item) in map {
+                total += string_json_len(key);
+                total += json_len(item, budget.checked_sub(total)?)?;
+            }
+            total
+        }
+    };
+    (len <= budget).then_some(len)
+}
+
+/// A string's JSON length: its quotes, and serde_json's escapes (`\n` and the like for some
+/// control characters, `\u00XX` for the others).
+fn string_json_len(s: &str) -> usize {
+    2 + s.len()
+        + s.bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            })
+            .sum::<usize>()
+}
+
+/// Counts what is written to it (a number's digits).
+struct Count(usize);
+
+impl Write for Count {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0 += s.len();
+        Ok(())
     }
 }
 
@@ -176,6 +237,45 @@ pub fn with_marker(head: &str, left_out: usize) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `json_len` is serde_json's length, and `None` exactly past the budget: escapes, control
+    /// characters, non-ASCII, integers at their limits, floats, nesting, empty containers.
+    #[test]
+    fn json_len_is_the_serialized_length() {
+        let values = [
+            json!(null), json!(true), json!(false), json!(0), json!(-7), json!(u64::MAX), json!(i64::MIN), json!(1.0), json!(-0.0),
+            json!(0.1), json!(1e300), json!(2.5e-308), json!(""), json!("plain"), json!("q\"b\\s/"), json!("\u{8}\u{c}\n\r\t"),
+            json!("\u{0}\u{1f}\u{7f}"), json!("é😀"), json!([]), json!({}), json!([1, [2, [3, {}]], "x"]),
+            json!({"a": 1, "b\n": [null, {"c": "d\u{1}"}], "": ""}),
+        ];
+        for value in &values {
+            let len = serde_json::to_string(value).unwrap().len();
+            assert_eq!(json_len(value, usize::MAX), Some(len), "{value}");
+            assert_eq!(json_len(value, len), Some(len), "{value}");
+            assert_eq!(json_len(value, len - 1), None, "{value}");
+            // As `truncate_value` answers either side of the cap.
+            assert_eq!(&truncate_value(value, len), value);
+        }
+        // And every instance of the JSON-Schema-Test-Suite.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/json-schema-test-suite/tests");
+        assert!(root.exists(), "the JSON-Schema-Test-Suite is expected at {}", root.display());
+        let (mut dirs, mut seen) = (vec![root], 0);
+        while let Some(dir) = dirs.pop() {
+            for path in std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()) {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    let groups: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                    for test in groups.as_array().into_iter().flatten().filter_map(|g| g.get("tests")?.as_array()).flatten() {
+                        let data = &test["data"];
+                        assert_eq!(json_len(data, usize::MAX), Some(serde_json::to_string(data).unwrap().len()), "{data}");
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 5000, "{seen}");
+    }
 
     #[test]
     fn renders_like_the_seed_examples() {
