@@ -312,7 +312,9 @@ impl OutputStream {
                     Some(value) => self.contract.violations(value),
                     None => Vec::new(),
                 },
-                Status::Incomplete if self.parser.bytes() == 0 || self.parser.partial().is_none() => vec![output::no_json("")],
+                // A literal or a number cut short at the root ("nul") has no partial value, but it
+                // is truncated JSON, as one-shot validation says too.
+                Status::Incomplete if !self.parser.started() => vec![output::no_json("")],
                 Status::Incomplete => vec![Violation::of_output(
                     "truncated",
                     json!("a complete JSON value"),

@@ -66,6 +66,19 @@ fn syntax_errors_read_the_same_whole_and_streamed() {
     }
 }
 
+/// An output that ends early is truncated, or has no JSON, the same whole and streamed.
+#[test]
+fn cut_outputs_read_the_same_whole_and_streamed() {
+    let contract = Contract::compile(&json!({"type": "object"}), &Options::default()).unwrap();
+    for (text, keyword) in [("nul", "truncated"), ("tru", "truncated"), ("-", "truncated"), ("[1,", "truncated"), ("{\"a\"", "truncated"), ("\"ab", "truncated"), ("  ", "json"), ("", "json")] {
+        let one_shot = contract.validate_text(text).unwrap_err();
+        let (outcome, _) = run(&contract, text, 2);
+        let StreamOutcome::Failed { error, .. } = outcome else { panic!("{text}: {outcome:?}") };
+        assert_eq!(one_shot.violations[0].keyword, keyword, "{text}");
+        assert_eq!(error.violations[0].keyword, keyword, "{text}");
+    }
+}
+
 #[test]
 fn valid_documents_report_no_early_violation_on_any_prefix() {
     let contract = pr_reviewer();
