@@ -64,6 +64,16 @@ fn syntax_errors_read_the_same_whole_and_streamed() {
         assert_eq!(one_shot.violations[0].message, error.violations[0].message, "{text}");
         assert!(one_shot.violations[0].message.starts_with("invalid JSON at line "), "{text}");
     }
+    // A line break at fault is the last character of its line (not column 0 of the next).
+    for (text, message) in [
+        ("{\"a\": \"x\ny\"}", "invalid JSON at line 1, column 9: control character in a string (escape it)"),
+        ("{\n  \"b\": tru\n}", "invalid JSON at line 2, column 11: invalid literal: expected 'true'"),
+    ] {
+        assert_eq!(contract.validate_text(text).unwrap_err().violations[0].message, message);
+        let (outcome, _) = run(&contract, text, 1);
+        let StreamOutcome::Failed { error, .. } = outcome else { panic!("{text}: {outcome:?}") };
+        assert_eq!(error.violations[0].message, message);
+    }
 }
 
 /// An output that ends early is truncated, or has no JSON, the same whole and streamed.

@@ -127,6 +127,8 @@ pub struct Parser {
     root: Option<Value>,
     status: Status,
     pos: Position,
+    /// The column of the last line break read (its line's length plus one).
+    break_column: usize,
     max_bytes: usize,
     max_depth: usize,
     extractor: Option<Extractor>,
@@ -143,6 +145,7 @@ impl Parser {
             root: None,
             status: Status::Incomplete,
             pos: Position { offset: 0, line: 1, column: 0 },
+            break_column: 0,
             max_bytes,
             max_depth,
             extractor: extract.then(Extractor::default),
@@ -208,6 +211,7 @@ impl Parser {
                 let run = rest.iter().take(room).take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')).count();
                 for &c in rest.get(..run).unwrap_or_default() {
                     if c == b'\n' {
+                        self.break_column = self.pos.column + 1;
                         self.pos.line += 1;
                         self.pos.column = 0;
                     } else {
@@ -229,6 +233,7 @@ impl Parser {
             }
             self.pos.offset += 1;
             if b == b'\n' {
+                self.break_column = self.pos.column + 1;
                 self.pos.line += 1;
                 self.pos.column = 0;
             } else {
@@ -258,7 +263,14 @@ impl Parser {
     }
 
     fn fail(&mut self, message: impl Into<String>) {
-        self.status = Status::Broken(SyntaxError { at: self.pos, message: message.into() });
+        let mut at = self.pos;
+        // The byte at fault was a line break (a raw one in a string, say): it ends its line,
+        // where serde_json's convention would name column 0 of the next.
+        if at.column == 0 && at.line > 1 {
+            at.line -= 1;
+            at.column = self.break_column;
+        }
+        self.status = Status::Broken(SyntaxError { at, message: message.into() });
     }
 
     fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
