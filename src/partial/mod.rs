@@ -540,14 +540,14 @@ impl Parser {
         self.complete_value(value, obs);
     }
 
-    /// The value as written so far: open containers with what they hold, a string being written
-    /// as its prefix; a number or literal being written, or a key without a value, is left out.
     /// Whether a JSON value has begun: a container opened, or a root token under way (`nul`,
     /// `-`), or one whole value read. Before that, an output that ends has no JSON in it.
     pub fn started(&self) -> bool {
         self.root.is_some() || !self.stack.is_empty() || !matches!(self.token, Token::None)
     }
 
+    /// The value as written so far: open containers with what they hold, a string being written
+    /// as its prefix; a number or literal being written, or a key without a value, is left out.
     pub fn partial(&self) -> Option<Value> {
         if let Some(root) = &self.root {
             return Some(root.clone());
