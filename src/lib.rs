@@ -42,6 +42,8 @@ pub mod report;
 pub mod sourcemap;
 pub mod stream;
 pub mod strict;
+#[cfg(test)]
+mod suite;
 pub mod textpos;
 pub mod tool;
 pub mod validator;
