@@ -6,8 +6,9 @@
 //! Keywords whose semantics are simple and fixed (`type`, `properties`, `required`,
 //! `patternProperties` (the names matched by the validator's patterns), `additionalProperties`,
 //! `minProperties`/`maxProperties`, `items`, `prefixItems`,
-//! `uniqueItems` (plain scalar items), `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`, `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
-//! scalar keywords (`pattern`, `format`, numeric bounds, other `enum`s) are handed the parsed
+//! `uniqueItems` (plain scalar items), `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`,
+//! numeric bounds (from Draft 6, compared as the validator compares them), `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
+//! other scalar keywords (`pattern`, `format`, `multipleOf`, Draft 4's bounds, other `enum`s) are handed the parsed
 //! scalar and the validator's (src/validator) compiled check of them; any other keyword hands the
 //! validator the whole subtree at that node. So every answer is the validator's answer.
 //!
@@ -21,6 +22,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::validator::value::compare;
 use crate::validator::Validator;
 use serde_json::Value;
 
@@ -98,6 +100,10 @@ struct Checks {
     scalar_literals: bool,
     /// `integer` without `number`: a number written with a fraction or exponent needs `scalar`.
     integer_only: bool,
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (Draft 6 on): checked here,
+    /// so that a bounded number needs no validator (whose evaluation code a first validation
+    /// would otherwise compile: a sixth of the cold start's lazy compilation).
+    bounds: Vec<(Bound, serde_json::Number)>,
     /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
     /// `patternProperties`: the validator of `{"pattern": …}` for the name, and the
@@ -122,6 +128,27 @@ struct Checks {
     not: Option<usize>,
     /// The node is a `$ref` and nothing else: `locate` follows it as if it were the target.
     via_ref: Option<usize>,
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+impl Bound {
+    /// Whether a number in `order` to the limit passes (the validator's rules, src/validator/eval.rs).
+    fn holds(self, order: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::{Greater, Less};
+        match self {
+            Bound::Minimum => order != Less,
+            Bound::Maximum => order != Greater,
+            Bound::ExclusiveMinimum => order == Greater,
+            Bound::ExclusiveMaximum => order == Less,
+        }
+    }
 }
 
 struct KeyRule {
@@ -376,6 +403,18 @@ impl<'a> Compiler<'a> {
                         c.scalar_strings = true;
                         c.scalar_numbers = true;
                         c.scalar_literals = true;
+                    }
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" if self.draft != Draft::Draft4 => {
+                    // The meta-schema refuses a limit that is not a number; the validator ignores one.
+                    if let Value::Number(limit) = value {
+                        let bound = match k {
+                            "minimum" => Bound::Minimum,
+                            "maximum" => Bound::Maximum,
+                            "exclusiveMinimum" => Bound::ExclusiveMinimum,
+                            _ => Bound::ExclusiveMaximum,
+                        };
+                        c.bounds.push((bound, limit.clone()));
                     }
                 }
                 "minLength" => c.min_length = Some(count!(value)),
@@ -675,10 +714,18 @@ impl<'a> Run<'a> {
                 }
                 // "integer" accepts 1.0 (Draft 6 on) and not 1.5: the validator decides those.
                 let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
-                if let (Some(validator), true) = (&c.scalar, needs_scalar) {
+                let scalar = c.scalar.as_ref().filter(|_| needs_scalar);
+                if scalar.is_some() || !c.bounds.is_empty() {
                     let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
-                    if !validator.is_valid(&value) {
+                    if scalar.is_some_and(|validator| !validator.is_valid(&value)) {
                         return Err(Stop::Fail);
+                    }
+                    if let Value::Number(n) = &value {
+                        for (bound, limit) in &c.bounds {
+                            if compare(n, limit).is_some_and(|order| !bound.holds(order)) {
+                                return Err(Stop::Fail);
+                            }
+                        }
                     }
                 } else if c.integer_only && !integral {
                     return Err(Stop::Bail);

@@ -47,11 +47,7 @@ fn option_error(message: String) -> SchemaError {
 }
 
 fn to_options(json: &str) -> Result<Options, SchemaError> {
-    let js: JsOptions = if json.is_empty() {
-        JsOptions::default()
-    } else {
-        serde_json::from_str(json).map_err(|e| option_error(format!("invalid options: {e}")))?
-    };
+    let js = if json.is_empty() { JsOptions::default() } else { read_options(json)? };
     let defaults = Options::default();
     let draft = match js.draft {
         None => None,
@@ -75,6 +71,13 @@ fn to_options(json: &str) -> Result<Options, SchemaError> {
         raw_output_limit: js.raw_output_limit.unwrap_or(defaults.raw_output_limit),
         ..defaults
     })
+}
+
+/// Apart from `to_options` so that a compile without options (most) does not have V8 compile the
+/// options' deserializer on first use (lazily compiled functions are compiled whole).
+#[inline(never)]
+fn read_options(json: &str) -> Result<JsOptions, SchemaError> {
+    serde_json::from_str(json).map_err(|e| option_error(format!("invalid options: {e}")))
 }
 
 fn schema_error(e: &SchemaError) -> JsValue {

@@ -323,3 +323,34 @@ fn reports_from_located_subtrees_are_the_full_reports() {
     // The comparison means something only if most reports do come from located subtrees.
     assert!(checked > 2000 && located * 2 > checked, "{located} of {checked} invalid outputs located");
 }
+
+#[test]
+fn numeric_bounds_are_decided_as_the_validator_decides_them() {
+    let bounded = |schema: serde_json::Value, cases: &[(&str, bool)]| {
+        let c = contract(schema);
+        for &(text, valid) in cases {
+            assert_eq!(c.validate_text(text).is_ok(), valid, "full path on {text}");
+            assert_eq!(c.quick_verdict(text), Some(valid), "verdict on {text}");
+        }
+    };
+    bounded(
+        json!({"minimum": 0, "maximum": 10}),
+        &[("0", true), ("10", true), ("10.0", true), ("1e1", true), ("-0", true), ("-0.0", true), ("5.5", true), ("-1", false), ("10.000000001", false), ("1e2", false), ("-1e-300", false), (r#""11""#, true)],
+    );
+    bounded(
+        json!({"exclusiveMinimum": 0, "exclusiveMaximum": 1.5}),
+        &[("0", false), ("0.0", false), ("1e-300", true), ("1", true), ("1.5", false), ("1.4999999", true), ("2", false)],
+    );
+    // Limits and values beyond f64's exact integers compare exactly, as in the validator.
+    bounded(
+        json!({"type": "integer", "maximum": 9007199254740993u64}),
+        &[("9007199254740993", true), ("9007199254740994", false), ("18446744073709551615", false), ("-9223372036854775808", true), ("9007199254740992.0", true)],
+    );
+    bounded(json!({"minimum": -1.5, "multipleOf": 0.5}), &[("-1.5", true), ("-1", true), ("-2", false), ("-1.25", false)]);
+    // Draft 4's boolean exclusivity still goes to the validator, with the same answers.
+    let draft4 = Contract::compile(&json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": true}), &Options::default()).unwrap();
+    for (text, valid) in [("1", false), ("1.5", true), ("0", false)] {
+        assert_eq!(draft4.validate_text(text).is_ok(), valid, "{text}");
+        assert_ne!(draft4.quick_verdict(text), Some(!valid).filter(|v| *v), "{text}");
+    }
+}
