@@ -91,7 +91,9 @@ impl InstancePath {
         for segment in &self.segments {
             match segment {
                 Segment::Index(i) => {
-                    let _ = write!(out, "[{i}]");
+                    out.push('[');
+                    push_index(&mut out, *i);
+                    out.push(']');
                 }
                 Segment::Key(key) if is_identifier(key) => {
                     out.push('.');
@@ -125,13 +127,31 @@ impl InstancePath {
         for segment in &self.segments {
             out.push('/');
             match segment {
-                Segment::Index(i) => {
-                    let _ = write!(out, "{i}");
-                }
+                Segment::Index(i) => push_index(&mut out, *i),
                 Segment::Key(key) => out.push_str(&escape_pointer_token(key)),
             }
         }
         out
+    }
+}
+
+/// Appends `i` in decimal. Paths are written for every violation, and `write!`'s formatting
+/// machinery cost more than the rest of an index segment.
+pub fn push_index(out: &mut String, mut i: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (i % 10) as u8;
+        }
+        i /= 10;
+        if i == 0 || at == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
     }
 }
 
@@ -184,5 +204,14 @@ mod tests {
         let (p, _) = InstancePath::resolve("/a~1b~0c", &json!({"a/b~c": 1}));
         assert_eq!(p.to_pointer(), "/a~1b~0c");
         assert_eq!(p.to_jsonpath(), "$['a/b~c']");
+    }
+
+    #[test]
+    fn pushes_indexes_in_decimal() {
+        for i in [0, 7, 10, 99, 100, 4_096, usize::MAX] {
+            let mut out = String::from("x");
+            push_index(&mut out, i);
+            assert_eq!(out, format!("x{i}"));
+        }
     }
 }

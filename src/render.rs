@@ -114,15 +114,202 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
             if json_len(value, cap).is_some() {
                 return value.clone();
             }
-            // Serialized once into a writer that keeps only the head: a violation on a large
-            // subtree (a missing property of the root) must not copy the whole output.
-            let mut head = Head { bytes: Vec::new(), cap, total: 0 };
-            if serde_json::to_writer(&mut head, value).is_err() || head.total <= cap {
+            // A violation on a large subtree (a missing property of the root) must not copy
+            // the whole output: its length is measured, and only its head is written (the
+            // writer refuses the rest, which ends the serialization; writing it all to count
+            // it was a sixth of reporting a 100 KB output).
+            let Some(total) = json_len(value, usize::MAX).filter(|&total| total > cap) else {
                 return value.clone();
-            }
-            Value::String(cut_bytes(&String::from_utf8_lossy(&head.bytes), cap, head.total))
+            };
+            let mut head = Head { bytes: Vec::with_capacity(cap + 4), cap };
+            let _ = serde_json::to_writer(&mut head, value);
+            Value::String(cut_bytes(&String::from_utf8_lossy(&head.bytes), cap, total))
         }
         other => other.clone(),
+    }
+}
+
+/// `truncate_value` of the object or array written as `text` (JSON the verdict has scanned),
+/// worked out from the text: a large value is neither parsed nor written whole (its compact
+/// form is measured token by token, and only its head is written). `None` where the text alone
+/// cannot tell: a repeated or escaped property name (the parser keeps one of the values),
+/// nesting past `MAX_TEXT_DEPTH`, a number serde_json does not read.
+pub fn truncate_text_value(text: &str, cap: usize) -> Option<Value> {
+    let mut compact = Compact { text, pos: 0, head: String::new(), total: 0, cap };
+    compact.ws();
+    if !matches!(compact.peek(), Some(b'{' | b'[')) {
+        return None;
+    }
+    compact.value(0)?;
+    compact.ws();
+    if compact.pos != text.len() {
+        return None;
+    }
+    if compact.total <= cap {
+        // Small enough to be kept whole: the value itself.
+        return serde_json::from_str(text).ok();
+    }
+    Some(Value::String(cut_bytes(&compact.head, cap, compact.total)))
+}
+
+/// Deeper than this, `truncate_text_value` leaves the value to the parser.
+const MAX_TEXT_DEPTH: usize = 128;
+
+/// A JSON text rewritten compactly as serde_json would write its value: `total` bytes, of which
+/// `head` keeps the first `cap` (and up to a token more).
+struct Compact<'t> {
+    text: &'t str,
+    pos: usize,
+    head: String,
+    total: usize,
+    cap: usize,
+}
+
+impl<'t> Compact<'t> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn emit(&mut self, s: &str) {
+        self.total += s.len();
+        if self.head.len() <= self.cap + 4 {
+            self.head.push_str(s);
+        }
+    }
+
+    /// Copies `token` if it comes next.
+    fn copy(&mut self, token: &str) -> Option<()> {
+        self.text.get(self.pos..)?.starts_with(token).then_some(())?;
+        self.pos += token.len();
+        self.emit(token);
+        Some(())
+    }
+
+    /// Copies `open`: whether `close` follows at once (an empty container, then copied too).
+    fn open(&mut self, open: &str, close: &str) -> Option<bool> {
+        self.copy(open)?;
+        self.ws();
+        Some(self.copy(close).is_some())
+    }
+
+    /// After a member or an item: a comma (true: another follows) or `close` (false).
+    fn next(&mut self, close: &str) -> Option<bool> {
+        self.ws();
+        if self.copy(",").is_some() {
+            return Some(true);
+        }
+        self.copy(close).map(|()| false)
+    }
+
+    fn value(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_TEXT_DEPTH {
+            return None;
+        }
+        self.ws();
+        match self.peek()? {
+            b'{' => {
+                if self.open("{", "}")? {
+                    return Some(());
+                }
+                let mut names: Vec<&'t str> = Vec::new();
+                let mut many: Option<std::collections::HashSet<&'t str>> = None;
+                loop {
+                    self.ws();
+                    let name = self.string_token()?;
+                    if name.contains('\\') {
+                        return None;
+                    }
+                    let repeated = match many.as_mut() {
+                        Some(set) => !set.insert(name),
+                        None => {
+                            let again = names.contains(&name);
+                            names.push(name);
+                            // Past a few names, a set: an object of thousands stays linear.
+                            if names.len() > 16 {
+                                many = Some(names.drain(..).collect());
+                            }
+                            again
+                        }
+                    };
+                    if repeated {
+                        return None;
+                    }
+                    self.emit(name);
+                    self.ws();
+                    self.copy(":")?;
+                    self.value(depth + 1)?;
+                    if !self.next("}")? {
+                        return Some(());
+                    }
+                }
+            }
+            b'[' => {
+                if self.open("[", "]")? {
+                    return Some(());
+                }
+                loop {
+                    self.value(depth + 1)?;
+                    if !self.next("]")? {
+                        return Some(());
+                    }
+                }
+            }
+            b'"' => {
+                let token = self.string_token()?;
+                if token.contains('\\') {
+                    // Escapes are written as serde_json writes the string they spell.
+                    let decoded: String = serde_json::from_str(token).ok()?;
+                    let written = serde_json::to_string(&decoded).ok()?;
+                    self.emit(&written);
+                } else {
+                    // Nothing in it needs an escape (a raw control character is not JSON).
+                    self.emit(token);
+                }
+                Some(())
+            }
+            b't' => self.copy("true"),
+            b'f' => self.copy("false"),
+            b'n' => self.copy("null"),
+            b'-' | b'0'..=b'9' => {
+                let start = self.pos;
+                while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+                    self.pos += 1;
+                }
+                // As the parser reads it (1e2 is 100.0, big integers become floats), and as
+                // serde_json writes that.
+                let number: serde_json::Number = serde_json::from_str(self.text.get(start..self.pos)?).ok()?;
+                self.emit(&number.to_string());
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// A string token, quotes included, the position moved past it.
+    fn string_token(&mut self) -> Option<&'t str> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        if bytes.get(start) != Some(&b'"') {
+            return None;
+        }
+        let mut p = start + 1;
+        loop {
+            match bytes.get(p)? {
+                b'"' => break,
+                b'\\' => p += 2,
+                // Not JSON: the parser's to report.
+                0..=0x1f => return None,
+                _ => p += 1,
+            }
+        }
+        self.pos = p + 1;
+        self.text.get(start..self.pos)
     }
 }
 
@@ -132,11 +319,16 @@ fn json_len(value: &Value, budget: usize) -> Option<usize> {
     let len = match value {
         Value::Null | Value::Bool(true) => 4,
         Value::Bool(false) => 5,
-        Value::Number(n) => {
-            let mut count = Count(0);
-            let _ = write!(count, "{n}");
-            count.0
-        }
+        // Integers by their digits; the formatting machinery cost more than the rest of a number.
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => decimal_digits(u),
+            (None, Some(i)) => 1 + decimal_digits(i.unsigned_abs()),
+            _ => {
+                let mut count = Count(0);
+                let _ = write!(count, "{n}");
+                count.0
+            }
+        },
         Value::String(s) => string_json_len(s),
         Value::Array(items) => {
             // Brackets and commas.
@@ -159,17 +351,38 @@ fn json_len(value: &Value, budget: usize) -> Option<usize> {
     (len <= budget).then_some(len)
 }
 
+fn decimal_digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
 /// A string's JSON length: its quotes, and serde_json's escapes (`\n` and the like for some
 /// control characters, `\u00XX` for the others).
 fn string_json_len(s: &str) -> usize {
-    2 + s.len()
-        + s.bytes()
-            .map(|b| match b {
+    let escapes = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .map(|&b| match b {
                 b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
                 0..=0x1f => 5,
                 _ => 0,
             })
             .sum::<usize>()
+    };
+    // Eight bytes at a time, looked at one by one only where one may need an escape: measuring
+    // a large `received` byte by byte cost more than serializing it.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGHS != 0;
+    let zero_byte = |w: u64| below(w, 1);
+    let mut extra = 0;
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = <[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes);
+        if below(w, 0x20) || zero_byte(w ^ (ONES * u64::from(b'"'))) || zero_byte(w ^ (ONES * u64::from(b'\\'))) {
+            extra += escapes(chunk);
+        }
+    }
+    2 + s.len() + extra + escapes(chunks.remainder())
 }
 
 /// Counts what is written to it (a number's digits).
@@ -183,19 +396,20 @@ impl Write for Count {
 }
 
 /// The first `cap` bytes written to it (and up to 4 more: a character cut at `cap` stays whole,
-/// so the lossy read above changes nothing before `cap`) and how many bytes were written.
+/// so the lossy read above changes nothing before `cap`).
 struct Head {
     bytes: Vec<u8>,
     cap: usize,
-    total: usize,
 }
 
 impl std::io::Write for Head {
+    /// Takes what fits; once full, takes nothing, which fails serde_json's `write_all` and so
+    /// stops the serialization.
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let room = (self.cap + 4).saturating_sub(self.bytes.len());
-        self.bytes.extend_from_slice(buf.get(..room.min(buf.len())).unwrap_or_default());
-        self.total += buf.len();
-        Ok(buf.len())
+        let taken = room.min(buf.len());
+        self.bytes.extend_from_slice(buf.get(..taken).unwrap_or_default());
+        Ok(taken)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -256,6 +470,17 @@ mod tests {
             // As `truncate_value` answers either side of the cap.
             assert_eq!(&truncate_value(value, len), value);
         }
+        // Each escaped byte at each place of strings around the eight bytes measured at once.
+        for len in 0..20 {
+            for at in 0..len {
+                for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', ' ', '~', '\u{7f}', 'é'] {
+                    let mut text: String = "a".repeat(len);
+                    text.replace_range(at..=at, &special.to_string());
+                    let value = json!(text);
+                    assert_eq!(json_len(&value, usize::MAX), Some(serde_json::to_string(&value).unwrap().len()), "{text:?}");
+                }
+            }
+        }
         // And every instance of the JSON-Schema-Test-Suite.
         let mut seen = 0;
         for group in crate::suite::groups() {
@@ -266,6 +491,41 @@ mod tests {
             }
         }
         assert!(seen > 5000, "{seen}");
+    }
+
+    /// From the text, as from the parsed value: every container of the JSON-Schema-Test-Suite,
+    /// compact and indented, at several caps; and values made to differ in writing.
+    #[test]
+    fn truncates_a_text_as_its_value() {
+        let check = |text: &str| {
+            let parsed: Value = serde_json::from_str(text).unwrap();
+            for cap in [0, 3, 16, 256, 4096] {
+                assert_eq!(truncate_text_value(text, cap), Some(truncate_value(&parsed, cap)), "cap {cap}: {text}");
+            }
+        };
+        let mut seen = 0;
+        for group in crate::suite::groups() {
+            for test in group.get("tests").and_then(Value::as_array).into_iter().flatten() {
+                let data = &test["data"];
+                // Escapes in names are left to the parser (below).
+                if !(data.is_object() || data.is_array()) || serde_json::to_string(data).unwrap().contains('\\') {
+                    continue;
+                }
+                check(&serde_json::to_string(data).unwrap());
+                check(&serde_json::to_string_pretty(data).unwrap());
+                seen += 1;
+            }
+        }
+        assert!(seen > 1000, "{seen}");
+        let written = r#" { "a" : [ 1e2, 1.50, -0, -0.0, 12345678901234567890, 123456789012345678901234, 0.1e-2 ] ,
+            "s" : "tab\there \u00e9\/\"q\" \ud83d\ude00 \u0001" , "é😀" : { "" : [ ] , "n" : null , "t" : true , "f" : false } } "#;
+        check(written);
+        assert_eq!(truncate_text_value(r#"{"a": 1, "a": 2}"#, 0), None, "a repeated name");
+        assert_eq!(truncate_text_value(r#"{"\u0061": 1}"#, 0), None, "an escaped name");
+        assert_eq!(truncate_text_value("\"text\"", 0), None, "not a container");
+        for bad in ["{", "[1,]", "{\"a\" 1}", "[01]", "[1e999]", "[\"\u{1}\"]", "[nul]", "[1] x"] {
+            assert_eq!(truncate_text_value(bad, 0), None, "{bad:?}");
+        }
     }
 
     #[test]
@@ -287,5 +547,12 @@ mod tests {
         // A cut inside a character moves back to its start; the marker counts what was left out.
         assert_eq!(truncate_value(&json!(["ééé"]), 4), json!("[\"é…[truncated 6 bytes]"));
         assert_eq!(truncate_value(&json!(["ééé"]), 3), json!("[\"…[truncated 8 bytes]"));
+        // Only the head of a large value is written: the same text as cutting all of it.
+        let big = json!({"a": ["é\n".repeat(300), {"b": [1.5, -0.0, null, "x\u{1}"]}], "c": "😀".repeat(500)});
+        let whole = serde_json::to_string(&big).unwrap();
+        for cap in [0, 1, 5, 6, 7, 256, 1000, whole.len() - 1] {
+            assert_eq!(truncate_value(&big, cap), json!(truncate_text(&whole, cap)), "cap {cap}");
+        }
+        assert_eq!(truncate_value(&big, whole.len()), big);
     }
 }

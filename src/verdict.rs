@@ -65,6 +65,11 @@ pub struct Unit {
     /// Where the subtree is in the output, and its document-order key.
     pub path: InstancePath,
     pub order: Vec<usize>,
+    /// Not empty: the unit is an object whose only failures of its own are these names its
+    /// `required` lists and it lacks (its values' failures are in units of their own). They are
+    /// reported from the text: a large object (a root without one of its properties) is then
+    /// neither parsed nor validated whole.
+    pub missing: Vec<String>,
 }
 
 enum Node {
@@ -225,9 +230,11 @@ impl Verdict {
     /// that only they are parsed and validated for the report. A failing node is split into its
     /// children when it is an object (array) whose failures all lie in values under `properties`
     /// (`items`, `prefixItems`): the validator reports those values' errors, and nothing else, for
-    /// it then; a node that is only a `$ref` is followed. Anything else about a failing node (its
-    /// own keywords, a combinator, a reference beside other keywords, `additionalProperties`,
-    /// `patternProperties`) makes the whole node one unit.
+    /// it then; a node that is only a `$ref` is followed. An object whose own failure is only
+    /// names its `required` lists is split too, and is a unit of those names alone (`missing`).
+    /// Anything else about a failing node (its other own keywords, a combinator, a reference
+    /// beside other keywords, `additionalProperties`, `patternProperties`) makes the whole node
+    /// one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
     /// a limit, a repeated or escaped property name): the full path reports then.
     pub fn locate(&self, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
@@ -235,7 +242,7 @@ impl Verdict {
         let start = run.ws(0);
         let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
         let end = run.locate(self.root, start, 0, &mut at).ok()?;
-        if run.ws(end) != text.len() || at.units.is_empty() || at.units.iter().any(|u| u.path.is_empty()) {
+        if run.ws(end) != text.len() || at.units.is_empty() || at.units.iter().any(|u| u.path.is_empty() && u.missing.is_empty()) {
             return None;
         }
         Some(at.units)
@@ -274,10 +281,11 @@ enum Keyword<'k> {
 }
 
 /// How `locate` left a container: its failures (if any) are in units below it, or it must be a
-/// unit itself.
+/// unit itself, or (an object) it lacks required names and nothing else of its own fails.
 enum Split {
     Done(usize),
     Whole,
+    Missing(usize, Vec<String>),
 }
 
 fn mentions_any(value: &Value, keys: &[&str]) -> bool {
@@ -892,6 +900,14 @@ impl<'a> Run<'a> {
                             at.units.truncate(mark);
                             Some(())
                         }
+                        Split::Missing(end, missing) => {
+                            let path = self.unit_path(at)?;
+                            let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
+                            let unit = Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing };
+                            // Before the units of its values: document order, as the full path sorts.
+                            at.units.insert(mark, unit);
+                            return Ok(end);
+                        }
                     }
                 }
             }
@@ -918,6 +934,13 @@ impl<'a> Run<'a> {
             return Err(Stop::Bail);
         }
         let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
+        let path = self.unit_path(at)?;
+        at.units.push(Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing: Vec::new() });
+        Ok(end)
+    }
+
+    /// The instance path `locate` is at.
+    fn unit_path(&self, at: &Located) -> Result<InstancePath, Stop> {
         let mut path = InstancePath::root();
         for step in &at.path {
             path.push(match step {
@@ -925,8 +948,7 @@ impl<'a> Run<'a> {
                 PathStep::Key(raw) => Segment::Key(self.key(raw.clone())?.to_string()),
             });
         }
-        at.units.push(Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone() });
-        Ok(end)
+        Ok(path)
     }
 
     /// The property name written at `raw` (a string token, quotes included). `locate` follows
@@ -991,7 +1013,8 @@ impl<'a> Run<'a> {
             }
             count += 1;
             if let Some(bit) = rule.and_then(|r| r.required) {
-                seen |= 1 << bit;
+                // Past 64 names no bit is kept: such an object is never seen complete here.
+                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
             }
             let own = rule.and_then(|r| r.node);
             let patterns = self.patterns_matched(c, key);
@@ -1025,10 +1048,19 @@ impl<'a> Run<'a> {
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
         let count = count as u64;
         self.names.truncate(names_from);
-        if seen & all != all || c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
             whole = true;
         }
-        Ok(if whole { Split::Whole } else { Split::Done(p) })
+        Ok(if whole {
+            Split::Whole
+        } else if seen & all == all {
+            Split::Done(p)
+        } else if c.required < 64 {
+            let missing = c.keys.iter().filter(|r| r.required.is_some_and(|bit| seen & (1 << bit) == 0)).map(|r| r.name.clone()).collect();
+            Split::Missing(p, missing)
+        } else {
+            Split::Whole
+        })
     }
 
     fn locate_array(&mut self, c: &Checks, pos: usize, depth: usize, at: &mut Located) -> Result<Split, Stop> {
@@ -1135,7 +1167,8 @@ impl<'a> Run<'a> {
             };
             let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
             if let Some(bit) = rule.and_then(|r| r.required) {
-                seen |= 1 << bit;
+                // Past 64 names no bit is kept: such an object is never seen complete here.
+                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
             }
             count += 1;
             if let Some(names) = names.as_mut() {
@@ -1164,8 +1197,13 @@ impl<'a> Run<'a> {
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
         let distinct = names.map_or(count, |n| n.len() as u64);
-        if seen & all != all || c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
+        if c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
             self.own_failure = p - pos;
+            return Err(Stop::Fail);
+        }
+        if seen & all != all {
+            // `locate` reports missing names without parsing the object (`Split::Missing`).
+            self.own_failure = if c.required < 64 { 0 } else { p - pos };
             return Err(Stop::Fail);
         }
         Ok(p)

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::cmp::Ordering;
 
+/// How a message about a pattern that needed too much backtracking ends.
+const BACKTRACKED: &str = "backtracking limit exceeded";
+
 /// The `anyOf` / `oneOf` branch a violation was taken from: the closest of `count` branches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Branch {
@@ -61,7 +64,9 @@ impl Violation {
 
     /// Whether the model can repair it by answering again (false for resource limits).
     pub fn is_retryable(&self) -> bool {
-        !matches!(self.keyword.as_str(), "maxOutputBytes" | "maxDepth") && !self.message.contains("backtracking limit")
+        // The backtracking message ends every message that carries it (a property name's
+        // included); `contains` set up a substring search per violation, 1% of an invalid output.
+        !matches!(self.keyword.as_str(), "maxOutputBytes" | "maxDepth") && !self.message.ends_with(BACKTRACKED)
     }
 
     /// `$.severity: 'critical' is not one of ['low', 'medium', 'high']` — the one-line form used
@@ -118,7 +123,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
         }
         ErrorKind::Enum { options } => (options.clone(), format!("{} is not one of {}", r(), repr(options))),
         ErrorKind::Const { expected } => (expected.clone(), format!("{} was expected", repr(expected))),
-        ErrorKind::Required { property } => (json!(property), format!("{} is a required property", quote(property))),
+        ErrorKind::Required { property } => (json!(property), required_message(property)),
         ErrorKind::AdditionalProperties { unexpected } | ErrorKind::UnevaluatedProperties { unexpected } => {
             let (want, which) = match error.kind {
                 ErrorKind::AdditionalProperties { .. } => ("no additional properties", "Additional"),
@@ -167,7 +172,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
         ErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", r())),
         ErrorKind::Pattern { pattern } => (json!(pattern), format!("{} does not match {}", r(), quote(pattern))),
         ErrorKind::Backtracked { .. } => {
-            (Value::Null, format!("{} could not be checked against its pattern: backtracking limit exceeded", r()))
+            (Value::Null, format!("{} could not be checked against its pattern: {BACKTRACKED}", r()))
         }
         ErrorKind::Format { format } => (json!(format), format!("{} is not a valid {}", r(), quote(format))),
         ErrorKind::Contains => {
@@ -208,6 +213,21 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
     v.received = truncate_value(instance, cap);
     v.message = message;
     out.push(v);
+}
+
+fn required_message(property: &str) -> String {
+    format!("{} is a required property", quote(property))
+}
+
+/// The `required` violation of an object without `property`, as `convert` makes it from the
+/// validator's error, for a caller that has the object's `received` but not the object (the
+/// verdict's located units: src/contract.rs).
+pub fn required(path: &InstancePath, order: &[usize], schema_path: &str, property: &str, received: Value) -> Violation {
+    let mut v = base(path, order, "required", schema_path, None);
+    v.expected = json!(property);
+    v.received = received;
+    v.message = required_message(property);
+    v
 }
 
 fn base(path: &InstancePath, order: &[usize], keyword: &str, schema_path: &str, branch: Option<&Branch>) -> Violation {

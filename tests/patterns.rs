@@ -182,3 +182,25 @@ fn pathological_patterns_stay_linear_or_give_up() {
     let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
     assert!(Pattern::new(&deep).is_err());
 }
+
+#[test]
+fn a_pattern_that_gives_up_makes_the_failure_not_retryable() {
+    use output_contract::{Contract, Options};
+    let long = format!("{}b", "a".repeat(20_000));
+    let pattern = r"^(a+)+\1$";
+    // The value itself, and a property name (whose message wraps the pattern's).
+    for (schema, output) in [
+        (serde_json::json!({ "pattern": pattern }), serde_json::json!(long)),
+        (serde_json::json!({ "propertyNames": { "pattern": pattern } }), serde_json::json!({ long.clone(): 1 })),
+    ] {
+        let contract = Contract::compile(&schema, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        let error = contract.validate_text(&output.to_string()).expect_err("the pattern gives up");
+        let messages: Vec<&str> = error.violations.iter().map(|v| v.message.as_str()).collect();
+        assert!(messages.iter().all(|m| m.ends_with("backtracking limit exceeded")), "{messages:?}");
+        assert!(!error.retryable, "{messages:?}");
+    }
+    // A value that merely quotes the words is an ordinary, retryable violation.
+    let contract = Contract::compile(&serde_json::json!({ "type": "number" }), &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let error = contract.validate_text(r#""backtracking limit exceeded""#).expect_err("a string");
+    assert!(error.retryable);
+}

@@ -354,3 +354,39 @@ fn numeric_bounds_are_decided_as_the_validator_decides_them() {
         assert_ne!(draft4.quick_verdict(text), Some(!valid).filter(|v| *v), "{text}");
     }
 }
+
+#[test]
+fn missing_names_of_large_objects_are_reported_without_parsing_them() {
+    let c = contract(json!({
+        "type": "object",
+        "required": ["title", "info", "items"],
+        "properties": {
+            "info": {"type": "object", "required": ["version"], "properties": {"version": {"type": "string"}}},
+            "items": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "note": {"type": "string"}}}}
+        }
+    }));
+    let items: Vec<serde_json::Value> = (0..300)
+        .map(|i| json!({"id": i, "note": format!("é\"q\\ {i}"), "w": [1e2, 1.50, -0.0, 12345678901234567890u64, null, true]}))
+        .collect();
+    let mut big = json!({"items": items, "info": {"notes": "x".repeat(400)}});
+    let texts = |value: &serde_json::Value| [value.to_string(), serde_json::to_string_pretty(value).unwrap()];
+    for text in texts(&big) {
+        // The root lacks "title", "info" lacks "version": both located, neither parsed whole.
+        assert_eq!(c.located_units(&text), Some(2), "{}", &text[..80]);
+        let error = c.check_text(&text).expect_err("invalid");
+        assert_eq!(Err(error.clone()), c.validate_text(&text).map(drop));
+        let found: Vec<(&str, &str)> = error.violations.iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(found, [("$", "'title' is a required property"), ("$.info", "'version' is a required property")]);
+        assert!(error.violations.iter().all(|v| v.received.as_str().is_some_and(|r| r.contains("…[truncated"))));
+    }
+    // With violations below as well, and names written with escapes (which are parsed instead).
+    big["items"][7]["id"] = json!("seven");
+    big["items"].as_array_mut().unwrap().push(json!({"note": "no id"}));
+    big["info"]["a\"b"] = json!(1);
+    for text in texts(&big) {
+        assert_eq!(c.check_text(&text), c.validate_text(&text).map(drop));
+    }
+    // A repeated name anywhere: the full path decides.
+    let repeated = r#"{"items": [{"id": 1, "id": 2}], "info": {"version": "1"}, "info": {}}"#;
+    assert_eq!(c.check_text(repeated), c.validate_text(repeated).map(drop));
+}

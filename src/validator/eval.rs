@@ -72,7 +72,7 @@ fn write_token(out: &mut String, seg: &Seg<'_>) {
     out.push('/');
     match seg {
         Seg::Key(k) => out.push_str(&crate::path::escape_pointer_token(k)),
-        Seg::Index(i) => out.push_str(&i.to_string()),
+        Seg::Index(i) => crate::path::push_index(out, *i),
     }
 }
 
@@ -96,11 +96,12 @@ impl<'s, 'v> Ctx<'s, 'v> {
     /// Records an error of `keyword` (`segment`: the keyword's own path segment, if any).
     fn fail(&mut self, keyword: &'static str, segment: Option<&'static str>, instance: &'v Value, kind: ErrorKind<'v>) -> bool {
         if self.errors.is_some() {
-            let mut instance_path = String::new();
+            // Sized up front: grown a token at a time, each path was reallocated several times.
+            let mut instance_path = String::with_capacity(8 * self.instance_path.len());
             for seg in &self.instance_path {
                 write_token(&mut instance_path, seg);
             }
-            let mut evaluation_path = String::new();
+            let mut evaluation_path = String::with_capacity(16 * (self.schema_path.len() + 1));
             for seg in &self.schema_path {
                 write_token(&mut evaluation_path, seg);
             }
