@@ -129,12 +129,18 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
     }
 }
 
-/// `truncate_value` of the object or array written as `text` (JSON the verdict has scanned),
-/// worked out from the text: a large value is neither parsed nor written whole (its compact
-/// form is measured token by token, and only its head is written). `None` where the text alone
-/// cannot tell: a repeated or escaped property name (the parser keeps one of the values),
-/// nesting past `MAX_TEXT_DEPTH`, a number serde_json does not read.
+/// `truncate_value` of the object or array written as `text` (JSON the verdict has scanned).
+/// A text no longer than `cap` is parsed; a longer one is worked out from the text, neither
+/// parsed nor written whole (its compact form is measured token by token, and only its head is
+/// written). `None` where the text alone cannot tell: a repeated or escaped property name (the
+/// parser keeps one of the values), nesting past `MAX_TEXT_DEPTH`, a number serde_json does
+/// not read.
 pub fn truncate_text_value(text: &str, cap: usize) -> Option<Value> {
+    if text.len() <= cap {
+        // Small: parsed (measuring it first would only add a pass).
+        let value: Value = serde_json::from_str(text).ok()?;
+        return matches!(value, Value::Object(_) | Value::Array(_)).then(|| truncate_value(&value, cap));
+    }
     let mut compact = Compact { text, pos: 0, head: String::new(), total: 0, cap };
     compact.ws();
     if !matches!(compact.peek(), Some(b'{' | b'[')) {
