@@ -548,7 +548,11 @@ impl<'a> Compiler<'a> {
 }
 
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.as_bytes().cmp(b.as_bytes()))
+    // Compared here byte by byte, not by `memcmp`: property names are short, and wasm's
+    // `memcmp` is a call to a byte loop of its own.
+    a.len().cmp(&b.len()).then_with(|| {
+        a.bytes().zip(b.bytes()).find(|(x, y)| x != y).map_or(std::cmp::Ordering::Equal, |(x, y)| x.cmp(&y))
+    })
 }
 
 /// `#` or `#/json/pointer` (percent-decoded) as a pointer into the root document.
