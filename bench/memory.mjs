@@ -5,7 +5,9 @@
 //
 //   node --expose-gc bench/memory.mjs            (N_VALIDATIONS=…, N_STREAMS=… to change the counts)
 import { readFileSync } from 'node:fs';
-import { Contract, cacheStats, ready } from 'output-contract';
+// The package's sources rather than its Node entry (one bundled module with its own copy of the
+// glue): the glue imported beside them is then the one whose instance they use.
+import { Contract, cacheStats, ready } from '../pkg/src/node.js';
 import { __memoryBytes } from '../pkg/wasm/output_contract.js';
 
 await ready;
