@@ -327,9 +327,11 @@ impl Contract {
             if !unit.missing.is_empty() {
                 let received = render::truncate_text_value(text.get(unit.span.clone())?, DEFAULT_RECEIVED_LIMIT)?;
                 let schema_path = joined(&unit.schema_path, "/required");
-                for name in &unit.missing {
+                let (last, others) = unit.missing.split_last()?;
+                for name in others {
                     violations.push(violation::required(&unit.path, &unit.order, &schema_path, name, received.clone()));
                 }
+                violations.push(violation::required(&unit.path, &unit.order, &schema_path, last, received));
                 continue;
             }
             let validator = verdict.unit_validator(unit, |pointer| self.node_validator(&self.verdict_root(), pointer))?;

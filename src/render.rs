@@ -137,9 +137,13 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
 /// not read.
 pub fn truncate_text_value(text: &str, cap: usize) -> Option<Value> {
     if text.len() <= cap {
-        // Small: parsed (measuring it first would only add a pass).
+        // Small: parsed (measuring it first would only add a pass), and kept when it fits (its
+        // compact form can still be longer than its text: 1e2 is written 100.0).
         let value: Value = serde_json::from_str(text).ok()?;
-        return matches!(value, Value::Object(_) | Value::Array(_)).then(|| truncate_value(&value, cap));
+        if !matches!(value, Value::Object(_) | Value::Array(_)) {
+            return None;
+        }
+        return Some(if json_len(&value, cap).is_some() { value } else { truncate_value(&value, cap) });
     }
     let mut compact = Compact { text, pos: 0, head: String::new(), total: 0, cap };
     compact.ws();
