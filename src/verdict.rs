@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::validator::value::compare;
+use crate::validator::value::{compare, Bound};
 use crate::validator::Validator;
 use serde_json::Value;
 
@@ -133,27 +133,6 @@ struct Checks {
     not: Option<usize>,
     /// The node is a `$ref` and nothing else: `locate` follows it as if it were the target.
     via_ref: Option<usize>,
-}
-
-#[derive(Clone, Copy)]
-enum Bound {
-    Minimum,
-    Maximum,
-    ExclusiveMinimum,
-    ExclusiveMaximum,
-}
-
-impl Bound {
-    /// Whether a number in `order` to the limit passes (the validator's rules, src/validator/eval.rs).
-    fn holds(self, order: std::cmp::Ordering) -> bool {
-        use std::cmp::Ordering::{Greater, Less};
-        match self {
-            Bound::Minimum => order != Less,
-            Bound::Maximum => order != Greater,
-            Bound::ExclusiveMinimum => order == Greater,
-            Bound::ExclusiveMaximum => order == Less,
-        }
-    }
 }
 
 struct KeyRule {

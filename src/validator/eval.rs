@@ -4,12 +4,11 @@
 //! node that has `unevaluatedProperties`/`unevaluatedItems`, and only from subschemas that pass.
 
 use super::compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
-use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of};
+use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
 use super::{Error, ErrorKind, Validator, MAX_DEPTH};
 use crate::draft::Draft;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::cmp::Ordering;
 
 
 /// Which properties (by position in their object) and items were evaluated here.
@@ -238,13 +237,13 @@ impl<'s, 'v> Ctx<'s, 'v> {
             Kw::Minimum(limit) | Kw::Maximum(limit) | Kw::ExclusiveMinimum(limit) | Kw::ExclusiveMaximum(limit) => {
                 let Value::Number(n) = value else { return true };
                 let Some(order) = compare(n, limit) else { return true };
-                let (ok, keyword, kind) = match kw {
-                    Kw::Minimum(_) => (order != Ordering::Less, "minimum", ErrorKind::Minimum { limit: limit.clone() }),
-                    Kw::Maximum(_) => (order != Ordering::Greater, "maximum", ErrorKind::Maximum { limit: limit.clone() }),
-                    Kw::ExclusiveMinimum(_) => (order == Ordering::Greater, "exclusiveMinimum", ErrorKind::ExclusiveMinimum { limit: limit.clone() }),
-                    _ => (order == Ordering::Less, "exclusiveMaximum", ErrorKind::ExclusiveMaximum { limit: limit.clone() }),
+                let (bound, keyword, kind) = match kw {
+                    Kw::Minimum(_) => (Bound::Minimum, "minimum", ErrorKind::Minimum { limit: limit.clone() }),
+                    Kw::Maximum(_) => (Bound::Maximum, "maximum", ErrorKind::Maximum { limit: limit.clone() }),
+                    Kw::ExclusiveMinimum(_) => (Bound::ExclusiveMinimum, "exclusiveMinimum", ErrorKind::ExclusiveMinimum { limit: limit.clone() }),
+                    _ => (Bound::ExclusiveMaximum, "exclusiveMaximum", ErrorKind::ExclusiveMaximum { limit: limit.clone() }),
                 };
-                ok || self.fail(keyword, Some(keyword), value, kind)
+                bound.holds(order) || self.fail(keyword, Some(keyword), value, kind)
             }
             Kw::MultipleOf(m) => {
                 let Value::Number(n) = value else { return true };

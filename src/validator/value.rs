@@ -17,6 +17,28 @@ pub fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: the validator's rule, which the
+/// one-pass verdict (src/verdict.rs) applies too.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+impl Bound {
+    /// Whether a number in `order` to the limit passes.
+    pub fn holds(self, order: Ordering) -> bool {
+        match self {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        }
+    }
+}
+
 /// Exact order of two numbers, whatever their representations.
 pub fn compare(a: &Number, b: &Number) -> Option<Ordering> {
     if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
