@@ -72,7 +72,7 @@ fn feed(h: &mut Fnv, value: &Value) {
         }
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             h.write(b"{");
             for k in keys {
                 h.write(&(k.len() as u64).to_le_bytes());

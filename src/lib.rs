@@ -40,6 +40,7 @@ pub mod prompt;
 pub mod render;
 pub mod report;
 pub mod sourcemap;
+mod sort;
 pub mod stream;
 pub mod strict;
 #[cfg(test)]

@@ -151,7 +151,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
         _ => {}
     }
     let mut diagnostics = report.out;
-    diagnostics.sort_by_key(|d| (d.range.start.offset, d.severity as u8));
+    crate::sort::sort_by(&mut diagnostics, |a, b| (a.range.start.offset, a.severity as u8).cmp(&(b.range.start.offset, b.severity as u8)));
     let valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
     CheckReport { valid, draft: draft.name(), diagnostics }
 }
@@ -201,7 +201,7 @@ fn subschemas(root: &Value) -> Vec<(String, &serde_json::Map<String, Value>)> {
         }
         out.push((pointer, map));
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut out, |a, b| a.0.cmp(&b.0));
     out
 }
 

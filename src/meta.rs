@@ -191,7 +191,7 @@ fn unique_strings(items: &[Value]) -> bool {
             None => return false,
         }
     }
-    names.sort_unstable();
+    crate::sort::sort(&mut names);
     names.windows(2).all(|w| w.first() != w.last())
 }
 

@@ -518,7 +518,7 @@ impl<'a> Compiler<'a> {
             c.via_ref = c.all.first().copied();
         }
         // By length first: most lookups then decide on the lengths, without comparing bytes.
-        c.keys.sort_by(|a, b| key_order(&a.name, &b.name));
+        crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
         if !scalar_schema.is_empty() {
             c.scalar = Some((self.delegates.scalar)(&Value::Object(scalar_schema))?);
         }
@@ -1417,6 +1417,9 @@ impl<'t> Items<'t> {
     }
 
     fn has_duplicates(&mut self) -> bool {
+        // The standard sort, not crate::sort's: this runs on every valid output whose schema has
+        // `uniqueItems`, where positions compared through a dynamic call made a 10 KB array of
+        // integers 11% slower to validate.
         self.integers.sort_unstable();
         self.texts.sort_unstable();
         self.repeated_literal || self.integers.windows(2).any(|w| w.first() == w.get(1)) || self.texts.windows(2).any(|w| w.first() == w.get(1))

@@ -79,7 +79,7 @@ impl Violation {
 /// Sorts violations into instance document order (a parent before its children), then keyword,
 /// then schema location, so the same output always reports in the same order.
 pub fn sort(violations: &mut [Violation]) {
-    violations.sort_by(|a, b| {
+    crate::sort::sort_by(violations, |a, b| {
         compare_order(&a.order, &b.order)
             .then_with(|| a.keyword.cmp(&b.keyword))
             .then_with(|| a.schema_path.cmp(&b.schema_path))

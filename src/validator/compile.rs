@@ -550,10 +550,10 @@ impl<'s, 'o> Compiler<'s, 'o> {
                 list.push((name.clone(), self.child(site, sub, &["properties", name])?));
                 names.push(name.clone());
             }
-            list.sort_by(|a, b| a.0.cmp(&b.0));
+            crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
             kws.push(Kw::Properties(list));
         }
-        names.sort();
+        crate::sort::sort(&mut names);
         let mut patterns = Vec::new();
         if let (true, Some(Value::Object(props))) = (knows("patternProperties"), obj.get("patternProperties")) {
             let mut list = Vec::with_capacity(props.len());

@@ -166,7 +166,7 @@ pub fn canonical(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.cmp(b.0));
+            crate::sort::sort_by(&mut members, |a, b| a.0.cmp(b.0));
             out.push('{');
             for (k, v) in members {
                 out.push_str(&Value::String(k.clone()).to_string());
@@ -210,7 +210,7 @@ pub fn all_unique(items: &[Value]) -> bool {
 }
 
 fn distinct<T: Ord>(mut list: Vec<T>) -> bool {
-    list.sort_unstable();
+    crate::sort::sort(&mut list);
     list.windows(2).all(|pair| pair.first() != pair.get(1))
 }
 

@@ -29,7 +29,7 @@ pub struct Class {
 
 impl Class {
     pub fn from_ranges(mut ranges: Vec<(u32, u32)>) -> Class {
-        ranges.sort_unstable();
+        crate::sort::sort(&mut ranges);
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
         for (start, end) in ranges {
             match merged.last_mut() {
