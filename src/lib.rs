@@ -39,6 +39,7 @@ pub mod path;
 pub mod prompt;
 pub mod render;
 pub mod report;
+mod scan;
 pub mod sourcemap;
 mod sort;
 pub mod stream;

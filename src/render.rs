@@ -2,6 +2,7 @@
 //! `['low', 'medium', 'high']` (the style of seed 000's examples), long values cut short.
 
 use serde_json::Value;
+use crate::scan::plain_run;
 use std::fmt::Write;
 
 /// How many characters of a value a message quotes before it is cut with `…`.
@@ -228,11 +229,11 @@ impl<'t> Compact<'t> {
                     return Some(());
                 }
                 let mut names: Vec<&'t str> = Vec::new();
-                let mut many: Option<std::collections::HashSet<&'t str>> = None;
+                let mut many: Option<std::collections::HashSet<&'t str, ahash::RandomState>> = None;
                 loop {
                     self.ws();
-                    let name = self.string_token()?;
-                    if name.contains('\\') {
+                    let (name, escaped) = self.string_token()?;
+                    if escaped {
                         return None;
                     }
                     let repeated = match many.as_mut() {
@@ -271,8 +272,8 @@ impl<'t> Compact<'t> {
                 }
             }
             b'"' => {
-                let token = self.string_token()?;
-                if token.contains('\\') {
+                let (token, escaped) = self.string_token()?;
+                if escaped {
                     // Escapes are written as serde_json writes the string they spell.
                     let decoded: String = serde_json::from_str(token).ok()?;
                     let written = serde_json::to_string(&decoded).ok()?;
@@ -291,36 +292,56 @@ impl<'t> Compact<'t> {
                 while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
                     self.pos += 1;
                 }
-                // As the parser reads it (1e2 is 100.0, big integers become floats), and as
-                // serde_json writes that.
-                let number: serde_json::Number = serde_json::from_str(self.text.get(start..self.pos)?).ok()?;
-                self.emit(&number.to_string());
+                let token = self.text.get(start..self.pos)?;
+                if plain_integer(token) {
+                    // Written back as it is: no float, no sign to normalise.
+                    self.emit(token);
+                } else {
+                    // As the parser reads it (1e2 is 100.0, big integers become floats), and as
+                    // serde_json writes that.
+                    let number: serde_json::Number = serde_json::from_str(token).ok()?;
+                    self.emit(&number.to_string());
+                }
                 Some(())
             }
             _ => None,
         }
     }
 
-    /// A string token, quotes included, the position moved past it.
-    fn string_token(&mut self) -> Option<&'t str> {
+    /// A string token, quotes included, and whether it holds an escape; the position moved
+    /// past it.
+    fn string_token(&mut self) -> Option<(&'t str, bool)> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
         if bytes.get(start) != Some(&b'"') {
             return None;
         }
         let mut p = start + 1;
+        let mut escaped = false;
         loop {
+            p += plain_run(bytes.get(p..)?);
             match bytes.get(p)? {
                 b'"' => break,
-                b'\\' => p += 2,
+                b'\\' => {
+                    escaped = true;
+                    p += 2;
+                }
                 // Not JSON: the parser's to report.
-                0..=0x1f => return None,
-                _ => p += 1,
+                _ => return None,
             }
         }
         self.pos = p + 1;
-        self.text.get(start..self.pos)
+        Some((self.text.get(start..self.pos)?, escaped))
     }
+}
+
+/// Whether serde_json writes the number `token` back unchanged: an integer of at most 18
+/// digits (an i64 or u64 either way), not `-0` (read as the float -0.0).
+fn plain_integer(token: &str) -> bool {
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    (1..=18).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" && !token.starts_with('-') || !digits.starts_with('0'))
 }
 
 /// The length of `value`'s compact JSON as serde_json writes it, or `None` once that passes
@@ -368,31 +389,19 @@ fn decimal_digits(n: u64) -> usize {
 /// A string's JSON length: its quotes, and serde_json's escapes (`\n` and the like for some
 /// control characters, `\u00XX` for the others).
 fn string_json_len(s: &str) -> usize {
-    let escapes = |bytes: &[u8]| {
-        bytes
-            .iter()
-            .map(|&b| match b {
-                b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
-                0..=0x1f => 5,
-                _ => 0,
-            })
-            .sum::<usize>()
-    };
-    // Eight bytes at a time, looked at one by one only where one may need an escape: measuring
-    // a large `received` byte by byte cost more than serializing it.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGHS != 0;
-    let zero_byte = |w: u64| below(w, 1);
-    let mut extra = 0;
-    let mut chunks = s.as_bytes().chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = <[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes);
-        if below(w, 0x20) || zero_byte(w ^ (ONES * u64::from(b'"'))) || zero_byte(w ^ (ONES * u64::from(b'\\'))) {
-            extra += escapes(chunk);
+    // Runs that need no escape are skipped eight bytes at a time: measuring a large `received`
+    // byte by byte cost more than serializing it.
+    let bytes = s.as_bytes();
+    let (mut n, mut extra) = (0, 0);
+    loop {
+        n += plain_run(bytes.get(n..).unwrap_or_default());
+        match bytes.get(n) {
+            Some(b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t') => extra += 1,
+            Some(_) => extra += 5,
+            None => return 2 + s.len() + extra,
         }
+        n += 1;
     }
-    2 + s.len() + extra + escapes(chunks.remainder())
 }
 
 /// Counts what is written to it (a number's digits).
@@ -527,7 +536,7 @@ mod tests {
             }
         }
         assert!(seen > 1000, "{seen}");
-        let written = r#" { "a" : [ 1e2, 1.50, -0, -0.0, 12345678901234567890, 123456789012345678901234, 0.1e-2 ] ,
+        let written = r#" { "a" : [ 1e2, 1.50, -0, -0.0, 0, -7, 123456789012345678, -123456789012345678, 9999999999999999999, 12345678901234567890, 123456789012345678901234, 0.1e-2 ] ,
             "s" : "tab\there \u00e9\/\"q\" \ud83d\ude00 \u0001" , "é😀" : { "" : [ ] , "n" : null , "t" : true , "f" : false } } "#;
         check(written);
         assert_eq!(truncate_text_value(r#"{"a": 1, "a": 2}"#, 0), None, "a repeated name");

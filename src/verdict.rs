@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::draft::Draft;
 use crate::path::{InstancePath, Segment};
+use crate::scan::plain_run;
 
 /// Builds the validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
@@ -951,7 +952,7 @@ impl<'a> Run<'a> {
         let mut listed: u64 = 0;
         let mut count: usize = 0;
         let names_from = self.names.len();
-        let mut big: Option<std::collections::HashSet<&'a [u8]>> = None;
+        let mut big: Option<std::collections::HashSet<&'a [u8], ahash::RandomState>> = None;
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
             if self.at(p) != Some(b'"') {
@@ -1133,7 +1134,7 @@ impl<'a> Run<'a> {
         let mut count: u64 = 0;
         // A repeated key counts once for the parser (the last wins): `minProperties` above one
         // counts distinct names.
-        let mut names: Option<std::collections::HashSet<String>> = c.min_properties.filter(|&m| m > 1).map(|_| Default::default());
+        let mut names: Option<std::collections::HashSet<String, ahash::RandomState>> = c.min_properties.filter(|&m| m > 1).map(|_| Default::default());
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
             if self.at(p) != Some(b'"') {
@@ -1443,26 +1444,4 @@ fn integer(token: &[u8]) -> Option<i64> {
         n = n * 10 + i64::from(d - b'0');
     }
     Some(if negative { -n } else { n })
-}
-
-/// The length of the run of bytes at the start of `bytes` that a JSON string holds as they are
-/// (no quote, backslash or control character), eight bytes per step: the string scan is most of
-/// the verdict's time, a byte-at-a-time loop costing several instructions per byte.
-fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The lowest flagged byte is exact (borrows only flag bytes above a true hit).
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
-    let mut n = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let hits = below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20);
-        if hits != 0 {
-            return n + (hits.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
 }
