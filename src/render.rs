@@ -2,7 +2,7 @@
 //! `['low', 'medium', 'high']` (the style of seed 000's examples), long values cut short.
 
 use serde_json::Value;
-use crate::scan::plain_run;
+use crate::scan::{plain_run, NameSet};
 use std::fmt::Write;
 
 /// How many characters of a value a message quotes before it is cut with `…`.
@@ -228,27 +228,11 @@ impl<'t> Compact<'t> {
                 if self.open("{", "}")? {
                     return Some(());
                 }
-                let mut names: Vec<&'t str> = Vec::new();
-                let mut many: Option<std::collections::HashSet<&'t str, ahash::RandomState>> = None;
+                let mut names = NameSet::default();
                 loop {
                     self.ws();
                     let (name, escaped) = self.string_token()?;
-                    if escaped {
-                        return None;
-                    }
-                    let repeated = match many.as_mut() {
-                        Some(set) => !set.insert(name),
-                        None => {
-                            let again = names.contains(&name);
-                            names.push(name);
-                            // Past a few names, a set: an object of thousands stays linear.
-                            if names.len() > 16 {
-                                many = Some(names.drain(..).collect());
-                            }
-                            again
-                        }
-                    };
-                    if repeated {
+                    if escaped || !names.insert(name.as_bytes()) {
                         return None;
                     }
                     self.emit(name);

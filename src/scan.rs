@@ -23,9 +23,46 @@ pub fn plain_run(bytes: &[u8]) -> usize {
     n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
 }
 
+/// The property names of one object as written (string tokens), to tell a repeated one: the
+/// parser keeps one value of a repeated name, so what was read from the text no longer matches.
+/// Compared one by one while few; past 16, hashed, so that a map of thousands stays linear
+/// (ahash, keyed: a built flood of names stays linear too).
+#[derive(Default)]
+pub struct NameSet<'t> {
+    few: Vec<&'t [u8]>,
+    many: Option<std::collections::HashSet<&'t [u8], ahash::RandomState>>,
+}
+
+impl<'t> NameSet<'t> {
+    /// Adds `name`: false when it was there already.
+    pub fn insert(&mut self, name: &'t [u8]) -> bool {
+        if let Some(set) = self.many.as_mut() {
+            return set.insert(name);
+        }
+        if self.few.contains(&name) {
+            return false;
+        }
+        self.few.push(name);
+        if self.few.len() > 16 {
+            self.many = Some(self.few.drain(..).collect());
+        }
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::plain_run;
+    use super::{plain_run, NameSet};
+
+    #[test]
+    fn name_sets_tell_repeats_before_and_after_they_hash() {
+        let names: Vec<String> = (0..40).map(|i| format!("\"n{i}\"")).collect();
+        let mut set = NameSet::default();
+        for (i, name) in names.iter().enumerate() {
+            assert!(set.insert(name.as_bytes()), "{name}");
+            assert!(!set.insert(names[i / 2].as_bytes()), "{i}");
+        }
+    }
 
     #[test]
     fn plain_run_stops_at_the_first_quote_backslash_or_control_character() {

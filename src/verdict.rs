@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use crate::draft::Draft;
 use crate::path::{InstancePath, Segment};
-use crate::scan::plain_run;
+use crate::scan::{plain_run, NameSet};
 
 /// Builds the validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
@@ -572,9 +572,6 @@ struct Run<'a> {
     max_depth: usize,
     /// The string handed to a scalar validator, its buffer reused from one string to the next.
     scratch: Value,
-    /// `locate`: the property names the schema does not list, of the objects being walked
-    /// (their string tokens), one buffer for all of them.
-    names: Vec<std::ops::Range<usize>>,
     /// The span of the last container that failed on its own keywords (`required`, counts,
     /// `uniqueItems`): `judge`'s hint that `locate` would find one unit of most of the output.
     own_failure: usize,
@@ -589,7 +586,6 @@ impl<'a> Run<'a> {
             frames: 0,
             max_depth: max_depth.min(MAX_NESTING),
             scratch: Value::String(String::new()),
-            names: Vec::new(),
             own_failure: 0,
         }
     }
@@ -951,8 +947,7 @@ impl<'a> Run<'a> {
         let mut seen: u64 = 0;
         let mut listed: u64 = 0;
         let mut count: usize = 0;
-        let names_from = self.names.len();
-        let mut big: Option<std::collections::HashSet<&'a [u8], ahash::RandomState>> = None;
+        let mut unlisted = NameSet::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
             if self.at(p) != Some(b'"') {
@@ -979,17 +974,7 @@ impl<'a> Run<'a> {
                 }
                 None => {
                     let bytes: &'a [u8] = self.bytes;
-                    let token = bytes.get(p..key_end).unwrap_or_default();
-                    let again = match big.as_mut() {
-                        Some(set) => !set.insert(token),
-                        None => self.names.get(names_from..).unwrap_or_default().iter().any(|r| bytes.get(r.clone()) == Some(token)),
-                    };
-                    self.names.push(p..key_end);
-                    // Past a few names, a set: a map of thousands of entries stays linear.
-                    if big.is_none() && self.names.len() - names_from > 16 {
-                        big = Some(self.names.get(names_from..).unwrap_or_default().iter().filter_map(|r| bytes.get(r.clone())).collect());
-                    }
-                    again
+                    !unlisted.insert(bytes.get(p..key_end).unwrap_or_default())
                 }
             };
             if repeated {
@@ -1031,7 +1016,6 @@ impl<'a> Run<'a> {
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
         let count = count as u64;
-        self.names.truncate(names_from);
         if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
             whole = true;
         }
