@@ -202,6 +202,20 @@ const invalid = table(
   'Text in; output-contract builds the canonical error and its one-line texts, Ajv runs with `allErrors: true` and maps `errors` to texts, cfworker with `shortCircuit: false`.',
   (v, o) => opsPerSecond(() => v.invalid(o.invalid)),
 );
+// The floor under the invalid path: the canonical error crosses from the module as JSON text,
+// which JavaScript reads with JSON.parse (`raw_output` is left out: the text is there already).
+const errorParseShare = {};
+for (const [i, e] of entries.entries()) {
+  const contract = Contract.compile(e.schema);
+  for (const o of e.outputs) {
+    const crossing = JSON.stringify({ ...contract.validateText(o.invalid).error, raw_output: '' });
+    const parse = opsPerSecond(() => JSON.parse(crossing));
+    const ajv = opsPerSecond(() => validators[i].ajv.invalid(o.invalid));
+    (errorParseShare[o.target] ??= []).push(ajv / parse);
+  }
+}
+say();
+say(`\`JSON.parse\` of the canonical error as it crosses from the module alone takes ${Object.entries(errorParseShare).map(([t, xs]) => `${(geomean(xs) * 100).toFixed(0)}% (~${kb(Number(t))})`).join(', ')} of Ajv \`allErrors\`' whole time (geometric means; the target allows 150% for everything).`);
 
 // ---------------------------------------------------------------------------------------------
 // Cold start: a fresh Node process per sample, timed inside it from before the import to after
@@ -256,6 +270,45 @@ say();
 say('| library | import + compile + first validate | process wall time | output-contract\'s share |');
 say('| --- | ---: | ---: | ---: |');
 for (const [lib, c] of Object.entries(cold)) say(`| ${lib} | ${c.ms.toFixed(1)} ms | ${c.wall.toFixed(0)} ms | ${(cold['output-contract'].ms / c.ms).toFixed(2)} |`);
+
+// Where output-contract's cold start goes: its phases in fresh processes, as shipped and with V8
+// compiling every function of the module when it is loaded instead of on its first call.
+const phaseScript = `${root}target/bench/cold-phases.mjs`;
+writeFileSync(phaseScript, `
+  import { readFileSync } from 'node:fs';
+  const schema = JSON.parse(readFileSync('target/bench/cold-schema.json', 'utf8'));
+  const text = readFileSync('target/bench/cold-output.json', 'utf8');
+  const t0 = performance.now();
+  const { Contract } = await import('output-contract');
+  const t1 = performance.now();
+  const c = Contract.compile(schema);
+  const t2 = performance.now();
+  if (!c.validateText(text).valid) throw new Error('invalid');
+  console.log(JSON.stringify([t1 - t0, t2 - t1, performance.now() - t2]));`);
+// Alone in its process: V8 would answer a second compile of the same bytes from its cache.
+const moduleScript = `${root}target/bench/cold-module.mjs`;
+writeFileSync(moduleScript, `
+  import { readFileSync } from 'node:fs';
+  const bytes = readFileSync('pkg/wasm/output_contract_bg.wasm');
+  const t0 = performance.now();
+  new WebAssembly.Module(bytes);
+  console.log(JSON.stringify([performance.now() - t0]));`);
+const medians = (script, flags = []) => {
+  const samples = Array.from({ length: coldRuns }, () => JSON.parse(execFileSync(process.execPath, [...flags, script], { cwd: root, encoding: 'utf8' })));
+  return samples[0].map((_, k) => samples.map((s) => s[k]).sort((a, b) => a - b)[samples.length >> 1]);
+};
+const lazy = [...medians(phaseScript), ...medians(moduleScript)];
+const eager = medians(phaseScript, ['--no-wasm-lazy-compilation']);
+say();
+say(`output-contract's phases (medians of ${coldRuns} fresh processes), as shipped and with \`--no-wasm-lazy-compilation\` (V8 compiles every function when the module is loaded, not on its first call):`);
+say();
+say('| phase | as shipped | all compiled at load |');
+say('| --- | ---: | ---: |');
+say(`| import (read, \`new WebAssembly.Module\`, instantiate, the JS entry) | ${lazy[0].toFixed(1)} ms | ${eager[0].toFixed(1)} ms |`);
+say(`| first compile (pr-reviewer) | ${lazy[1].toFixed(1)} ms | ${eager[1].toFixed(1)} ms |`);
+say(`| first validate (1 KB) | ${lazy[2].toFixed(1)} ms | ${eager[2].toFixed(1)} ms |`);
+say();
+say(`\`new WebAssembly.Module\` of the ${kb(wasmBytes)} module alone (V8 validates all its code): ${lazy[3].toFixed(1)} ms. Compiling on first call the code the first compile and validation touch: ${(lazy[1] + lazy[2] - eager[1] - eager[2]).toFixed(1)} ms. A fifth of Ajv's cold start is ${(cold.Ajv.ms / 5).toFixed(1)} ms, ${(cold['output-contract'].ms - cold.Ajv.ms / 5).toFixed(1)} ms less than output-contract's.`);
 
 // ---------------------------------------------------------------------------------------------
 // Compiling 100 distinct schemas (cycling through the corpus, each made distinct).
