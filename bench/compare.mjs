@@ -76,24 +76,40 @@ function setup(entry) {
 // Timing: batches sized to take at least ~5 ms, repeated for `budget` ms; the median batch's
 // rate in operations per second.
 
-function opsPerSecond(fn, budget = quick ? 120 : 400) {
-  fn();
-  let n = 1;
-  for (;;) {
-    const t = performance.now();
-    for (let i = 0; i < n; i++) fn();
-    if (performance.now() - t >= 5 || n >= 1 << 20) break;
-    n *= 2;
-  }
-  const rates = [];
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * Operations per second of each of `fns`, measured in alternation: rounds of one batch of each
+ * (a batch runs about 5 ms; the order turns each round), so that a ratio compares rates taken
+ * milliseconds apart. This kind of VM drifts by a fifth or more within seconds: measured one
+ * after the other for 400 ms each, the libraries met different machines (in one run the same
+ * code fell from 0.51× to 0.35× of Ajv on one row). Returns each one's median rate, and
+ * `ratio(f)`: the median over the rounds of `f(rates of the round)`.
+ */
+function interleaved(fns, budget = (quick ? 120 : 400) * fns.length) {
+  const sizes = fns.map((fn) => {
+    fn();
+    let n = 1;
+    for (;;) {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      if (performance.now() - t >= 5 || n >= 1 << 20) return n;
+      n *= 2;
+    }
+  });
+  const rounds = [];
   const start = performance.now();
-  while (rates.length < 5 || (performance.now() - start < budget && rates.length < 200)) {
-    const t = performance.now();
-    for (let i = 0; i < n; i++) fn();
-    rates.push((n * 1000) / (performance.now() - t));
+  while (rounds.length < 5 || (performance.now() - start < budget && rounds.length < 200)) {
+    const rates = new Array(fns.length);
+    for (let k = 0; k < fns.length; k++) {
+      const j = (k + rounds.length) % fns.length;
+      const t = performance.now();
+      for (let i = 0; i < sizes[j]; i++) fns[j]();
+      rates[j] = (sizes[j] * 1000) / (performance.now() - t);
+    }
+    rounds.push(rates);
   }
-  rates.sort((a, b) => a - b);
-  return rates[rates.length >> 1];
+  return { rates: fns.map((_, j) => median(rounds.map((r) => r[j]))), ratio: (f) => median(rounds.map(f)) };
 }
 
 const fmtOps = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e4 ? `${(x / 1e3).toFixed(0)}k` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
@@ -117,7 +133,7 @@ const versions = Object.fromEntries(
   ['ajv', 'ajv-formats', '@cfworker/json-schema', 'ai', 'partial-json', '@streamparser/json'].map((p) => [p, JSON.parse(readFileSync(`${root}node_modules/${p}/package.json`, 'utf8')).version]),
 );
 const wasmBytes = readFileSync(`${root}pkg/wasm/output_contract_bg.wasm`).length;
-say(`output-contract ${JSON.parse(readFileSync(`${root}pkg/package.json`, 'utf8')).version} (wasm ${kb(wasmBytes)}), ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+say(`output-contract ${JSON.parse(readFileSync(`${root}pkg/package.json`, 'utf8')).version} (wasm ${wasmBytes.toLocaleString('en')} bytes), ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
 say();
 say('Ratios are output-contract\'s speed over the other library\'s (above 1: output-contract is faster).');
 
@@ -147,7 +163,8 @@ for (const [i, e] of entries.entries()) {
 }
 
 /** One table: rows per schema and size, ops/s per library, ratios, geometric means per size. */
-function table(title, note, run) {
+/** `op(validator, output)`: the operation to time for one library on one output. */
+function table(title, note, op) {
   say();
   say(`## ${title}`);
   say();
@@ -160,11 +177,14 @@ function table(title, note, run) {
   const bySize = new Map();
   for (const [i, e] of entries.entries()) {
     for (const o of e.outputs) {
-      const [ours, ajv, cf] = ['ours', 'ajv', 'cfworker'].map((lib) => run(validators[i][lib], o));
-      say(`| ${e.name} | ${kb(o.valid.length)} | ${fmtOps(ours)} | ${fmtOps(ajv)} | ${fmtOps(cf)} | ${fmtRatio(ours / ajv)} | ${fmtRatio(ours / cf)} |`);
+      const m = interleaved(['ours', 'ajv', 'cfworker'].map((lib) => op(validators[i][lib], o)));
+      const [ours, ajv, cf] = m.rates;
+      const vsAjv = m.ratio((r) => r[0] / r[1]);
+      const vsCf = m.ratio((r) => r[0] / r[2]);
+      say(`| ${e.name} | ${kb(o.valid.length)} | ${fmtOps(ours)} | ${fmtOps(ajv)} | ${fmtOps(cf)} | ${fmtRatio(vsAjv)} | ${fmtRatio(vsCf)} |`);
       const s = bySize.get(o.target) ?? { ajv: [], cf: [] };
-      s.ajv.push(ours / ajv);
-      s.cf.push(ours / cf);
+      s.ajv.push(vsAjv);
+      s.cf.push(vsCf);
       bySize.set(o.target, s);
     }
   }
@@ -179,15 +199,15 @@ function table(title, note, run) {
 const textIn = table(
   'Text in, valid outputs',
   '`contract.validateText(text)` (its result carries the parsed `data`) against `JSON.parse(text)` + the compiled validator.',
-  (v, o) => opsPerSecond(() => v.text(o.valid)),
+  (v, o) => () => v.text(o.valid),
 );
 // The floor under any text-in validator that returns the parsed data: JSON.parse alone.
 const parseShare = {};
 for (const e of entries) {
   for (const o of e.outputs) {
-    const parse = opsPerSecond(() => JSON.parse(o.valid));
-    const ajv = opsPerSecond(() => validators[entries.indexOf(e)].ajv.text(o.valid));
-    (parseShare[o.target] ??= []).push(ajv / parse);
+    const ajv = validators[entries.indexOf(e)].ajv;
+    const m = interleaved([() => JSON.parse(o.valid), () => ajv.text(o.valid)]);
+    (parseShare[o.target] ??= []).push(m.ratio(([parse, withAjv]) => withAjv / parse));
   }
 }
 say();
@@ -195,27 +215,42 @@ say(`JSON.parse alone takes ${Object.entries(parseShare).map(([t, xs]) => `${(ge
 
 const valueIn = table('Value in, valid outputs', '`contract.validate(value)` against the compiled validator on the same object.', (v, o) => {
   const value = JSON.parse(o.valid);
-  return opsPerSecond(() => v.value(value));
+  return () => v.value(value);
 });
 const invalid = table(
   'Invalid outputs, every violation with its message',
   'Text in; output-contract builds the canonical error and its one-line texts, Ajv runs with `allErrors: true` and maps `errors` to texts, cfworker with `shortCircuit: false`.',
-  (v, o) => opsPerSecond(() => v.invalid(o.invalid)),
+  (v, o) => () => v.invalid(o.invalid),
 );
 // The floor under the invalid path: the canonical error crosses from the module as JSON text,
 // which JavaScript reads with JSON.parse (`raw_output` is left out: the text is there already).
+// Under a design where one walk over the output found every violation, that walk (priced as the
+// valid check of a valid output of the same size: validateText's time less JSON.parse's) and
+// this parse would still be paid; the share of the target's allowance they take is what such a
+// design would have left for building the violations.
 const errorParseShare = {};
+const floorShare = {};
 for (const [i, e] of entries.entries()) {
   const contract = Contract.compile(e.schema);
   for (const o of e.outputs) {
     const crossing = JSON.stringify({ ...contract.validateText(o.invalid).error, raw_output: '' });
-    const parse = opsPerSecond(() => JSON.parse(crossing));
-    const ajv = opsPerSecond(() => validators[i].ajv.invalid(o.invalid));
-    (errorParseShare[o.target] ??= []).push(ajv / parse);
+    const m = interleaved([
+      () => JSON.parse(crossing),
+      () => validators[i].ajv.invalid(o.invalid),
+      () => validators[i].ours.text(o.valid),
+      () => JSON.parse(o.valid),
+    ]);
+    // From rates to times: the crossing's parse, Ajv's whole run, and the walk (our valid
+    // check less its JSON.parse).
+    (errorParseShare[o.target] ??= []).push(m.ratio(([parse, ajv]) => ajv / parse));
+    (floorShare[o.target] ??= []).push(m.ratio(([parse, ajv, ours, dataParse]) => (Math.max(0, 1 / ours - 1 / dataParse) + 1 / parse) / (1.5 / ajv)));
   }
 }
+const shares = (by) => Object.entries(by).map(([t, xs]) => `${(geomean(xs) * 100).toFixed(0)}% (~${kb(Number(t))}, max ${(Math.max(...xs) * 100).toFixed(0)}%)`).join(', ');
 say();
 say(`\`JSON.parse\` of the canonical error as it crosses from the module alone takes ${Object.entries(errorParseShare).map(([t, xs]) => `${(geomean(xs) * 100).toFixed(0)}% (~${kb(Number(t))})`).join(', ')} of Ajv \`allErrors\`' whole time (geometric means; the target allows 150% for everything).`);
+say();
+say(`One walk over the output (the valid check of a valid output of the same size: \`validateText\`'s time less \`JSON.parse\`'s) plus that \`JSON.parse\` take ${shares(floorShare)} of the target's allowance (geometric means): what a design finding every violation in that one walk would have left for building them.`);
 
 // ---------------------------------------------------------------------------------------------
 // Cold start: a fresh Node process per sample, timed inside it from before the import to after
@@ -242,26 +277,27 @@ const coldScripts = {
     if (!v.validate(JSON.parse(text)).valid) throw new Error('invalid');`,
 };
 const coldRuns = quick ? 5 : 11;
-const cold = {};
+const coldFiles = {};
 for (const [lib, body] of Object.entries(coldScripts)) {
-  const script = `
+  coldFiles[lib] = `${root}target/bench/cold-${lib.replace(/\W/g, '')}.mjs`;
+  writeFileSync(coldFiles[lib], `
     import { readFileSync } from 'node:fs';
     const schema = JSON.parse(readFileSync('target/bench/cold-schema.json', 'utf8'));
     const text = readFileSync('target/bench/cold-output.json', 'utf8');
     const t0 = performance.now();
     ${body}
-    console.log(performance.now() - t0);`;
-  const file = `${root}target/bench/cold-${lib.replace(/\W/g, '')}.mjs`;
-  writeFileSync(file, script);
-  const samples = [];
-  for (let i = 0; i < coldRuns; i++) {
+    console.log(performance.now() - t0);`);
+}
+// The libraries take turns, a process each, so that their medians span the same stretch of time.
+const coldSamples = Object.fromEntries(Object.keys(coldScripts).map((lib) => [lib, []]));
+for (let i = 0; i < coldRuns; i++) {
+  for (const [lib, file] of Object.entries(coldFiles)) {
     const started = performance.now();
     const ms = Number(execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8' }).trim());
-    samples.push({ ms, wall: performance.now() - started });
+    coldSamples[lib].push({ ms, wall: performance.now() - started });
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
-  cold[lib] = { ms: median(samples.map((s) => s.ms)), wall: median(samples.map((s) => s.wall)) };
 }
+const cold = Object.fromEntries(Object.entries(coldSamples).map(([lib, samples]) => [lib, { ms: median(samples.map((s) => s.ms)), wall: median(samples.map((s) => s.wall)) }]));
 say();
 say('## Cold start');
 say();
@@ -308,7 +344,7 @@ say(`| import (read, \`new WebAssembly.Module\`, instantiate, the JS entry) | ${
 say(`| first compile (pr-reviewer) | ${lazy[1].toFixed(1)} ms | ${eager[1].toFixed(1)} ms |`);
 say(`| first validate (1 KB) | ${lazy[2].toFixed(1)} ms | ${eager[2].toFixed(1)} ms |`);
 say();
-say(`\`new WebAssembly.Module\` of the ${kb(wasmBytes)} module alone (V8 validates all its code): ${lazy[3].toFixed(1)} ms. Compiling on first call the code the first compile and validation touch: ${(lazy[1] + lazy[2] - eager[1] - eager[2]).toFixed(1)} ms. A fifth of Ajv's cold start is ${(cold.Ajv.ms / 5).toFixed(1)} ms, ${(cold['output-contract'].ms - cold.Ajv.ms / 5).toFixed(1)} ms less than output-contract's.`);
+say(`\`new WebAssembly.Module\` of the module alone (V8 validates all its code): ${lazy[3].toFixed(1)} ms. Compiling on first call the code the first compile and validation touch: ${(lazy[1] + lazy[2] - eager[1] - eager[2]).toFixed(1)} ms. A fifth of Ajv's cold start is ${(cold.Ajv.ms / 5).toFixed(1)} ms, ${(cold['output-contract'].ms - cold.Ajv.ms / 5).toFixed(1)} ms less than output-contract's.`);
 
 // ---------------------------------------------------------------------------------------------
 // Compiling 100 distinct schemas (cycling through the corpus, each made distinct).
