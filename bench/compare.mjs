@@ -73,8 +73,7 @@ function setup(entry) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Timing: batches sized to take at least ~5 ms, repeated for `budget` ms; the median batch's
-// rate in operations per second.
+// Timing: the things compared take turns, in batches of about 5 ms.
 
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
 
@@ -162,8 +161,10 @@ for (const [i, e] of entries.entries()) {
   say(`| ${e.name} | ${e.draft} | ${sizes} | ${counts} |`);
 }
 
-/** One table: rows per schema and size, ops/s per library, ratios, geometric means per size. */
-/** `op(validator, output)`: the operation to time for one library on one output. */
+/**
+ * One table: rows per schema and size, ops/s per library, ratios, geometric means per size.
+ * `op(validator, output)` gives the operation to time for one library on one output.
+ */
 function table(title, note, op) {
   say();
   say(`## ${title}`);
@@ -329,12 +330,15 @@ writeFileSync(moduleScript, `
   const t0 = performance.now();
   new WebAssembly.Module(bytes);
   console.log(JSON.stringify([performance.now() - t0]));`);
-const medians = (script, flags = []) => {
-  const samples = Array.from({ length: coldRuns }, () => JSON.parse(execFileSync(process.execPath, [...flags, script], { cwd: root, encoding: 'utf8' })));
-  return samples[0].map((_, k) => samples.map((s) => s[k]).sort((a, b) => a - b)[samples.length >> 1]);
-};
-const lazy = [...medians(phaseScript), ...medians(moduleScript)];
-const eager = medians(phaseScript, ['--no-wasm-lazy-compilation']);
+// The three take turns, like the libraries above: the difference of two of them is reported.
+const phaseRuns = { lazy: [phaseScript], eager: ['--no-wasm-lazy-compilation', phaseScript], module: [moduleScript] };
+const phaseSamples = { lazy: [], eager: [], module: [] };
+for (let i = 0; i < coldRuns; i++) {
+  for (const [k, args] of Object.entries(phaseRuns)) phaseSamples[k].push(JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })));
+}
+const medians = (samples) => samples[0].map((_, k) => median(samples.map((s) => s[k])));
+const lazy = [...medians(phaseSamples.lazy), ...medians(phaseSamples.module)];
+const eager = medians(phaseSamples.eager);
 say();
 say(`output-contract's phases (medians of ${coldRuns} fresh processes), as shipped and with \`--no-wasm-lazy-compilation\` (V8 compiles every function when the module is loaded, not on its first call):`);
 say();

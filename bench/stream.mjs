@@ -46,13 +46,14 @@ const add = (name, ms) => results.push({ name, ms });
 // median of each round's: timed one block after the other, the two met different machine
 // conditions on a VM whose speed drifts by a fifth or more within a minute. (The ratio itself
 // still moves with the machine: 8.0–8.5× in quiet runs here, 10–11× in slowed ones.)
-async function paired(oneShot, stream, { rounds = 60, batch = 8 }) {
+const ROUNDS = 60;
+async function paired(oneShot, stream, batch = 8) {
   await oneShot();
   await stream();
   const a = [];
   const b = [];
   const ratios = [];
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; r < ROUNDS; r++) {
     const batchTimes = [];
     for (let i = 0; i < batch; i++) {
       const t = performance.now();
@@ -82,7 +83,6 @@ const pair = await paired(
     if (!out.valid) throw new Error('expected valid');
     s.free();
   },
-  {},
 );
 add('output-contract validateText (one shot)', pair.oneShot);
 add('output-contract stream, status after every chunk', pair.stream);
@@ -109,5 +109,5 @@ console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const r of results) {
   console.log(`| ${r.name} | ${r.ms.toFixed(2)} | ${(r.ms / parse).toFixed(1)} | ${(r.ms / oneShot).toFixed(2)} | ${(r.ms / base).toFixed(2)} |`);
 }
-console.log(`\nstream vs one-shot validateText: ${pair.ratio.toFixed(1)}× (goal ≤ 10×; the median of ${60} rounds that time each in turn)`);
+console.log(`\nstream vs one-shot validateText: ${pair.ratio.toFixed(1)}× (goal ≤ 10×; the median of ${ROUNDS} rounds that time each in turn)`);
 console.log(`parsePartialJson loop vs stream: ${(results.at(-1).ms / base).toFixed(0)}× slower (goal ≥ 500×)`);
