@@ -31,6 +31,7 @@ pub mod early;
 pub mod extract;
 pub mod error;
 pub mod fingerprint;
+mod jsontext;
 pub mod lint;
 pub mod meta;
 pub mod output;

@@ -196,7 +196,7 @@ impl<'t> Compact<'t> {
 
     /// Copies `token` if it comes next.
     fn copy(&mut self, token: &str) -> Option<()> {
-        self.text.get(self.pos..)?.starts_with(token).then_some(())?;
+        (self.text.as_bytes().get(self.pos..self.pos + token.len())? == token.as_bytes()).then_some(())?;
         self.pos += token.len();
         self.emit(token);
         Some(())

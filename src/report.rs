@@ -2,6 +2,7 @@
 //! envelope and result event of seed 000 §5, and the child-result text for callbacks.
 
 use crate::violation::Violation;
+use crate::jsontext::{write_key, write_str};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -45,6 +46,37 @@ impl OutputValidationError {
 
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The error as compact JSON text, byte for byte what `serde_json::to_string` writes (the
+    /// tests hold them equal), written faster (`jsontext`): this text is how every failure
+    /// crosses to JavaScript.
+    pub fn to_json_text(&self) -> String {
+        let mut out = String::with_capacity(256 + self.raw_output.len() + 320 * self.violations.len());
+        write_key(&mut out, true, "error");
+        write_str(&mut out, &self.error);
+        write_key(&mut out, false, "schema_id");
+        write_str(&mut out, &self.schema_id);
+        write_key(&mut out, false, "agent_id");
+        match &self.agent_id {
+            Some(id) => write_str(&mut out, id),
+            None => out.push_str("null"),
+        }
+        write_key(&mut out, false, "violations");
+        out.push('[');
+        for (i, v) in self.violations.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            v.write_json(&mut out);
+        }
+        out.push(']');
+        write_key(&mut out, false, "raw_output");
+        write_str(&mut out, &self.raw_output);
+        write_key(&mut out, false, "retryable");
+        out.push_str(if self.retryable { "true" } else { "false" });
+        out.push('}');
+        out
     }
 }
 

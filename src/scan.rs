@@ -25,13 +25,18 @@ pub fn plain_run(bytes: &[u8]) -> usize {
 
 /// The property names of one object as written (string tokens), to tell a repeated one: the
 /// parser keeps one value of a repeated name, so what was read from the text no longer matches.
-/// Compared one by one while few; past 16, hashed, so that a map of thousands stays linear
-/// (ahash, keyed: a built flood of names stays linear too).
+/// The first is kept apart (an object of one name, common, then allocates nothing: a vector
+/// per object was a tenth of rendering a large `received` from its text), the next are compared
+/// one by one while few; past `FEW`, hashed, so that a map of thousands stays linear (ahash,
+/// keyed: a built flood of names stays linear too).
 #[derive(Default)]
 pub struct NameSet<'t> {
+    first: Option<&'t [u8]>,
     few: Vec<&'t [u8]>,
     many: Option<std::collections::HashSet<&'t [u8], ahash::RandomState>>,
 }
+
+const FEW: usize = 16;
 
 impl<'t> NameSet<'t> {
     /// Adds `name`: false when it was there already.
@@ -39,12 +44,20 @@ impl<'t> NameSet<'t> {
         if let Some(set) = self.many.as_mut() {
             return set.insert(name);
         }
-        if self.few.contains(&name) {
+        let Some(first) = self.first else {
+            self.first = Some(name);
+            return true;
+        };
+        if first == name || self.few.contains(&name) {
             return false;
         }
         self.few.push(name);
-        if self.few.len() > 16 {
-            self.many = Some(self.few.drain(..).collect());
+        if self.few.len() >= FEW {
+            // Sized for the next doublings at once: growing a set rehashes it.
+            let mut set = std::collections::HashSet::with_capacity_and_hasher(4 * FEW, ahash::RandomState::default());
+            set.insert(first);
+            set.extend(self.few.drain(..));
+            self.many = Some(set);
         }
         true
     }

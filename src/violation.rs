@@ -1,6 +1,7 @@
 //! One violation of an output contract: where (`path`, `pointer`), which keyword, what was
 //! expected and received, and the one message template of that keyword.
 
+use crate::jsontext::{write_key, write_str, write_value};
 use crate::path::InstancePath;
 use crate::render::{quote, repr, truncate_value};
 use crate::validator::{Error, ErrorKind};
@@ -47,6 +48,36 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// Appends the violation as `OutputValidationError::to_json_text` writes it: the fields in
+    /// their declared order, as the derived `Serialize` writes them.
+    pub(crate) fn write_json(&self, out: &mut String) {
+        write_key(out, true, "path");
+        write_str(out, &self.path);
+        write_key(out, false, "keyword");
+        write_str(out, &self.keyword);
+        write_key(out, false, "expected");
+        write_value(out, &self.expected);
+        write_key(out, false, "received");
+        write_value(out, &self.received);
+        write_key(out, false, "message");
+        write_str(out, &self.message);
+        write_key(out, false, "pointer");
+        write_str(out, &self.pointer);
+        write_key(out, false, "schema_path");
+        write_str(out, &self.schema_path);
+        if let Some(branch) = &self.branch {
+            write_key(out, false, "branch");
+            write_key(out, true, "keyword");
+            write_str(out, &branch.keyword);
+            write_key(out, false, "index");
+            out.push_str(&branch.index.to_string());
+            write_key(out, false, "count");
+            out.push_str(&branch.count.to_string());
+            out.push('}');
+        }
+        out.push('}');
+    }
+
     /// A violation found before any schema keyword ran (bad JSON, limits).
     pub fn of_output(keyword: &str, expected: Value, received: Value, message: String) -> Self {
         Violation {

@@ -367,7 +367,7 @@ fn check_text(contract: &Contract, text: &str) -> Option<String> {
                 Some(len) => e.raw_output.replace_range(..len, ""),
                 None => {}
             }
-            let mut json = serde_json::to_string(&e).unwrap_or_default();
+            let mut json = e.to_json_text();
             if let Some(len) = head.filter(|&len| len < text.len()) {
                 if json.pop() == Some('}') {
                     json.push_str(&format!(",\"raw_output_head\":{len}}}"));

@@ -40,6 +40,13 @@ fn pr_reviewer_canonical_error_has_the_shape_of_seed_003() {
     let envelope = output_contract::failure_envelope(&error, Some("run_abc123"), 1);
     assert_eq!(envelope["error"]["message"], "Output did not match schema after 1 retry");
     assert_eq!(envelope["status"], "failed");
+    // The text that crosses to JavaScript (written by hand for speed) is serde_json's, with an
+    // agent id, and with a branch below.
+    assert_eq!(error.to_json_text(), serde_json::to_string(&error).unwrap());
+    let union = Contract::compile(&json!({"anyOf": [{"type": "integer"}, {"required": ["a"], "properties": {"a": {"const": "x\n"}}}]}), &options).unwrap();
+    let error = union.validate_text(r#"{"a": "é\u0001"}"#).unwrap_err();
+    assert!(error.violations[0].branch.is_some());
+    assert_eq!(error.to_json_text(), serde_json::to_string(&error).unwrap());
 }
 
 #[test]

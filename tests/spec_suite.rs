@@ -130,6 +130,11 @@ fn json_schema_test_suite() {
                             // located: it must be the full path's report, violation for violation.
                             let located = contract.check_text(&text).err();
                             assert_eq!(located, contract.validate_text(&text).err(), "{rel}: check_text and the full path disagree on {text} for {}", case["schema"]);
+                            // The error's text as it crosses to JavaScript, written by hand, is
+                            // serde_json's.
+                            if let Some(error) = &located {
+                                assert_eq!(error.to_json_text(), serde_json::to_string(error).unwrap(), "{rel}: {text}");
+                            }
                             verdicts.located += usize::from(!full && contract.located_units(&text).is_some());
                             verdicts.invalid += usize::from(!full);
                             verdicts.checked += 1;

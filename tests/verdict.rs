@@ -390,3 +390,36 @@ fn missing_names_of_large_objects_are_reported_without_parsing_them() {
     let repeated = r#"{"items": [{"id": 1, "id": 2}], "info": {"version": "1"}, "info": {}}"#;
     assert_eq!(c.check_text(repeated), c.validate_text(repeated).map(drop));
 }
+
+#[test]
+fn arrays_of_distinct_items_are_split_despite_unique_items() {
+    let c = contract(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"tags": {"type": "array", "uniqueItems": true, "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}}
+    }));
+    let mut tags: Vec<serde_json::Value> = vec![json!("first")];
+    tags.extend((1..400).map(|i| json!(i)));
+    tags[31] = json!("31");
+    tags[77] = json!(true);
+    let with = |item: serde_json::Value| [tags.clone(), vec![item]].concat();
+    for (value, units) in [
+        // Distinct items: only the two failing items are units.
+        (json!({"tags": tags.clone()}), Some(2)),
+        // A repeated item fails the array itself, which is most of the output: the full path.
+        (json!({"tags": with(json!(5))}), None),
+        // Items whose equality needs their values (1.0 is 1): the full path too.
+        (json!({"tags": with(json!(1.0))}), None),
+    ] {
+        for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {
+            assert_eq!(c.located_units(&text), units);
+            assert_eq!(c.check_text(&text).map(drop), c.validate_text(&text).map(drop));
+        }
+    }
+    // A small array with a repeated item is one unit, reported with the item's failures.
+    let text = r#"{"tags": ["a", 1, "2", 1], "other": "x"}"#;
+    assert_eq!(c.check_text(text).map(drop), c.validate_text(text).map(drop));
+    let error = c.check_text(text).unwrap_err();
+    let keywords: Vec<&str> = error.violations.iter().map(|v| v.keyword.as_str()).collect();
+    assert_eq!(keywords, ["uniqueItems", "type"]);
+}
