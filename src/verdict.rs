@@ -212,9 +212,10 @@ impl Verdict {
     /// (`items`, `prefixItems`): the validator reports those values' errors, and nothing else, for
     /// it then; a node that is only a `$ref` is followed. An object whose own failure is only
     /// names its `required` lists is split too, and is a unit of those names alone (`missing`).
-    /// Anything else about a failing node (its other own keywords, a combinator, a reference
-    /// beside other keywords, `additionalProperties`, `patternProperties`) makes the whole node
-    /// one unit.
+    /// An array with `uniqueItems` is split only when its items are distinct plain scalars
+    /// (told from their text). Anything else about a failing node (its other own keywords, a
+    /// combinator, a reference beside other keywords, `additionalProperties`,
+    /// `patternProperties`) makes the whole node one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
     /// a limit, a repeated or escaped property name): the full path reports then.
     pub fn locate(&self, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
