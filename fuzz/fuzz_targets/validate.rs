@@ -2,7 +2,8 @@
 //! ../shared beside the repository): the first byte picks a schema, the rest is the output text.
 //! Never a panic; the one-shot verdict, the stream's verdict and the byte-level verdict
 //! (src/verdict.rs: it may only accept what the full path accepts) agree, and so do the full
-//! path's canonical error and the one built from the verdict's located subtrees.
+//! path's canonical error and the one built from the verdict's located subtrees, whose JSON text
+//! is serde_json's.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -40,7 +41,12 @@ fuzz_target!(|data: &[u8]| {
     let one_shot = full.is_ok();
     assert!(contract.quick_verdict(text) != Some(true) || one_shot, "the verdict accepts {text:?}");
     // check_text's report (from the subtrees the verdict located, when it could) is the full one.
-    assert_eq!(contract.check_text(text), full, "{text:?}");
+    let checked = contract.check_text(text);
+    assert_eq!(checked, full, "{text:?}");
+    // The error's text as it crosses to JavaScript (written by hand) is serde_json's.
+    if let Err(error) = &checked {
+        assert_eq!(error.to_json_text(), serde_json::to_string(error).unwrap_or_default(), "{text:?}");
+    }
     let mut stream = OutputStream::new(contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
     for piece in rest.chunks(7) {
         stream.push(piece);
