@@ -519,7 +519,8 @@ impl<'a> Compiler<'a> {
         if !beside_ref && c.all.len() == 1 {
             c.via_ref = c.all.first().copied();
         }
-        // By length first: most lookups then decide on the lengths, without comparing bytes.
+        // By length first (`find_key`): most lookups then decide on the lengths, without
+        // comparing bytes.
         crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
         if !scalar_schema.is_empty() {
             c.scalar = Some((self.delegates.scalar)(&Value::Object(scalar_schema))?);
@@ -529,11 +530,20 @@ impl<'a> Compiler<'a> {
 }
 
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
-    // Compared here byte by byte, not by `memcmp`: property names are short, and wasm's
-    // `memcmp` is a call to a byte loop of its own.
     a.len().cmp(&b.len()).then_with(|| {
         a.bytes().zip(b.bytes()).find(|(x, y)| x != y).map_or(std::cmp::Ordering::Equal, |(x, y)| x.cmp(&y))
     })
+}
+
+/// The index of the rule for `key` in `keys` (sorted by `key_order`): the names of its length
+/// found first, then compared. A binary search compared whole names at each step, and which way
+/// each step went was a branch the CPU could not predict (a tenth of the locating pass).
+fn find_key(keys: &[KeyRule], key: &str) -> Option<usize> {
+    let len = key.len();
+    let start = if keys.len() <= 8 { keys.iter().position(|r| r.name.len() >= len)? } else { keys.partition_point(|r| r.name.len() < len) };
+    let same = keys.get(start..)?.iter().take_while(|r| r.name.len() == len);
+    // Byte by byte, not by `memcmp`: names are short, and wasm's `memcmp` is a call to a byte loop.
+    same.clone().position(|r| r.name.bytes().zip(key.bytes()).all(|(a, b)| a == b)).map(|i| start + i)
 }
 
 /// `#` or `#/json/pointer` (percent-decoded) as a pointer into the root document.
@@ -961,7 +971,7 @@ impl<'a> Run<'a> {
                 return Err(Stop::Bail);
             }
             let key = self.text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
-            let found = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok();
+            let found = find_key(&c.keys, key);
             let rule = found.and_then(|i| c.keys.get(i));
             // A name the schema lists is told repeated by its rule's bit (most names, compared
             // with no other); only the other names are compared with each other.
@@ -1144,7 +1154,7 @@ impl<'a> Run<'a> {
             } else {
                 raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
             };
-            let rule = c.keys.binary_search_by(|r| key_order(&r.name, key)).ok().and_then(|i| c.keys.get(i));
+            let rule = find_key(&c.keys, key).and_then(|i| c.keys.get(i));
             if let Some(bit) = rule.and_then(|r| r.required) {
                 // Past 64 names no bit is kept: such an object is never seen complete here.
                 seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);

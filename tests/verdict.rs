@@ -423,3 +423,27 @@ fn arrays_of_distinct_items_are_split_despite_unique_items() {
     let keywords: Vec<&str> = error.violations.iter().map(|v| v.keyword.as_str()).collect();
     assert_eq!(keywords, ["uniqueItems", "type"]);
 }
+
+#[test]
+fn every_listed_name_is_found_among_many_of_one_length() {
+    // Names of one length and of several, more than the few looked through one by one: each
+    // must reach its own rule (a wrong rule or none accepts the wrong type or misses `required`).
+    let names: Vec<String> = (0..40).map(|i| if i % 3 == 0 { format!("k{i:02}") } else { format!("name_{}", "x".repeat(i % 7)) + &i.to_string() }).collect();
+    let properties: serde_json::Map<String, serde_json::Value> = names.iter().map(|n| (n.clone(), json!({"type": "integer"}))).collect();
+    let c = contract(json!({"type": "object", "properties": properties, "required": names}));
+    let all: serde_json::Map<String, serde_json::Value> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    assert_eq!(c.quick_verdict(&serde_json::Value::Object(all.clone()).to_string()), Some(true));
+    for name in &names {
+        let mut wrong = all.clone();
+        wrong.insert(name.clone(), json!("1"));
+        let mut missing = all.clone();
+        missing.remove(name);
+        for value in [wrong, missing] {
+            let text = serde_json::Value::Object(value).to_string();
+            assert_eq!(c.quick_verdict(&text), Some(false), "{name}");
+            let error = c.check_text(&text).unwrap_err();
+            assert_eq!(Err(error.clone()), c.validate_text(&text).map(drop));
+            assert_eq!(error.violations.len(), 1);
+        }
+    }
+}
