@@ -3,7 +3,7 @@
 // plain objects and arrays, and JSON.parse defines `__proto__` as an own property, so an output
 // cannot change any prototype.
 import * as glue from '../wasm/output_contract.js';
-import { afterTrap, assertReady, detached, track, untrack } from './state.js';
+import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
 
 // Texts cross as UTF-8 bytes (see `utf8` in src/wasm.rs): TextEncoder encodes ~30× faster than
 // the per-character copy wasm-bindgen generates for string arguments.
@@ -50,9 +50,27 @@ function textHead(text, len, bytes) {
   if (len === text.length) return text.slice(0, bytes);
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
-// Below this many characters a stream chunk is passed as a string: the copy loop beats the
-// allocation of an encoded array.
+// Below this many characters a stream chunk is copied by a loop into the module's chunk area
+// (chunkArea in src/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
+// beats TextEncoder, whose every call makes a view of the memory. The area's address and a view
+// of the memory are kept until the instance is re-created or the memory grows (which detaches
+// the view's buffer).
 const SHORT_CHUNK = 64;
+let chunkArea = { generation: -1, address: 0, bytes: new Uint8Array(0) };
+function toChunkArea(text) {
+  let area = chunkArea;
+  if (area.generation !== instanceGeneration() || area.bytes.byteLength === 0) {
+    area = chunkArea = { generation: instanceGeneration(), address: wasm.chunkArea(), bytes: new Uint8Array(glue.__memory().buffer) };
+  }
+  const { address, bytes } = area;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return i + encoder.encodeInto(text.substring(i), bytes.subarray(address + i, address + n * 3)).written;
+    bytes[address + i] = code;
+  }
+  return n;
+}
 
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
 // Error and a fresh instance (state.js) instead of an instance that fails from then on.
@@ -323,7 +341,7 @@ export class OutputStream extends Owned {
         this.#high = chunk.slice(-1);
         chunk = chunk.slice(0, -1);
       }
-      packed = chunk.length < SHORT_CHUNK ? handle.pushText(chunk) : handle.pushInput(toInput(chunk));
+      packed = chunk.length < SHORT_CHUNK ? handle.pushChunk(toChunkArea(chunk)) : handle.pushInput(toInput(chunk));
       if (this.#text !== null) this.#text += chunk;
     } else if (chunk instanceof Uint8Array) {
       this.#flushHigh();
@@ -351,7 +369,7 @@ export class OutputStream extends Owned {
   // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD).
   #flushHigh() {
     if (this.#high === '') return;
-    handleOf(this).pushText(this.#high);
+    handleOf(this).pushChunk(toChunkArea(this.#high));
     if (this.#text !== null) this.#text += this.#high;
     this.#high = '';
   }

@@ -39,6 +39,27 @@ test('bytes split inside UTF-8 sequences', () => {
   assert.match(out.data.summary, /^Ajoute é😀 retry/);
 });
 
+test('short string chunks of every character width reach the module as their UTF-8, across memory growth', () => {
+  // Short chunks are copied into a fixed area of the module's memory through a view kept
+  // between calls: the view must follow the memory when it grows (here by a long text validated
+  // between two pushes), and every width must arrive as TextEncoder writes it. `partial()` is
+  // the module's own value, read back from what it received.
+  const any = Contract.compile({ type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } });
+  const items = Array.from({ length: 40 }, (_, i) => `${i} a é € 😀 ${'x'.repeat(i)} "q" \\ \u0001`);
+  const text = JSON.stringify({ items });
+  const roomy = Contract.compile({ type: 'object' }, { maxOutputBytes: 8 << 20 });
+  const s = any.stream();
+  let at = 0;
+  for (let size = 1; at < text.length; size = (size % 63) + 1) {
+    s.push(text.slice(at, at + size));
+    at += size;
+    if (size === 31) assert.equal(roomy.validateText(JSON.stringify({ items: ['y'.repeat(3 << 20)] })).valid, true);
+  }
+  assert.deepEqual(s.partial(), { items });
+  assert.equal(s.push('').bytes, Buffer.byteLength(text));
+  assert.deepEqual(s.finish({ stopReason: 'stop' }), { state: 'soft-complete', valid: true, data: { items }, attempt: 1 });
+});
+
 test('a surrogate pair split between string chunks reaches the module as one character', () => {
   const one = Contract.compile({ type: 'object', properties: { a: { type: 'string', maxLength: 1 } }, required: ['a'] });
   const long = 'x'.repeat(80);
