@@ -275,6 +275,33 @@ test('texts reach the module whole: non-ASCII, lone surrogates, very long texts,
   assert.deepEqual(out.data, JSON.parse(text));
 });
 
+test('a string ends, escapes and control characters are found at every offset of long strings', () => {
+  // The module scans a string's text eight bytes a step (src/scan.rs, plain_run): what stops the
+  // scan must be found wherever it falls in a word, in a checked string and in one the schema
+  // leaves unconstrained (skipped).
+  const contract = Contract.compile({ type: 'object', properties: { s: { type: 'string', maxLength: 20 } } });
+  const message = (text) => contract.validateText(text).error?.violations[0].keyword;
+  for (let k = 0; k < 48; k++) {
+    const a = 'a'.repeat(k);
+    for (const key of ['s', 'other']) {
+      const checked = key === 's';
+      // The closing quote after k plain bytes.
+      assert.equal(contract.validateText(JSON.stringify({ [key]: a })).valid, !checked || k <= 20, `${key} ${k}`);
+      // An escape after k plain bytes: one character more.
+      for (const escape of ['\\"', '\\\\', '\\n', '\\u00e9']) {
+        const text = `{"${key}": "${a}${escape}"}`;
+        const result = contract.validateText(text);
+        assert.equal(result.valid, !checked || k + 1 <= 20, text);
+        if (result.valid) assert.deepEqual(result.data, JSON.parse(text));
+      }
+      // A raw control character is invalid JSON; a non-ASCII character (bytes above 0x7f) is not.
+      assert.equal(message(`{"${key}": "${a}\u0001x"}`), 'json', `${key} control at ${k}`);
+      assert.equal(message(`{"${key}": "${a}\u001fx"}`), 'json', `${key} 0x1f at ${k}`);
+      assert.equal(contract.validateText(`{"${key}": "${'é'.repeat(k)}"}`).valid, !checked || k <= 20, `${key} é×${k}`);
+    }
+  }
+});
+
 test('formatViolation renders what the module renders, from path and message alone', () => {
   assert.equal(formatViolation({ path: '$.a', message: "'b' is a required property" }), "$.a: 'b' is a required property");
   assert.throws(() => formatViolation({ path: '$' }), TypeError);
