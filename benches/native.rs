@@ -74,6 +74,21 @@ fn bench(c: &mut Criterion) {
             c.benchmark_group("invalid-output-contract").bench_function(BenchmarkId::from_parameter(&id), |b| {
                 b.iter(|| assert!(contract.validate_text(black_box(invalid)).is_err()))
             });
+            // What `validateText` runs in the module for an invalid output: the verdict's first
+            // pass, the locating walk, the units parsed and validated, the canonical error and its
+            // text (without `raw_output`, which JavaScript fills in from the text it holds).
+            c.benchmark_group("invalid-check").bench_function(BenchmarkId::from_parameter(&id), |b| {
+                b.iter(|| {
+                    let mut error = contract.check_text(black_box(invalid)).expect_err("invalid");
+                    error.raw_output.clear();
+                    error.to_json_text().len()
+                })
+            });
+            // The locating walk alone: how much of the invalid path is walking the output, which
+            // any design that reports every violation must do once.
+            c.benchmark_group("invalid-locate").bench_function(BenchmarkId::from_parameter(&id), |b| {
+                b.iter(|| contract.located_units(black_box(invalid)))
+            });
         }
     }
 }
