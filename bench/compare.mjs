@@ -4,7 +4,7 @@
 // Rust core against jsonschema (benches/native.rs). Everything is measured in this run, on this
 // machine; the report is a markdown table printed to stdout and written to bench/results/latest.md.
 //
-//   node bench/compare.mjs            full run (about 5 minutes)
+//   node bench/compare.mjs            full run (about ten minutes)
 //   node bench/compare.mjs --quick    shorter timings, smaller memory phases, no native run
 //
 // Not a test: nothing here fails the test command. It does check that the three libraries agree
