@@ -14,7 +14,7 @@ fi
 bash scripts/setup.sh
 
 echo "build: cargo (release, wasm32)"
-# getrandom's custom backend (src/wasm.rs): random values may be forbidden where a contract is
+# getrandom's custom backend (src/bindings/wasm.rs): random values may be forbidden where a contract is
 # compiled (workerd's global scope).
 RUSTFLAGS='--cfg getrandom_backend="custom"' \
 cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --features "$features"
@@ -40,7 +40,7 @@ export function __memoryBytes() {
 }
 
 // Added by scripts/build.sh: the instance's linear memory, where pkg/src/api.js writes texts
-// into the input area (src/wasm.rs, input_area).
+// into the input area (src/bindings/wasm.rs, input_area).
 export function __memory() {
     return wasm.memory;
 }

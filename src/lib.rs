@@ -23,43 +23,33 @@
 // failure path, where boxing them would buy nothing but a less direct API.
 #![allow(clippy::result_large_err)]
 
-pub mod cache;
-pub mod config;
-pub mod contract;
-pub mod draft;
-pub mod early;
-pub mod extract;
-pub mod error;
-pub mod fingerprint;
-mod jsontext;
-pub mod lint;
-pub mod meta;
-pub mod output;
-pub mod partial;
-pub mod path;
-pub mod prompt;
-pub mod render;
+// Layers, lowest first; a module imports only from its own layer or lower ones:
+// json → validator → report → check → schema → agent → editor → bindings.
+pub mod agent;
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+pub mod check;
+pub mod editor;
+pub mod json;
 pub mod report;
-mod scan;
-pub mod sourcemap;
+pub mod schema;
 mod sort;
-pub mod stream;
-pub mod strict;
 #[cfg(test)]
 mod suite;
-pub mod textpos;
-pub mod tool;
-pub mod validator;
-pub mod verdict;
-pub mod violation;
+pub(crate) mod validator;
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;
+pub use agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+pub use check::output::OutputLimits;
+pub use report::canonical::{failure_envelope, format_child_result, format_violation, OutputValidationError, ResultEnvelope};
+pub use report::violation::{Branch, Violation};
+pub use schema::cache::{CacheStats, ContractCache};
+pub use schema::contract::{Contract, Options};
+pub use schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+pub use validator::draft::Draft;
 
-pub use cache::{CacheStats, ContractCache};
-pub use contract::{Contract, Options};
-pub use draft::Draft;
-pub use error::{SchemaError, SchemaErrorKind, SchemaIssue};
-pub use output::OutputLimits;
-pub use report::{failure_envelope, format_child_result, format_violation, OutputValidationError, ResultEnvelope};
-pub use violation::{Branch, Violation};
+/// Internals that the fuzz targets and the pattern tests drive directly; not a stable API.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::json::partial::{NoObserver, Parser, Status};
+    pub use crate::validator::ecma::Pattern;
+}

@@ -1,7 +1,7 @@
 //! The extraction table (tests/corpus/extract.json, shared with the JS tests): realistic model
 //! answers and what `extract_json` must make of each.
 
-use output_contract::extract::{extract_json, ExtractOptions, Offsets};
+use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
 use output_contract::{Contract, Options};
 use serde_json::{json, Value};
 

@@ -1,7 +1,7 @@
 //! checkSchema: diagnostics at the right text ranges, never an error thrown.
 
-use output_contract::lint::{check_schema, CheckOptions, Diagnostic, Severity};
-use output_contract::tool::Provider;
+use output_contract::editor::lint::{check_schema, CheckOptions, Diagnostic, Severity};
+use output_contract::agent::tool::Provider;
 
 fn codes(d: &[Diagnostic]) -> Vec<&str> {
     d.iter().map(|d| d.code.as_str()).collect()

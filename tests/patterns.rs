@@ -2,7 +2,7 @@
 //! replaced, on random patterns of the syntax both read the same way, and on ECMA-262's own
 //! meanings where they differ.
 
-use output_contract::validator::ecma::Pattern;
+use output_contract::internals::Pattern;
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);

@@ -117,7 +117,7 @@ fn json_schema_test_suite() {
                     ..Options::default()
                 };
                 let compiled = Contract::compile(&case["schema"], &options);
-                // Without other documents the byte-level verdict applies (src/verdict.rs): on
+                // Without other documents the byte-level verdict applies (src/check/verdict.rs): on
                 // every instance, as compact and as indented text, it must agree with the full path.
                 let alone = Contract::compile(&case["schema"], &Options { resources: BTreeMap::new(), ..options.clone() }).ok();
                 for test in case["tests"].as_array().unwrap() {

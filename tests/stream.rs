@@ -1,6 +1,6 @@
 //! The stream state machine and its agreement with one-shot validation.
 
-use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use output_contract::{Contract, Options};
 use serde_json::{json, Value};
 

@@ -1,9 +1,9 @@
 //! Prompts (exact seed texts), submit_result tool definitions, tool-call validation and the
 //! seed 002 config checks.
 
-use output_contract::config::{check_output_schema_config, ConfigCode};
-use output_contract::prompt::{enrich_system_prompt, retry_prompt, retry_prompt_with, tool_feedback, Templates, DEFAULT_TOOL};
-use output_contract::tool::{strip_absent_nulls, submit_result_tool, validate_tool_call, validate_tool_call_text, ChangeKind, Provider, ToolCallOptions};
+use output_contract::agent::config::{check_output_schema_config, ConfigCode};
+use output_contract::agent::prompt::{enrich_system_prompt, retry_prompt, retry_prompt_with, tool_feedback, Templates, DEFAULT_TOOL};
+use output_contract::agent::tool::{strip_absent_nulls, submit_result_tool, validate_tool_call, validate_tool_call_text, ChangeKind, Provider, ToolCallOptions};
 use output_contract::{Contract, Options, Violation};
 use serde_json::{json, Value};
 
@@ -63,7 +63,7 @@ fn pr_reviewer() -> Value {
     })
 }
 
-fn kinds_at(changes: &[output_contract::tool::Change], pointer: &str) -> Vec<ChangeKind> {
+fn kinds_at(changes: &[output_contract::agent::tool::Change], pointer: &str) -> Vec<ChangeKind> {
     changes.iter().filter(|c| c.pointer == pointer).map(|c| c.kind).collect()
 }
 
@@ -192,7 +192,7 @@ fn config_checks_of_seed_002() {
 
 #[test]
 fn tool_call_arguments_streamed_as_deltas() {
-    use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+    use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
     let contract = Contract::compile(&pr_reviewer(), &Options::default()).unwrap();
     let options = StreamOptions { max_retries: 0, null_as_absent: true, ..StreamOptions::default() };
     let args = r#"{"summary": "Looks fine overall.", "approval": "approve", "risk": null, "url": null, "when": null, "comments": [{"file": "a.rs", "line": null}]}"#;

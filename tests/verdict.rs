@@ -1,4 +1,4 @@
-//! The byte-level verdict (src/verdict.rs) never accepts what the full path refuses: malformed
+//! The byte-level verdict (src/check/verdict.rs) never accepts what the full path refuses: malformed
 //! JSON of every kind, duplicate keys, numbers serde_json refuses; and it does recognise the
 //! valid texts it should, so the fast path is really taken.
 use output_contract::{Contract, Options};

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::extract::{extract_json, ExtractOptions};
+use output_contract::check::extract::{extract_json, ExtractOptions};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::partial::{NoObserver, Parser, Status};
+use output_contract::internals::{NoObserver, Parser, Status};
 use serde_json::Value;
 
 fn parse(pieces: &[&[u8]]) -> Parser {
@@ -18,7 +18,7 @@ fn parse(pieces: &[&[u8]]) -> Parser {
 fuzz_target!(|data: &[u8]| {
     let whole = parse(&[data]);
     // serde_json's own recursion limit is 128; compare only below it.
-    if output_contract::output::nesting_depth(data, 120) <= 120 {
+    if output_contract::check::output::nesting_depth(data, 120) <= 120 {
         match (serde_json::from_slice::<Value>(data), whole.status()) {
             (Ok(v), Status::Complete) => assert_eq!(whole.value(), Some(&v)),
             (Err(e), Status::Incomplete) if e.is_eof() => {}

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::validator::ecma::Pattern;
+use output_contract::internals::Pattern;
 
 fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(data);

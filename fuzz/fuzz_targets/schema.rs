@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::lint::{check_schema, CheckOptions, Severity};
+use output_contract::editor::lint::{check_schema, CheckOptions, Severity};
 use output_contract::{Contract, Options};
 use serde_json::{json, Value};
 

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use output_contract::{Contract, Options};
 use serde_json::json;
 use std::sync::OnceLock;

@@ -1,13 +1,13 @@
 //! Arbitrary instances against the JSON-Schema-Test-Suite's schemas (draft 2020-12, read from
 //! ../shared beside the repository): the first byte picks a schema, the rest is the output text.
 //! Never a panic; the one-shot verdict, the stream's verdict and the byte-level verdict
-//! (src/verdict.rs: it may only accept what the full path accepts) agree, and so do the full
+//! (src/check/verdict.rs: it may only accept what the full path accepts) agree, and so do the full
 //! path's canonical error and the one built from the verdict's located subtrees, whose JSON text
 //! is serde_json's.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use output_contract::{Contract, Options};
 use serde_json::Value;
 use std::sync::OnceLock;

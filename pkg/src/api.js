@@ -5,12 +5,12 @@
 import * as glue from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
 
-// Texts cross as UTF-8 bytes (see `utf8` in src/wasm.rs): TextEncoder encodes ~30× faster than
+// Texts cross as UTF-8 bytes (see `utf8` in src/bindings/wasm.rs): TextEncoder encodes ~30× faster than
 // the per-character copy wasm-bindgen generates for string arguments.
 const encoder = new TextEncoder();
 const utf8 = (text) => encoder.encode(text);
 // Outputs, the texts of the hot paths, are encoded straight into the module's input area (see
-// `input_area` in src/wasm.rs), without the array `encode` allocates and the copy of it into the
+// `input_area` in src/bindings/wasm.rs), without the array `encode` allocates and the copy of it into the
 // module: a seventh of the time. Returns the number of bytes written there.
 const INPUT_KEPT = 1 << 20;
 function toInput(text) {
@@ -32,7 +32,7 @@ function toInput(text) {
 }
 // The canonical error of validateText, whose text is here already: the module sends an empty
 // `raw_output` for the whole text, and for a cut one the marker alone with `raw_output_head`,
-// the head's length in UTF-8 bytes (see check_text in src/wasm.rs). `len` is the text's.
+// the head's length in UTF-8 bytes (see check_text in src/bindings/wasm.rs). `len` is the text's.
 function textFailure(json, text, len) {
   const error = JSON.parse(json);
   const head = error.raw_output_head;
@@ -51,7 +51,7 @@ function textHead(text, len, bytes) {
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
 // Below this many characters a stream chunk is copied by a loop into the module's chunk area
-// (chunkArea in src/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
+// (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
 // beats TextEncoder, whose every call makes a view of the memory. The area's address and a view
 // of the memory are kept until the instance is re-created or the memory grows (which detaches
 // the view's buffer).
@@ -348,7 +348,7 @@ export class OutputStream extends Owned {
       packed = handle.pushBytes(chunk);
       this.#text = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
-    // The status comes packed in one number (src/wasm.rs, packed_status); a saturated field is
+    // The status comes packed in one number (src/bindings/wasm.rs, packed_status); a saturated field is
     // read from its getter.
     const low = packed % 67108864;
     const attempt = (low >> 2) & 255;

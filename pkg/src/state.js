@@ -5,7 +5,7 @@
 // the glue code.
 //
 // A Rust panic inside WebAssembly is a trap: the instance is left mid-call and every later call
-// would fail. The panic hook (src/wasm.rs) throws the panic's message first; `afterTrap` turns
+// would fail. The panic hook (src/bindings/wasm.rs) throws the panic's message first; `afterTrap` turns
 // that (or any WebAssembly.RuntimeError) into a clear Error and re-creates the instance from the
 // already compiled module, so the library stays usable. Objects of the old instance are detached
 // (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.

@@ -3,11 +3,11 @@
 //! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
 //! schema that cannot be read or compiled.
 
-use output_contract::config::shape_diagnostics;
-use output_contract::contract::{Contract, Options};
-use output_contract::draft::Draft;
-use output_contract::extract::{extract_json, ExtractOptions, Offsets};
-use output_contract::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use output_contract::agent::config::shape_diagnostics;
+use output_contract::schema::contract::{Contract, Options};
+use output_contract::Draft;
+use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
+use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::process::ExitCode;

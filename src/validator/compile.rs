@@ -6,7 +6,7 @@ use super::ecma::Pattern;
 use super::format;
 use super::uri;
 use super::{CompileError, Options, Part, Validator};
-use crate::draft::Draft;
+use crate::validator::draft::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeSet, HashMap};
 
@@ -245,7 +245,7 @@ fn count(v: &Value) -> Option<u64> {
 }
 
 fn escape_token(token: &str) -> std::borrow::Cow<'_, str> {
-    crate::path::escape_pointer_token(token)
+    crate::json::path::escape_pointer_token(token)
 }
 
 impl<'s, 'o> Compiler<'s, 'o> {

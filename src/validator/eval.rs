@@ -6,7 +6,7 @@
 use super::compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
 use super::{Error, ErrorKind, Validator, MAX_DEPTH};
-use crate::draft::Draft;
+use crate::validator::draft::Draft;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -70,8 +70,8 @@ pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Er
 fn write_token(out: &mut String, seg: &Seg<'_>) {
     out.push('/');
     match seg {
-        Seg::Key(k) => out.push_str(&crate::path::escape_pointer_token(k)),
-        Seg::Index(i) => crate::path::push_index(out, *i),
+        Seg::Key(k) => out.push_str(&crate::json::path::escape_pointer_token(k)),
+        Seg::Index(i) => crate::json::path::push_index(out, *i),
     }
 }
 

@@ -3,7 +3,7 @@
 //! host names (RFC 1123), IPv4/IPv6 addresses, URIs and IRIs (RFC 3986/3987), JSON Pointers
 //! (RFC 6901 and the relative draft), URI templates (RFC 6570), UUIDs, ECMA-262 regexes.
 
-use crate::draft::Draft;
+use crate::validator::draft::Draft;
 
 pub type Check = fn(&str) -> bool;
 

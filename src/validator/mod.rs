@@ -7,13 +7,14 @@
 //! passed as resources and the drafts' own meta-schemas.
 
 mod compile;
+pub mod draft;
 pub mod ecma;
 mod eval;
 pub mod format;
 pub mod uri;
 pub mod value;
 
-use crate::draft::Draft;
+use crate::validator::draft::Draft;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;

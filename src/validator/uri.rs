@@ -174,7 +174,7 @@ pub fn decode_fragment(fragment: &str) -> Option<Cow<'_, str>> {
 
 /// The JSON Pointer tokens of a fragment that starts with `/`, unescaped (`~1` → `/`, `~0` → `~`).
 pub fn pointer_tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
-    pointer.split('/').skip(1).map(crate::path::unescape_pointer_token)
+    pointer.split('/').skip(1).map(crate::json::path::unescape_pointer_token)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
 }
 
 /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: the validator's rule, which the
-/// one-pass verdict (src/verdict.rs) applies too.
+/// one-pass verdict (src/check/verdict.rs) applies too.
 #[derive(Clone, Copy, Debug)]
 pub enum Bound {
     Minimum,

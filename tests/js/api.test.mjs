@@ -276,7 +276,7 @@ test('texts reach the module whole: non-ASCII, lone surrogates, very long texts,
 });
 
 test('a string ends, escapes and control characters are found at every offset of strings up to 48 bytes', () => {
-  // The module scans a string's text eight bytes a step (src/scan.rs, plain_run): what stops the
+  // The module scans a string's text eight bytes a step (src/json/scan.rs, plain_run): what stops the
   // scan must be found wherever it falls in a word, in a checked string and in one the schema
   // leaves unconstrained (skipped).
   const contract = Contract.compile({ type: 'object', properties: { s: { type: 'string', maxLength: 20 } } });

@@ -26,9 +26,9 @@ use crate::validator::value::{compare, Bound};
 use crate::validator::Validator;
 use serde_json::Value;
 
-use crate::draft::Draft;
-use crate::path::{InstancePath, Segment};
-use crate::scan::{plain_run, NameSet};
+use crate::validator::draft::Draft;
+use crate::json::path::{InstancePath, Segment};
+use crate::json::scan::{plain_run, NameSet};
 
 /// Builds the validators the verdict delegates to: `scalar` for a schema made of
 /// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
@@ -354,7 +354,7 @@ impl<'a> Compiler<'a> {
                 continue;
             }
             beside_ref |= k != "$ref";
-            let here = |child: &str| format!("{pointer}/{}", crate::path::escape_pointer_token(k)) + child;
+            let here = |child: &str| format!("{pointer}/{}", crate::json::path::escape_pointer_token(k)) + child;
             match k {
                 "type" => {
                     let names: Vec<&str> = match value {
@@ -418,8 +418,8 @@ impl<'a> Compiler<'a> {
                 }
                 "properties" => {
                     for (name, sub) in value.as_object()? {
-                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(name))), sub)?;
-                        c.keys.push(KeyRule { name: name.clone(), token: crate::path::escape_pointer_token(name).into_owned(), node: Some(node), required: None });
+                        let node = self.compile(&here(&format!("/{}", crate::json::path::escape_pointer_token(name))), sub)?;
+                        c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(node), required: None });
                     }
                     c.objects = true;
                 }
@@ -430,7 +430,7 @@ impl<'a> Compiler<'a> {
                     }
                     for (pattern, sub) in value.as_object()? {
                         let matcher = (self.delegates.scalar)(&serde_json::json!({ "pattern": pattern }))?;
-                        let node = self.compile(&here(&format!("/{}", crate::path::escape_pointer_token(pattern))), sub)?;
+                        let node = self.compile(&here(&format!("/{}", crate::json::path::escape_pointer_token(pattern))), sub)?;
                         c.patterns.push((matcher, node));
                     }
                     c.objects = true;
@@ -512,7 +512,7 @@ impl<'a> Compiler<'a> {
                 c.required += 1;
                 match c.keys.iter_mut().find(|r| r.name == name) {
                     Some(rule) => rule.required = Some(bit),
-                    None => c.keys.push(KeyRule { name: name.to_string(), token: crate::path::escape_pointer_token(name).into_owned(), node: None, required: Some(bit) }),
+                    None => c.keys.push(KeyRule { name: name.to_string(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: None, required: Some(bit) }),
                 }
             }
         }

@@ -1,21 +1,21 @@
 //! A compiled output contract: the schema compiled once, with the options that decide what
 //! "valid" means (draft, strictness, formats, resources, limits).
 
-use crate::draft::{Draft, DEFAULT_DRAFT};
-use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
-use crate::extract::{self, ExtractOptions, Extraction};
-use crate::output::{self, OutputLimits};
-use crate::render::{self, truncate_text};
-use crate::report::OutputValidationError;
-use crate::verdict::{Delegates, Judgement, Verdict};
-use crate::violation::{self, Violation};
-use crate::fingerprint::{self, Fingerprint};
-use crate::{meta, strict};
+use crate::validator::draft::{Draft, DEFAULT_DRAFT};
+use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::check::extract::{self, ExtractOptions, Extraction};
+use crate::check::output::{self, OutputLimits};
+use crate::report::render::{self, truncate_text};
+use crate::report::canonical::OutputValidationError;
+use crate::check::verdict::{Delegates, Judgement, Verdict};
+use crate::report::violation::{self, Violation};
+use crate::schema::fingerprint::{self, Fingerprint};
+use crate::schema::{meta, strict};
 use crate::validator::{self as engine, CompileError, Validator};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
-use crate::early::EarlySchema;
+use crate::check::early::EarlySchema;
 
 pub const DEFAULT_RAW_OUTPUT_LIMIT: usize = 4096;
 pub const DEFAULT_RECEIVED_LIMIT: usize = 256;

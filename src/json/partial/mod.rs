@@ -10,7 +10,7 @@ mod extract;
 
 pub use extract::Skipped;
 
-use crate::path::{InstancePath, Segment};
+use crate::json::path::{InstancePath, Segment};
 use extract::Extractor;
 use serde_json::{Map, Number, Value};
 

@@ -2,9 +2,9 @@
 //! the validator does not know is silently never checked — the bug users of output schemas hit
 //! most (`prefixItems` under Draft-7, `requried` for `required`) — so strict mode refuses it.
 
-use crate::draft::{drafts_knowing, keywords, Draft};
-use crate::error::{SchemaErrorKind, SchemaIssue};
-use crate::path::escape_pointer_token;
+use crate::validator::draft::{drafts_knowing, keywords, Draft};
+use crate::schema::error::{SchemaErrorKind, SchemaIssue};
+use crate::json::path::escape_pointer_token;
 use serde_json::{Map, Value};
 
 /// Keywords that carry no assertion and are always allowed, whatever the draft.

@@ -5,16 +5,16 @@
 //! the canonical error with `retryable: false`, never a silently truncated result. A refusal is
 //! an outcome of its own, never a validation failure and never retried.
 
-use crate::contract::Contract;
-use crate::early::Checker;
-use crate::output;
-use crate::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
-use crate::path::InstancePath;
-use crate::prompt::retry_prompt;
-use crate::tool::strip_absent_nulls;
-use crate::render::with_marker;
-use crate::report::OutputValidationError;
-use crate::violation::Violation;
+use crate::schema::contract::Contract;
+use crate::check::early::Checker;
+use crate::check::output;
+use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
+use crate::json::path::InstancePath;
+use crate::agent::prompt::retry_prompt;
+use crate::agent::tool::strip_absent_nulls;
+use crate::report::render::with_marker;
+use crate::report::canonical::OutputValidationError;
+use crate::report::violation::Violation;
 use serde::Serialize;
 use serde_json::{json, Value};
 

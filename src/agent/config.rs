@@ -2,8 +2,8 @@
 //! it has `properties`, and it compiles. Each finding is a typed diagnostic, so a config loader
 //! can list them all instead of stopping at the first thrown error.
 
-use crate::contract::{Contract, Options};
-use crate::error::SchemaIssue;
+use crate::schema::contract::{Contract, Options};
+use crate::schema::error::SchemaIssue;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -1,9 +1,9 @@
 //! One violation of an output contract: where (`path`, `pointer`), which keyword, what was
 //! expected and received, and the one message template of that keyword.
 
-use crate::jsontext::{write_key, write_str, write_value};
-use crate::path::InstancePath;
-use crate::render::{quote, repr, truncate_value};
+use crate::json::writer::{write_key, write_str, write_value};
+use crate::json::path::InstancePath;
+use crate::report::render::{quote, repr, truncate_value};
 use crate::validator::{Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -252,7 +252,7 @@ fn required_message(property: &str) -> String {
 
 /// The `required` violation of an object without `property`, as `convert` makes it from the
 /// validator's error, for a caller that has the object's `received` but not the object (the
-/// verdict's located units: src/contract.rs).
+/// verdict's located units: src/schema/contract.rs).
 pub fn required(path: &InstancePath, order: &[usize], schema_path: &str, property: &str, received: Value) -> Violation {
     let mut v = base(path, order, "required", schema_path, None);
     v.expected = json!(property);

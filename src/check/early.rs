@@ -9,11 +9,11 @@
 //! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
 //! doing nothing early.
 
-use crate::draft::Draft;
-use crate::partial::{Event, Kind, Observer, Position};
-use crate::path::{InstancePath, Segment};
-use crate::render::{quote, repr};
-use crate::violation::{self, Branch, Violation};
+use crate::validator::draft::Draft;
+use crate::json::partial::{Event, Kind, Observer, Position};
+use crate::json::path::{InstancePath, Segment};
+use crate::report::render::{quote, repr};
+use crate::report::violation::{self, Branch, Violation};
 use crate::validator::{self as engine, Part, Validator};
 use crate::validator::ecma::Pattern;
 use serde_json::{json, Value};
@@ -134,7 +134,7 @@ impl Builder<'_> {
             return id;
         };
         let p = pointer.unwrap_or_default();
-        let child = |k: &str| format!("{p}/{}", crate::path::escape_pointer_token(k));
+        let child = |k: &str| format!("{p}/{}", crate::json::path::escape_pointer_token(k));
         if let Some(Value::String(r)) = map.get("$ref") {
             if let Some(target) = self.resolve_ref(r, doc) {
                 node.all.push(target);
@@ -182,14 +182,14 @@ impl Builder<'_> {
         node.max_properties = map.get("maxProperties").and_then(Value::as_u64);
         if let Some(Value::Object(props)) = map.get("properties") {
             for (k, sub) in props {
-                let ptr = child("properties") + "/" + &crate::path::escape_pointer_token(k);
+                let ptr = child("properties") + "/" + &crate::json::path::escape_pointer_token(k);
                 let n = self.node(sub, Some(ptr), doc);
                 node.properties.push((k.clone(), n));
             }
         }
         if let Some(Value::Object(pats)) = map.get("patternProperties") {
             for (pat, sub) in pats {
-                let ptr = child("patternProperties") + "/" + &crate::path::escape_pointer_token(pat);
+                let ptr = child("patternProperties") + "/" + &crate::json::path::escape_pointer_token(pat);
                 let n = self.node(sub, Some(ptr), doc);
                 // The validator's own reading of the pattern (ECMA-262), so both agree on names.
                 node.patterns.push((Pattern::new(pat).ok(), n));
@@ -368,10 +368,12 @@ impl Checker {
     }
 
     /// The byte offsets where the violations became certain (same order).
+    #[cfg(test)]
     pub fn offsets(&self) -> &[usize] {
         &self.offsets
     }
 
+    #[cfg(test)]
     pub fn into_violations(self) -> Vec<Violation> {
         self.found
     }
@@ -532,7 +534,7 @@ impl Checker {
                 if let Some(max) = node.max_length {
                     if *chars > max {
                         let shown = String::from_utf8_lossy(prefix);
-                        out.push(at("maxLength", json!(max), json!(crate::render::truncate_text(&shown, 256)), format!("{} is longer than {max} character{}", repr(&json!(shown)), if max == 1 { "" } else { "s" })));
+                        out.push(at("maxLength", json!(max), json!(crate::report::render::truncate_text(&shown, 256)), format!("{} is longer than {max} character{}", repr(&json!(shown)), if max == 1 { "" } else { "s" })));
                     }
                 }
                 if let Some((kw, values)) = &node.choices {

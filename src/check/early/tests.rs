@@ -1,5 +1,5 @@
 use super::*;
-use crate::partial::{NoObserver, Parser};
+use crate::json::partial::{NoObserver, Parser};
 use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {

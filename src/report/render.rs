@@ -2,7 +2,7 @@
 //! `['low', 'medium', 'high']` (the style of seed 000's examples), long values cut short.
 
 use serde_json::Value;
-use crate::scan::{plain_run, NameSet};
+use crate::json::scan::{plain_run, NameSet};
 use std::fmt::Write;
 
 /// How many characters of a value a message quotes before it is cut with `…`.

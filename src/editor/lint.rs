@@ -6,15 +6,15 @@
 //! Ranges have 1-based lines and columns and 0-based offsets, columns and offsets counted in
 //! UTF-16 code units, as editors and JavaScript strings count them.
 
-use crate::config::{shape_diagnostics, ConfigCode};
-use crate::contract::{self, Contract, Options};
-use crate::draft::{drafts_knowing, Draft};
-use crate::error::{SchemaErrorKind, SchemaIssue};
-use crate::path::escape_pointer_token;
-use crate::sourcemap::{SourceMap, Span};
-pub use crate::textpos::Range;
-use crate::textpos::LineIndex;
-use crate::tool::{self, ChangeKind, Provider};
+use crate::agent::config::{shape_diagnostics, ConfigCode};
+use crate::schema::contract::{self, Contract, Options};
+use crate::validator::draft::{drafts_knowing, Draft};
+use crate::schema::error::{SchemaErrorKind, SchemaIssue};
+use crate::json::path::escape_pointer_token;
+use crate::json::sourcemap::{SourceMap, Span};
+pub use crate::json::textpos::Range;
+use crate::json::textpos::LineIndex;
+use crate::agent::tool::{self, ChangeKind, Provider};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -125,7 +125,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                 let code = if issue.kind == SchemaErrorKind::InvalidJson { "json_syntax" } else { issue.kind.as_str() };
                 out.push(Diagnostic { severity: Severity::Error, code: code.into(), message: issue.message.clone(), pointer: String::new(), range, fix: None });
             }
-            let draft = options.draft.unwrap_or(crate::draft::DEFAULT_DRAFT).name();
+            let draft = options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT).name();
             return CheckReport { valid: false, draft, diagnostics: out };
         }
     };
@@ -137,7 +137,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                 .get("$schema")
                 .and_then(Value::as_str)
                 .and_then(Draft::from_meta_schema_uri)
-                .unwrap_or(options.draft.unwrap_or(crate::draft::DEFAULT_DRAFT));
+                .unwrap_or(options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT));
             for issue in &e.issues {
                 compile_issue(&mut report, issue, draft);
             }

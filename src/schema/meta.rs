@@ -2,9 +2,9 @@
 //! Pointer into the schema. The meta-schema validators are built once per thread (once per
 //! WebAssembly instance) and reused by every compile.
 
-use crate::draft::{Draft, ALL_DRAFTS};
-use crate::error::{SchemaErrorKind, SchemaIssue};
-use crate::violation;
+use crate::validator::draft::{Draft, ALL_DRAFTS};
+use crate::schema::error::{SchemaErrorKind, SchemaIssue};
+use crate::report::violation;
 use crate::validator::{Options, Validator};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -59,7 +59,7 @@ fn nested(value: &Value, pointer: &str, depth: usize, issues: &mut Vec<SchemaIss
         return;
     }
     let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
-        Value::Object(map) => Box::new(map.iter().map(|(k, v)| (crate::path::escape_pointer_token(k).into_owned(), v))),
+        Value::Object(map) => Box::new(map.iter().map(|(k, v)| (crate::json::path::escape_pointer_token(k).into_owned(), v))),
         Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
         _ => return,
     };

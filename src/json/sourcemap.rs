@@ -2,8 +2,8 @@
 //! key and of its value. Diagnostics found on the parsed value (meta-schema violations, lints)
 //! carry pointers; the editor needs ranges.
 
-use crate::path::escape_pointer_token;
-use crate::textpos::{LineIndex, Range};
+use crate::json::path::escape_pointer_token;
+use crate::json::textpos::{LineIndex, Range};
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -2,21 +2,21 @@
 //! results cross the boundary as JSON text, which V8 parses and prints faster than any
 //! value-by-value conversion; pkg/src/api.js turns them into the public JS API.
 
-use crate::cache::ContractCache;
-use crate::config;
-use crate::lint;
-use crate::sourcemap;
-use crate::extract::{self, ExtractOptions, Offsets};
-use crate::prompt::{self, Templates};
-use crate::render;
-use crate::tool::{self, ToolCallOptions};
-use crate::contract::{Contract, Options};
-use crate::draft::Draft;
-use crate::error::{SchemaError, SchemaErrorKind, SchemaIssue};
-use crate::output::OutputLimits;
-use crate::report::{self, OutputValidationError};
-use crate::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
-use crate::violation::Violation;
+use crate::schema::cache::ContractCache;
+use crate::agent::config;
+use crate::editor::lint;
+use crate::json::sourcemap;
+use crate::check::extract::{self, ExtractOptions, Offsets};
+use crate::agent::prompt::{self, Templates};
+use crate::report::render;
+use crate::agent::tool::{self, ToolCallOptions};
+use crate::schema::contract::{Contract, Options};
+use crate::validator::draft::Draft;
+use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::check::output::OutputLimits;
+use crate::report::canonical::{self, OutputValidationError};
+use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -120,7 +120,7 @@ fn test_trap(schema_json: &str) {
 
 fn parse_schema(text: &str, options: &Options) -> Result<Value, SchemaError> {
     // The same parser and limits as `Contract::compile_text`, so errors carry line and column.
-    crate::contract::parse_schema_text(text, options)
+    crate::schema::contract::parse_schema_text(text, options)
 }
 
 #[wasm_bindgen(js_name = setCacheCapacity)]

@@ -1,8 +1,8 @@
 //! The canonical error of seed 003 and the other shapes results leave in: the run failure
 //! envelope and result event of seed 000 §5, and the child-result text for callbacks.
 
-use crate::violation::Violation;
-use crate::jsontext::{write_key, write_str};
+use crate::report::violation::Violation;
+use crate::json::writer::{write_key, write_str};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 

@@ -2,9 +2,9 @@
 //! violation (`maxOutputBytes`, `maxDepth`, `json`, `truncated`), so it reaches the canonical error
 //! like any other.
 
-use crate::partial::{NoObserver, Parser, Status};
-use crate::render::truncate_text;
-use crate::violation::Violation;
+use crate::json::partial::{NoObserver, Parser, Status};
+use crate::report::render::truncate_text;
+use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::{json, Value};
 

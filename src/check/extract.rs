@@ -17,10 +17,10 @@
 //! With `repair`, trailing commas, comments and raw control characters in strings are fixed, and
 //! each fix is listed; nothing is changed silently. The work is linear in the text.
 
-use crate::output::{self, OutputLimits, StringScan};
-use crate::partial::{NoObserver, Parser, Skipped, Status};
-use crate::textpos::{utf16_offset, LineIndex};
-use crate::violation::Violation;
+use crate::check::output::{self, OutputLimits, StringScan};
+use crate::json::partial::{NoObserver, Parser, Skipped, Status};
+use crate::json::textpos::{utf16_offset, LineIndex};
+use crate::report::violation::Violation;
 use serde::Serialize;
 use std::cell::Cell;
 use serde_json::{json, Value};
@@ -201,7 +201,7 @@ pub fn extract_json(text: &str, options: &ExtractOptions) -> Extraction {
         }
         Some(Err(e)) => not_found(text, e, complete),
         None => {
-            let v = output::no_json(&crate::render::truncate_text(text, 80));
+            let v = output::no_json(&crate::report::render::truncate_text(text, 80));
             not_found(text, error(ExtractErrorKind::NoJson, v, 0, 0, 0), complete)
         }
     }

@@ -6,8 +6,8 @@
 //! non-ASCII characters stay as they are rather than `\uXXXX` escapes: models read them better
 //! and they cost fewer tokens.
 
-use crate::report::pretty;
-use crate::violation::Violation;
+use crate::report::canonical::pretty;
+use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
 

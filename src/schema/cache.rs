@@ -1,8 +1,8 @@
 //! Compiled contracts cached by schema id: compiling the same schema (with the same options)
 //! again returns the compiled contract; a changed schema under the same id replaces it.
 
-use crate::contract::{Contract, Options};
-use crate::error::SchemaError;
+use crate::schema::contract::{Contract, Options};
+use crate::schema::error::SchemaError;
 use serde_json::Value;
 
 pub const DEFAULT_CACHE_CAPACITY: usize = 64;

@@ -8,10 +8,10 @@
 //! the provider). Validation always uses the original schema: `validate_tool_call` with
 //! `null_as_absent` reads the `null` that strict mode forces for an optional property as "absent".
 
-use crate::contract::Contract;
-use crate::output;
-use crate::report::OutputValidationError;
-use crate::violation::Violation;
+use crate::schema::contract::Contract;
+use crate::check::output;
+use crate::report::canonical::OutputValidationError;
+use crate::report::violation::Violation;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 

@@ -1,0 +1,8 @@
+//! Around an agent: the prompt texts, the submit tool and its arguments, the stream state
+//! machine (in-flight, soft-complete, retry, hard-complete) and the load-time check of an agent's
+//! output schema.
+
+pub mod config;
+pub mod prompt;
+pub mod stream;
+pub mod tool;

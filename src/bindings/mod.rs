@@ -1,0 +1,3 @@
+//! The WebAssembly bindings: the only code that knows about JavaScript.
+
+mod wasm;

@@ -1,0 +1,10 @@
+//! Schemas as the library receives them: the contract compiled once with its options, strict
+//! mode, meta-schema validation, the schema's fingerprint and the cache keyed by it, and the
+//! typed error of a schema that does not compile.
+
+pub mod cache;
+pub mod contract;
+pub mod error;
+pub mod fingerprint;
+pub mod meta;
+pub mod strict;
