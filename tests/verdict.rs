@@ -88,11 +88,13 @@ fn duplicate_keys_follow_the_parser_last_one_wins() {
 }
 
 #[test]
-fn schemas_it_cannot_follow_have_no_verdict() {
+fn only_schemas_that_depend_on_the_dynamic_scope_have_no_verdict() {
     let dynamic = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$dynamicAnchor": "node", "items": {"$dynamicRef": "#node"}}));
     assert_eq!(dynamic.quick_verdict("[]"), None);
-    let nested_id = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"$id": "https://example.com/a", "type": "string"}}}));
-    assert_eq!(nested_id.quick_verdict(r#"{"a": "x"}"#), None);
+    // Embedded resources are the validator's business: the verdict reads its resolved nodes.
+    let nested_id = contract(json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"s": {"type": "integer"}}, "properties": {"a": {"$id": "https://example.com/a", "$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s"}}}));
+    assert_eq!(nested_id.quick_verdict(r#"{"a": "x"}"#), Some(true));
+    assert_eq!(nested_id.quick_verdict(r#"{"a": 1}"#), Some(false));
     // Keywords it does not check itself hand the subtree to the validator: still a verdict.
     let unique = contract(json!({"type": "array", "uniqueItems": true, "contains": {"const": 2}}));
     assert_eq!(unique.quick_verdict("[1, 2]"), Some(true));

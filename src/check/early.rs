@@ -9,15 +9,14 @@
 //! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
 //! doing nothing early.
 
-use crate::validator::draft::Draft;
 use crate::json::partial::{Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
-use crate::report::render::{quote, repr};
-use crate::report::violation::{self, Branch, Violation};
-use crate::validator::{self as engine, Part, Validator};
-use crate::validator::ecma::Pattern;
+use crate::report::violation::{self, Branch, Partial, Violation};
+use crate::validator::{Error, ErrorKind, Kw, Validator, INTEGER};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashSet};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 type NodeId = usize;
@@ -26,72 +25,76 @@ type NodeId = usize;
 /// treated as satisfiable, which is sound.
 const MAX_EXPANSION: usize = 24;
 
+/// How long a received value may be in an early violation (as in the canonical error).
+const RECEIVED_CAP: usize = 256;
+
+/// One validator node as the in-flight checks read it (`EarlySchema::nodes` is indexed like the
+/// validator's nodes).
 #[derive(Default)]
 struct Node {
-    /// JSON Pointer of the subschema in the root document (`None` inside resources).
-    pointer: Option<String>,
-    /// The subschema in the contract's validator, to check a closed subtree against it.
-    part: Option<Part>,
     always_false: bool,
-    /// Every keyword here is decided when the value begins (`type` without `integer`) or has no
-    /// say on validity: its closed value needs no validation (half the leaves of a typical
-    /// output, whose validation was a quarter of a stream's cost).
+    /// Every keyword here is decided when the value begins (`type` without `integer`): its
+    /// closed value needs no validation (half the leaves of a typical output, whose validation
+    /// was a quarter of a stream's cost).
     decided_at_begin: bool,
     /// Beside what `decided_at_begin` allows, only `properties`, `items` (one schema), `required`
-    /// and `additionalProperties: false` (told at each key).
-    structural: bool,
-    /// `structural`, with a part, and every child's own check complete (see `EarlySchema::new`):
-    /// a closed value is then valid here when its required names are there. Validating each
-    /// closed container in full again was most of a long stream's in-flight cost.
+    /// and `additionalProperties: false` (told at each key): a closed value is then valid here
+    /// when its required names are there, its children having been checked as they closed.
+    /// Validating each closed container in full again was most of a long stream's in-flight cost.
     shallow: bool,
     required: Vec<String>,
-    types: Option<Vec<&'static str>>,
+    /// `type`: the validator's bits and the names as written.
+    types: Option<(u8, Vec<&'static str>)>,
     /// `enum` values, or the `const` value (keyword says which).
-    choices: Option<(&'static str, Vec<Value>)>,
+    choices: Option<(&'static str, Value)>,
     max_length: Option<u64>,
     max_items: Option<u64>,
     max_properties: Option<u64>,
     properties: Vec<(String, NodeId)>,
-    /// `None` regex: the pattern could not be compiled here, so it may match anything.
-    patterns: Vec<(Option<Pattern>, NodeId)>,
+    /// `patternProperties`: the validator's pattern, as written, and its node.
+    patterns: Vec<(usize, String, NodeId)>,
     additional: Option<NodeId>,
     prefix: Vec<NodeId>,
+    prefix_keyword: &'static str,
     rest: Option<NodeId>,
-    all: Vec<NodeId>,
+    rest_keyword: &'static str,
+    /// `$ref` and `allOf` targets, with the evaluation path's step to each.
+    all: Vec<(Token, NodeId)>,
     any: Vec<(&'static str, Vec<NodeId>)>,
 }
 
-/// The schema compiled for in-flight checks (built once per contract, on first stream).
+/// The validator's compiled schema read for in-flight checks (built once per contract, on the
+/// first stream).
 pub struct EarlySchema {
     nodes: Vec<Node>,
     root: NodeId,
-    /// The whole schema, compiled with a part for each node that has a pointer.
-    validator: Option<Validator>,
+    validator: Arc<Validator>,
+    /// A closed subtree may be validated on its own node: false when the schema's meaning
+    /// depends on the dynamic scope, which a node evaluated alone does not have (the final
+    /// validation decides those).
+    closed_checks: bool,
 }
 
 impl EarlySchema {
-    /// `options`: how to compile validators of the closed subtrees (`None`: no such checks).
-    pub fn new(schema: &Value, draft: Draft, resources: &BTreeMap<String, Value>, options: Option<&engine::Options<'_>>) -> Self {
-        let mut b = Builder { nodes: Vec::new(), memo: BTreeMap::new(), draft, root: schema, resources, depth: 0 };
-        let root = b.node(schema, Some(String::new()), None);
-        let mut nodes = b.nodes;
-        let pointers: Vec<&str> = nodes.iter().filter_map(|n| n.pointer.as_deref()).collect();
-        let compiled = options.and_then(|o| Validator::with_parts(schema, o, &pointers).ok());
-        let validator = compiled.map(|(validator, parts)| {
-            let mut parts = parts.into_iter();
-            for node in nodes.iter_mut().filter(|n| n.pointer.is_some()) {
-                node.part = parts.next().flatten();
+    pub fn new(validator: Arc<Validator>) -> Self {
+        let closed_checks = !validator.uses_dynamic_scope();
+        let mut nodes: Vec<Option<Node>> = Vec::new();
+        let mut todo = vec![validator.root()];
+        while let Some(id) = todo.pop() {
+            if nodes.len() <= id {
+                nodes.resize_with(id + 1, || None);
             }
-            validator
-        });
-        // A child's check is complete when it validates the child's whole subtree (a part) or
-        // needs none (decided when it begins); a shallow child's is complete by induction.
-        let complete: Vec<bool> = nodes.iter().map(|n| n.part.is_some() || n.decided_at_begin).collect();
-        for node in &mut nodes {
-            let mut children = node.properties.iter().map(|(_, id)| *id).chain(node.rest).chain(node.additional);
-            node.shallow = node.structural && node.part.is_some() && children.all(|id| complete.get(id).copied().unwrap_or(false));
+            if let Some(slot @ None) = nodes.get_mut(id) {
+                *slot = Some(read(&validator, id, &mut todo));
+            }
         }
-        EarlySchema { nodes, root, validator }
+        let mut nodes: Vec<Node> = nodes.into_iter().map(Option::unwrap_or_default).collect();
+        if !closed_checks {
+            for node in &mut nodes {
+                node.shallow = false;
+            }
+        }
+        EarlySchema { nodes, root: validator.root(), validator, closed_checks }
     }
 
     fn get(&self, id: NodeId) -> Option<&Node> {
@@ -99,213 +102,125 @@ impl EarlySchema {
     }
 }
 
-struct Builder<'s> {
-    nodes: Vec<Node>,
-    /// (document URI or "" for the root, pointer) → node, so `$ref` cycles close.
-    memo: BTreeMap<(String, String), NodeId>,
-    draft: Draft,
-    root: &'s Value,
-    resources: &'s BTreeMap<String, Value>,
-    /// Subschemas being built, one inside the other.
-    depth: usize,
-}
-
-/// How many subschemas may be built one inside the other (a chain of `$ref`s can be as long as
-/// the schema); deeper ones constrain nothing here, which is sound for in-flight checks.
-const MAX_BUILD_DEPTH: usize = 300;
-
-impl Builder<'_> {
-    /// `doc` is `None` for the root document, else the resource URI.
-    fn node(&mut self, schema: &Value, pointer: Option<String>, doc: Option<&str>) -> NodeId {
-        let key = (doc.unwrap_or("").to_string(), pointer.clone().unwrap_or_default());
-        if let Some(id) = self.memo.get(&key) {
-            return *id;
-        }
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.memo.insert(key, id);
-        let root_pointer = if doc.is_none() { pointer.clone() } else { None };
-        let mut node = Node { pointer: root_pointer, ..Node::default() };
-        let Value::Object(map) = schema else {
-            node.always_false = schema == &Value::Bool(false);
-            if let Some(slot) = self.nodes.get_mut(id) {
-                *slot = node;
+/// Node `id` of the validator as the in-flight checks read it; the nodes it leads to are pushed
+/// on `todo`. A node whose meaning depends on the dynamic scope constrains nothing here.
+fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
+    let kws = validator.keywords(id);
+    let mut node = Node { prefix_keyword: "prefixItems", rest_keyword: "items", ..Node::default() };
+    if kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))) {
+        return node;
+    }
+    let mut structural = true;
+    let mut decided = true;
+    for kw in kws {
+        let (own_decided, own_structural) = match kw {
+            Kw::False => {
+                node.always_false = true;
+                (false, false)
             }
-            return id;
+            Kw::Type { mask, names } => {
+                node.types = Some((*mask, names.clone()));
+                let decided = mask & INTEGER == 0;
+                (decided, decided)
+            }
+            Kw::Enum(values) => {
+                node.choices = Some(("enum", values.clone()));
+                (false, false)
+            }
+            Kw::Const(value) => {
+                node.choices = Some(("const", value.clone()));
+                (false, false)
+            }
+            Kw::MaxLength(n) => {
+                node.max_length = Some(*n);
+                (false, false)
+            }
+            Kw::MaxItems(n) => {
+                node.max_items = Some(*n);
+                (false, false)
+            }
+            Kw::MaxProperties(n) => {
+                node.max_properties = Some(*n);
+                (false, false)
+            }
+            Kw::Required(names) => {
+                node.required.clone_from(names);
+                (false, true)
+            }
+            Kw::Properties(list) => {
+                node.properties.clone_from(list);
+                todo.extend(list.iter().map(|(_, n)| *n));
+                (false, true)
+            }
+            Kw::PatternProperties(list) => {
+                node.patterns = list.iter().map(|(p, source, n)| (*p, source.clone(), *n)).collect();
+                todo.extend(list.iter().map(|(_, _, n)| *n));
+                (false, false)
+            }
+            Kw::AdditionalProperties { node: n, .. } => {
+                node.additional = Some(*n);
+                todo.push(*n);
+                (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty())
+            }
+            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
+                node.prefix.clone_from(prefix);
+                node.rest = *rest;
+                node.prefix_keyword = prefix_keyword;
+                node.rest_keyword = rest_keyword;
+                todo.extend(prefix.iter().copied().chain(*rest));
+                (false, prefix.is_empty() && rest.is_some())
+            }
+            Kw::Ref(n) => {
+                node.all.push((Token::Key("$ref"), *n));
+                todo.push(*n);
+                (false, false)
+            }
+            Kw::AllOf(list) => {
+                node.all.extend(list.iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
+                todo.extend_from_slice(list);
+                (false, false)
+            }
+            Kw::AnyOf(list) | Kw::OneOf(list) => {
+                node.any.push((if matches!(kw, Kw::AnyOf(_)) { "anyOf" } else { "oneOf" }, list.clone()));
+                todo.extend_from_slice(list);
+                (false, false)
+            }
+            _ => (false, false),
         };
-        let p = pointer.unwrap_or_default();
-        let child = |k: &str| format!("{p}/{}", crate::json::path::escape_pointer_token(k));
-        if let Some(Value::String(r)) = map.get("$ref") {
-            if let Some(target) = self.resolve_ref(r, doc) {
-                node.all.push(target);
-            }
-            if self.draft <= Draft::Draft7 {
-                // Before 2019-09, keywords beside `$ref` are ignored.
-                if let Some(slot) = self.nodes.get_mut(id) {
-                    *slot = node;
-                }
-                return id;
-            }
-        }
-        node.types = match map.get("type") {
-            Some(Value::String(t)) => Some(vec![type_name(t)]),
-            Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).map(type_name).collect()),
-            _ => None,
-        };
-        const ANNOTATIONS: [&str; 8] = ["title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"];
-        // Only names of the seven types, none of them `integer` (1.0 or 1.5 is told at the end).
-        let decided_type = |v: &Value| node.types.as_ref().is_some_and(|t| t.len() == v.as_array().map_or(1, Vec::len) && !t.contains(&"integer") && !t.contains(&"unknown"));
-        node.decided_at_begin = map.iter().all(|(k, v)| match k.as_str() {
-            "type" => decided_type(v),
-            k => ANNOTATIONS.contains(&k),
-        });
-        node.structural = map.iter().all(|(k, v)| match k.as_str() {
-            "type" => decided_type(v),
-            "properties" => v.is_object(),
-            "items" => v.is_object() || v.is_boolean(),
-            "required" => v.as_array().is_some_and(|names| names.iter().all(Value::is_string)),
-            "additionalProperties" => v == &Value::Bool(false),
-            "$defs" | "definitions" => true,
-            k => ANNOTATIONS.contains(&k),
-        });
-        node.required = map.get("required").and_then(Value::as_array).map(|names| names.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default();
-        if let Some(Value::Array(values)) = map.get("enum") {
-            node.choices = Some(("enum", values.clone()));
-        }
-        if let Some(c) = map.get("const") {
-            if self.draft >= Draft::Draft6 {
-                node.choices = Some(("const", vec![c.clone()]));
-            }
-        }
-        node.max_length = map.get("maxLength").and_then(Value::as_u64);
-        node.max_items = map.get("maxItems").and_then(Value::as_u64);
-        node.max_properties = map.get("maxProperties").and_then(Value::as_u64);
-        if let Some(Value::Object(props)) = map.get("properties") {
-            for (k, sub) in props {
-                let ptr = child("properties") + "/" + &crate::json::path::escape_pointer_token(k);
-                let n = self.node(sub, Some(ptr), doc);
-                node.properties.push((k.clone(), n));
-            }
-        }
-        if let Some(Value::Object(pats)) = map.get("patternProperties") {
-            for (pat, sub) in pats {
-                let ptr = child("patternProperties") + "/" + &crate::json::path::escape_pointer_token(pat);
-                let n = self.node(sub, Some(ptr), doc);
-                // The validator's own reading of the pattern (ECMA-262), so both agree on names.
-                node.patterns.push((Pattern::new(pat).ok(), n));
-            }
-        }
-        if let Some(sub) = map.get("additionalProperties") {
-            node.additional = Some(self.node(sub, Some(child("additionalProperties")), doc));
-        }
-        match (map.get("prefixItems"), map.get("items")) {
-            (Some(Value::Array(list)), items) if self.draft >= Draft::Draft202012 => {
-                for (i, sub) in list.iter().enumerate() {
-                    node.prefix.push(self.node(sub, Some(format!("{}/{i}", child("prefixItems"))), doc));
-                }
-                if let Some(sub) = items {
-                    node.rest = Some(self.node(sub, Some(child("items")), doc));
-                }
-            }
-            (_, Some(Value::Array(list))) if self.draft < Draft::Draft202012 => {
-                for (i, sub) in list.iter().enumerate() {
-                    node.prefix.push(self.node(sub, Some(format!("{}/{i}", child("items"))), doc));
-                }
-                if let Some(sub) = map.get("additionalItems") {
-                    node.rest = Some(self.node(sub, Some(child("additionalItems")), doc));
-                }
-            }
-            (_, Some(sub)) if !sub.is_array() => {
-                node.rest = Some(self.node(sub, Some(child("items")), doc));
-            }
-            _ => {}
-        }
-        if let Some(Value::Array(list)) = map.get("allOf") {
-            for (i, sub) in list.iter().enumerate() {
-                node.all.push(self.node(sub, Some(format!("{}/{i}", child("allOf"))), doc));
-            }
-        }
-        for kw in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(list)) = map.get(kw) {
-                let branches = list
-                    .iter()
-                    .enumerate()
-                    .map(|(i, sub)| self.node(sub, Some(format!("{}/{i}", child(kw))), doc))
-                    .collect();
-                node.any.push((if kw == "anyOf" { "anyOf" } else { "oneOf" }, branches));
-            }
-        }
-        if let Some(slot) = self.nodes.get_mut(id) {
-            *slot = node;
-        }
-        id
+        decided &= own_decided;
+        structural &= own_structural || own_decided;
     }
-
-    /// Local pointers (`#/…`) of the current document and whole resource documents; anything
-    /// else (anchors, `$id`-relative URIs) is left unresolved, which only means fewer early checks.
-    fn resolve_ref(&mut self, r: &str, doc: Option<&str>) -> Option<NodeId> {
-        let (base, fragment) = r.split_once('#').unwrap_or((r, ""));
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            return None;
-        }
-        let (document, uri): (&Value, Option<String>) = if base.is_empty() {
-            match doc {
-                None => (self.root, None),
-                Some(u) => (self.resources.get(u)?, Some(u.to_string())),
-            }
-        } else {
-            let (k, v) = self.resources.iter().find(|(k, _)| k.trim_end_matches('#') == base)?;
-            (v, Some(k.clone()))
-        };
-        let target = document.pointer(&percent_decode(fragment))?;
-        if self.depth >= MAX_BUILD_DEPTH {
-            return None;
-        }
-        self.depth += 1;
-        let id = self.node(target, Some(fragment.to_string()), uri.as_deref());
-        self.depth -= 1;
-        Some(id)
-    }
+    node.decided_at_begin = decided;
+    node.shallow = structural;
+    node
 }
 
-fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_string();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
-            if let Some(h) = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(h);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// One step of an evaluation path (the canonical error's `schema_path`), kept in the checker's
+/// arena (`Checker::routes`) so that a path is written out only for a violation.
+#[derive(Clone, Copy)]
+enum Token {
+    Key(&'static str),
+    Index(&'static str, usize),
+    /// `properties/<name>` of a node, by the property's index there.
+    Property(NodeId, usize),
+    /// `patternProperties/<pattern>` of a node, by the pattern's index there.
+    Pattern(NodeId, usize),
 }
 
-fn type_name(t: &str) -> &'static str {
-    match t {
-        "object" => "object",
-        "array" => "array",
-        "string" => "string",
-        "number" => "number",
-        "integer" => "integer",
-        "boolean" => "boolean",
-        "null" => "null",
-        _ => "unknown",
-    }
+/// A step and the step before it (`NO_ROUTE` at the root).
+#[derive(Clone, Copy)]
+struct Route {
+    up: u32,
+    token: Token,
 }
 
-/// The constraints that apply at one location: a conjunction of nodes and of disjunctions.
+const NO_ROUTE: u32 = u32::MAX;
+
+/// The constraints that apply at one location: a conjunction of nodes (each with the evaluation
+/// path that reached it) and of disjunctions.
 #[derive(Clone)]
 enum Expr {
-    Leaf(NodeId),
+    Leaf(NodeId, u32),
     All(Vec<Expr>),
     Any(&'static str, Vec<Expr>),
 }
@@ -320,6 +235,18 @@ struct Frame {
     text: Vec<u8>,
     chars: u64,
     reported: bool,
+    /// The arena's length before this location's routes.
+    routes: usize,
+    /// Violations reported while the value was incomplete (their index in `found`, and the error
+    /// to write them again from): completed when the value closes.
+    incomplete: Vec<(usize, Error<'static>)>,
+}
+
+/// A violation found by a check, and the error to write it again from once its value is
+/// complete (`None`: it is complete already).
+struct Found {
+    violation: Violation,
+    incomplete: Option<Error<'static>>,
 }
 
 /// Watches the parser's events and collects certain violations.
@@ -332,6 +259,9 @@ pub struct Checker {
     offsets: Vec<usize>,
     /// Strict tool calls send `null` for an optional property, read as absent when validated.
     nulls_absent: bool,
+    /// The evaluation paths of the open locations' leaves, a stack cut back as locations close
+    /// (so a long stream keeps only the open locations' steps).
+    routes: RefCell<Vec<Route>>,
 }
 
 enum Check<'a> {
@@ -344,7 +274,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()) }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -381,7 +311,7 @@ impl Checker {
     /// A closed value under one shallow node (see `Node::shallow`) whose required names are
     /// there: its children were checked as they closed, so it needs no validation.
     fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
-        let Expr::Leaf(id) = expr else { return false };
+        let Expr::Leaf(id, _) = expr else { return false };
         self.schema.get(*id).is_some_and(|n| n.shallow && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k))))
     }
 
@@ -392,12 +322,45 @@ impl Checker {
 
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&Node) -> bool) -> bool {
         match expr {
-            Expr::Leaf(id) => self.schema.get(*id).is_some_and(test),
+            Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
             Expr::All(xs) | Expr::Any(_, xs) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
-    fn expand(&self, id: NodeId, depth: usize) -> Expr {
+    /// The route one `token` past `up`.
+    fn step(&self, up: u32, token: Token) -> u32 {
+        let mut routes = self.routes.borrow_mut();
+        routes.push(Route { up, token });
+        u32::try_from(routes.len() - 1).unwrap_or(NO_ROUTE)
+    }
+
+    /// The evaluation path of a route, as the validator writes it.
+    fn path_of(&self, mut route: u32) -> String {
+        let routes = self.routes.borrow();
+        let mut tokens = Vec::new();
+        while let Some(r) = routes.get(route as usize) {
+            tokens.push(r.token);
+            route = r.up;
+        }
+        let mut out = String::new();
+        for token in tokens.iter().rev() {
+            let (keyword, rest): (&str, Option<Cow<'_, str>>) = match *token {
+                Token::Key(k) => (k, None),
+                Token::Index(k, i) => (k, Some(Cow::Owned(i.to_string()))),
+                Token::Property(node, i) => ("properties", self.schema.get(node).and_then(|n| n.properties.get(i)).map(|(name, _)| crate::json::path::escape_pointer_token(name))),
+                Token::Pattern(node, i) => ("patternProperties", self.schema.get(node).and_then(|n| n.patterns.get(i)).map(|(_, source, _)| crate::json::path::escape_pointer_token(source))),
+            };
+            out.push('/');
+            out.push_str(keyword);
+            if let Some(rest) = rest {
+                out.push('/');
+                out.push_str(&rest);
+            }
+        }
+        out
+    }
+
+    fn expand(&self, id: NodeId, route: u32, depth: usize) -> Expr {
         let Some(node) = self.schema.get(id) else { return Expr::All(Vec::new()) };
         if depth > MAX_EXPANSION {
             return Expr::All(Vec::new());
@@ -405,12 +368,12 @@ impl Checker {
         // A node without applicators is its own leaf: no vector to build and drop per value,
         // which was most of a stream's cost.
         if node.all.is_empty() && node.any.is_empty() {
-            return Expr::Leaf(id);
+            return Expr::Leaf(id, route);
         }
-        let mut parts = vec![Expr::Leaf(id)];
-        parts.extend(node.all.iter().map(|n| self.expand(*n, depth + 1)));
+        let mut parts = vec![Expr::Leaf(id, route)];
+        parts.extend(node.all.iter().map(|(token, n)| self.expand(*n, self.step(route, *token), depth + 1)));
         for (kw, branches) in &node.any {
-            parts.push(Expr::Any(kw, branches.iter().map(|n| self.expand(*n, depth + 1)).collect()));
+            parts.push(Expr::Any(kw, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
         }
         Expr::All(parts)
     }
@@ -421,52 +384,48 @@ impl Checker {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Any(kw, xs) => Expr::Any(kw, xs.iter().map(|x| self.child(x, segment)).collect()),
-            Expr::Leaf(id) => {
+            Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
+                let validator = &self.schema.validator;
                 let mut ids = Vec::new();
                 match segment {
                     Segment::Key(k) => {
                         let mut matched = false;
-                        for (name, n) in &node.properties {
+                        for (i, (name, n)) in node.properties.iter().enumerate() {
                             if name == k {
-                                ids.push(*n);
+                                ids.push((Token::Property(*id, i), *n));
                                 matched = true;
                             }
                         }
-                        for (re, n) in &node.patterns {
-                            match re {
-                                // A name the pattern could not decide may match.
-                                Some(re) if re.is_match(k).unwrap_or(true) => {
-                                    ids.push(*n);
-                                    matched = true;
-                                }
-                                Some(_) => {}
-                                // Unknown pattern: it may match, so `additionalProperties` may not apply.
-                                None => matched = true,
+                        for (i, (pattern, _, n)) in node.patterns.iter().enumerate() {
+                            // A name the pattern could not decide may match.
+                            if validator.name_matches(*pattern, k) {
+                                ids.push((Token::Pattern(*id, i), *n));
+                                matched = true;
                             }
                         }
                         if !matched {
                             // `additionalProperties: false` was reported at the key already.
-                            ids.extend(node.additional.filter(|a| self.schema.get(*a).is_none_or(|n| !n.always_false)));
+                            ids.extend(node.additional.filter(|a| self.schema.get(*a).is_none_or(|n| !n.always_false)).map(|n| (Token::Key("additionalProperties"), n)));
                         }
                     }
                     Segment::Index(i) => match node.prefix.get(*i) {
-                        Some(n) => ids.push(*n),
-                        None => ids.extend(node.rest),
+                        Some(n) => ids.push((Token::Index(node.prefix_keyword, *i), *n)),
+                        None => ids.extend(node.rest.map(|n| (Token::Key(node.rest_keyword), n))),
                     },
                 }
                 match ids.as_slice() {
-                    [one] => self.expand(*one, 0),
-                    _ => Expr::All(ids.into_iter().map(|n| self.expand(n, 0)).collect()),
+                    [(token, one)] => self.expand(*one, self.step(*route, *token), 0),
+                    _ => Expr::All(ids.into_iter().map(|(token, n)| self.expand(n, self.step(*route, token), 0)).collect()),
                 }
             }
         }
     }
 
     /// Evaluates `expr` for a check; `Err` with the violations when it can no longer hold.
-    fn eval(&self, expr: &Expr, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Violation>> {
+    fn eval(&self, expr: &Expr, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Found>> {
         match expr {
-            Expr::Leaf(id) => self.leaf(*id, check, path),
+            Expr::Leaf(id, route) => self.leaf(*id, *route, check, path),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 for x in xs {
@@ -477,7 +436,7 @@ impl Checker {
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
             Expr::Any(kw, xs) => {
-                let mut best: Option<(usize, Vec<Violation>)> = None;
+                let mut best: Option<(usize, Vec<Found>)> = None;
                 for (i, x) in xs.iter().enumerate() {
                     match self.eval(x, check, path) {
                         Ok(()) => return Ok(()),
@@ -488,95 +447,98 @@ impl Checker {
                         }
                     }
                 }
-                let Some((index, mut violations)) = best else { return Ok(()) };
-                for v in &mut violations {
-                    if v.branch.is_none() {
-                        v.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
+                let Some((index, mut found)) = best else { return Ok(()) };
+                for f in &mut found {
+                    if f.violation.branch.is_none() {
+                        f.violation.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
                     }
                 }
-                Err(violations)
+                Err(found)
             }
         }
     }
 
-    fn leaf(&self, id: NodeId, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Violation>> {
+    fn leaf(&self, id: NodeId, route: u32, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Found>> {
         let Some(node) = self.schema.get(id) else { return Ok(()) };
-        let at = |keyword: &str, expected: Value, received: Value, message: String| {
-            let mut v = Violation::of_output(keyword, expected, received, message);
-            v.path = path.to_jsonpath();
-            v.pointer = path.to_pointer();
-            v.schema_path = node.pointer.as_ref().map(|p| format!("{p}/{keyword}")).unwrap_or_default();
-            v
-        };
         let mut out = Vec::new();
+        // The validator's error for the value here, written by the one message writer: complete
+        // (`partial` None), or speaking of what is known until the value closes.
+        let mut report = |keyword: &'static str, kind: ErrorKind<'static>, partial: Option<Partial>| {
+            let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: format!("{}/{keyword}", self.path_of(route)) };
+            for violation in violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP) {
+                out.push(Found { violation, incomplete: partial.is_some().then(|| error.clone()) });
+            }
+        };
         match check {
             Check::Begin(kind) => {
+                let subject = || Partial { subject: article(*kind).to_string(), received: kind_received(*kind) };
                 if node.always_false {
-                    out.push(at("false", json!(false), kind_received(*kind), format!("False schema does not allow a {} here", kind_name(*kind))));
+                    report("falseSchema", ErrorKind::FalseSchema, Some(subject()));
                 }
-                if let Some(types) = &node.types {
-                    if !types.iter().any(|t| kind_allows(*kind, t)) {
-                        let quoted: Vec<String> = types.iter().map(|t| quote(t)).collect();
-                        let expected = match types.as_slice() {
-                            [one] => json!(one),
-                            many => json!(many),
-                        };
-                        out.push(at("type", expected, kind_received(*kind), format!("{} is not of type {}", article(*kind), quoted.join(", "))));
+                if let Some((mask, names)) = &node.types {
+                    if mask & kind_bits(*kind) == 0 {
+                        report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
                     }
                 }
                 if let Some((kw, values)) = &node.choices {
-                    if !values.iter().any(|v| value_kind_matches(v, *kind)) {
-                        out.push(at(kw, Value::Array(values.clone()), kind_received(*kind), choice_message(kw, values, &article(*kind))));
+                    let values_of = |v: &Value| if *kw == "enum" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
+                    if (values.is_array() || *kw == "const") && !values_of(values).iter().any(|v| value_kind_matches(v, *kind)) {
+                        report(kw, choice(kw, values), Some(subject()));
                     }
                 }
             }
             Check::Text(prefix, chars) => {
+                let shown = || String::from_utf8_lossy(prefix).into_owned();
                 if let Some(max) = node.max_length {
                     if *chars > max {
-                        let shown = String::from_utf8_lossy(prefix);
-                        out.push(at("maxLength", json!(max), json!(crate::report::render::truncate_text(&shown, 256)), format!("{} is longer than {max} character{}", repr(&json!(shown)), if max == 1 { "" } else { "s" })));
+                        let text = shown();
+                        let partial = Partial { subject: crate::report::render::repr(&json!(text)), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
+                        report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
                     }
                 }
                 if let Some((kw, values)) = &node.choices {
-                    let possible = values.iter().any(|v| v.as_str().is_some_and(|s| s.as_bytes().starts_with(prefix)));
-                    if !possible {
-                        let shown = String::from_utf8_lossy(prefix);
-                        out.push(at(kw, Value::Array(values.clone()), json!(shown), choice_message(kw, values, &format!("a string starting with {}", quote(&shown)))));
+                    let strings: Vec<&str> = match values {
+                        Value::Array(list) if *kw == "enum" => list.iter().filter_map(Value::as_str).collect(),
+                        Value::String(s) if *kw == "const" => vec![s.as_str()],
+                        _ => Vec::new(),
+                    };
+                    if (values.is_array() || *kw == "const") && !strings.iter().any(|s| s.as_bytes().starts_with(prefix)) {
+                        let text = shown();
+                        let partial = Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) };
+                        report(kw, choice(kw, values), Some(partial));
                     }
                 }
             }
             Check::Key(key, distinct) => {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
-                        out.push(at("maxProperties", json!(max), json!(distinct), format!("object has more than {max} propert{}", if max == 1 { "y" } else { "ies" })));
+                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: "an object".into(), received: json!(distinct) }));
                     }
                 }
                 let closed = node.additional.and_then(|a| self.schema.get(a)).is_some_and(|a| a.always_false);
                 if closed {
-                    let known = node.properties.iter().any(|(n, _)| n == key)
-                        || node.patterns.iter().any(|(re, _)| re.as_ref().is_none_or(|re| re.is_match(key).unwrap_or(true)));
+                    let validator = &self.schema.validator;
+                    let known = node.properties.iter().any(|(n, _)| n == key) || node.patterns.iter().any(|(p, _, _)| validator.name_matches(*p, key));
                     if !known {
-                        let mut v = at("additionalProperties", json!("no additional properties"), json!(key), format!("Additional properties are not allowed ({} was unexpected)", quote(key)));
-                        v.schema_path = node.pointer.as_ref().map(|p| format!("{p}/additionalProperties")).unwrap_or_default();
-                        out.push(v);
+                        report("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] }, None);
                     }
                 }
             }
             Check::Item(index) => {
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
-                        out.push(at("maxItems", json!(max), json!(index + 1), format!("array has more than {max} item{}", if max == 1 { "" } else { "s" })));
+                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
                     }
                 }
             }
-            Check::End(_) if node.decided_at_begin => {}
+            Check::End(_) if node.decided_at_begin || !self.schema.closed_checks => {}
             Check::End(value) => {
-                if let (Some(validator), Some(ptr), Some(part)) = (&self.schema.validator, &node.pointer, node.part) {
-                    if !validator.part_is_valid(part, value) {
-                        for mut v in violation::from_errors(validator.part_errors(part, value), value, 256) {
-                            relocate(&mut v, path, ptr);
-                            out.push(v);
-                        }
+                let validator = &self.schema.validator;
+                if !validator.node_is_valid(id, value) {
+                    let base = self.path_of(route);
+                    for mut v in violation::from_errors(validator.node_errors(id, value), value, RECEIVED_CAP) {
+                        relocate(&mut v, path, &base);
+                        out.push(Found { violation: v, incomplete: None });
                     }
                 }
             }
@@ -584,9 +546,12 @@ impl Checker {
         if out.is_empty() { Ok(()) } else { Err(out) }
     }
 
-    fn report(&mut self, result: Result<(), Vec<Violation>>, at: Position) {
-        if let Err(violations) = result {
-            for v in violations {
+    /// Records what a check found; a violation written before its value was complete is noted
+    /// on the frame of that value (`frame`: an index into `frames`), to be written again when
+    /// it closes.
+    fn report(&mut self, result: Result<(), Vec<Found>>, at: Position, frame: Option<usize>) {
+        if let Err(found) = result {
+            for Found { violation: v, incomplete } in found {
                 if self.nulls_absent && !Self::survives_null_removal(&v) {
                     continue;
                 }
@@ -594,10 +559,26 @@ impl Checker {
                 let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties") { v.received.to_string() } else { String::new() };
                 let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
                 if self.seen.insert(key) {
+                    if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
+                        f.incomplete.push((self.found.len(), error));
+                    }
                     self.found.push(v);
                     // The index of the byte that made it certain.
                     self.offsets.push(at.offset.saturating_sub(1));
                 }
+            }
+        }
+    }
+
+    /// Writes the violations reported while `frame`'s value was incomplete again, now that it
+    /// is `value`: they become the objects the final validation reports.
+    fn complete(&mut self, frame: &Frame, value: &Value, path: &InstancePath) {
+        for (index, error) in &frame.incomplete {
+            let error = Error { instance: Cow::Borrowed(value), ..error.clone() };
+            let Some(slot) = self.found.get_mut(*index) else { continue };
+            if let Some(mut v) = violation::in_flight(&error, path, None, RECEIVED_CAP).into_iter().next() {
+                v.branch = slot.branch.take();
+                *slot = v;
             }
         }
     }
@@ -615,48 +596,42 @@ fn join_jsonpath(base: &str, rel: &str) -> String {
     format!("{base}{}", rel.strip_prefix('$').unwrap_or(rel))
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Object => "object",
-        Kind::Array => "array",
-        Kind::String => "string",
-        Kind::Number => "number",
-        Kind::Bool => "boolean",
-        Kind::Null => "null",
-    }
-}
-
 /// `received` when only the kind of a value is known yet: its name, except for `null`, which is
 /// already the whole value.
 fn kind_received(kind: Kind) -> Value {
     match kind {
         Kind::Null => Value::Null,
-        other => json!(kind_name(other)),
+        Kind::Object => json!("object"),
+        Kind::Array => json!("array"),
+        Kind::String => json!("string"),
+        Kind::Number => json!("number"),
+        Kind::Bool => json!("boolean"),
     }
 }
 
-fn article(kind: Kind) -> String {
+fn article(kind: Kind) -> &'static str {
     match kind {
-        Kind::Object => "an object".into(),
-        Kind::Array => "an array".into(),
-        Kind::String => "a string".into(),
-        Kind::Number => "a number".into(),
-        Kind::Bool => "a boolean".into(),
-        Kind::Null => "null".into(),
+        Kind::Object => "an object",
+        Kind::Array => "an array",
+        Kind::String => "a string",
+        Kind::Number => "a number",
+        Kind::Bool => "a boolean",
+        Kind::Null => "null",
     }
 }
 
-fn kind_allows(kind: Kind, t: &str) -> bool {
-    matches!(
-        (kind, t),
-        (Kind::Object, "object")
-            | (Kind::Array, "array")
-            | (Kind::String, "string")
-            | (Kind::Number, "number" | "integer")
-            | (Kind::Bool, "boolean")
-            | (Kind::Null, "null")
-            | (_, "unknown")
-    )
+/// The validator's type bits a value of `kind` may have (a number may be an integer: that is
+/// told when it is complete).
+fn kind_bits(kind: Kind) -> u8 {
+    use crate::validator::{ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING};
+    match kind {
+        Kind::Object => OBJECT,
+        Kind::Array => ARRAY,
+        Kind::String => STRING,
+        Kind::Number => NUMBER | INTEGER,
+        Kind::Bool => BOOLEAN,
+        Kind::Null => NULL,
+    }
 }
 
 fn value_kind_matches(v: &Value, kind: Kind) -> bool {
@@ -671,11 +646,12 @@ fn value_kind_matches(v: &Value, kind: Kind) -> bool {
     )
 }
 
-fn choice_message(kw: &str, values: &[Value], what: &str) -> String {
-    if kw == "const" {
-        format!("{} was expected, not {what}", values.first().map(repr).unwrap_or_default())
+/// The validator's error kind of `enum`/`const`.
+fn choice(keyword: &str, values: &Value) -> ErrorKind<'static> {
+    if keyword == "const" {
+        ErrorKind::Const { expected: values.clone() }
     } else {
-        format!("{what} is not one of {}", repr(&Value::Array(values.to_vec())))
+        ErrorKind::Enum { options: values.clone() }
     }
 }
 
@@ -683,8 +659,9 @@ impl Observer for Checker {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
         match event {
             Event::Begin(kind) => {
+                let routes = self.routes.borrow().len();
                 let expr = match (self.frames.last(), path.segments().last()) {
-                    (None, _) => self.expand(self.schema.root, 0),
+                    (None, _) => self.expand(self.schema.root, NO_ROUTE, 0),
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
@@ -692,14 +669,14 @@ impl Observer for Checker {
                     let mut parent_path = path.clone();
                     parent_path.pop();
                     let r = self.eval(&parent.expr, &Check::Item(*i), &parent_path);
-                    self.report(r, at);
+                    self.report(r, at, self.frames.len().checked_sub(1));
                 }
                 let r = self.eval(&expr, &Check::Begin(kind), path);
                 let reported = r.is_err();
-                self.report(r, at);
                 let needs_text = kind == Kind::String && self.looks_at_text(&expr);
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                self.frames.push(Frame { expr, needs_text, keys, text: Vec::new(), chars: 0, reported });
+                self.frames.push(Frame { expr, needs_text, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new() });
+                self.report(r, at, self.frames.len().checked_sub(1));
             }
             Event::Key(key) => {
                 let r = match self.frames.last_mut() {
@@ -713,7 +690,7 @@ impl Observer for Checker {
                     None => None,
                 };
                 if let Some(r) = r {
-                    self.report(r, at);
+                    self.report(r, at, self.frames.len().checked_sub(1));
                 }
             }
             Event::StringBytes(bytes) => {
@@ -726,7 +703,7 @@ impl Observer for Checker {
                 let r = self.frames.last().map(|f| self.eval(&f.expr, &Check::Text(&f.text, f.chars), path));
                 if let Some(r) = r {
                     let failed = r.is_err();
-                    self.report(r, at);
+                    self.report(r, at, self.frames.len().checked_sub(1));
                     if let Some(frame) = self.frames.last_mut() {
                         frame.reported = failed;
                     }
@@ -734,11 +711,13 @@ impl Observer for Checker {
             }
             Event::End(value) => {
                 if let Some(frame) = self.frames.pop() {
+                    self.complete(&frame, value, path);
                     // The root's complete value is validated in full at the end of the stream.
                     if !self.frames.is_empty() && !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
                         let r = self.eval(&frame.expr, &Check::End(value), path);
-                        self.report(r, at);
+                        self.report(r, at, None);
                     }
+                    self.routes.borrow_mut().truncate(frame.routes);
                 }
             }
         }

@@ -19,31 +19,18 @@
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use crate::validator::value::{compare, Bound};
-use crate::validator::Validator;
+use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
-use crate::validator::draft::Draft;
 use crate::json::path::{InstancePath, Segment};
 use crate::json::scan::{plain_run, NameSet};
 
-/// Builds the validators the verdict delegates to: `scalar` for a schema made of
-/// scalar keywords only (no references), `node` for the subschema at a JSON Pointer of the root
-/// (references resolved in the whole document).
-pub struct Delegates<'a> {
-    pub scalar: &'a dyn Fn(&Value) -> Option<Validator>,
-    pub node: &'a dyn Fn(&str) -> Option<Validator>,
-}
-
-pub struct Verdict {
+/// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
+/// checked while scanning, so a node the plan cannot check itself is the validator's to judge
+/// (`Node::Delegate`), at that same node.
+pub(crate) struct Verdict {
     nodes: Vec<Node>,
-    /// Each node's JSON Pointer in the schema, for `locate`'s units.
-    pointers: Vec<String>,
-    /// The validator of each node that became a unit, built on first need.
-    unit_validators: Vec<OnceLock<Option<Validator>>>,
     root: usize,
 }
 
@@ -57,10 +44,8 @@ pub enum Judgement {
 /// A subtree of an invalid output whose violations the validator finds by validating it alone
 /// against the subschema at `pointer` (see `Verdict::locate`).
 pub struct Unit {
+    /// The validator's node of the subschema, and the evaluation path that reached it.
     pub node: usize,
-    /// The subschema's place in the schema, and the evaluation path that reached it (they differ
-    /// past a `$ref`).
-    pub pointer: String,
     pub schema_path: String,
     pub span: std::ops::Range<usize>,
     /// Where the subtree is in the output, and its document-order key.
@@ -76,21 +61,18 @@ pub struct Unit {
 enum Node {
     Any,
     Nothing,
-    /// The validator checks the parsed subtree.
-    Delegate(Validator),
+    /// The validator checks the parsed subtree against this node.
+    Delegate,
     Check(Box<Checks>),
 }
 
-const NULL: u8 = 1;
-const BOOLEAN: u8 = 2;
-const INTEGER: u8 = 4;
-const NUMBER: u8 = 8;
-const STRING: u8 = 16;
-const ARRAY: u8 = 32;
-const OBJECT: u8 = 64;
+/// The validator's type bits; `NUMBER` here also admits integers (see `Checks::types`).
+use crate::validator::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 
 #[derive(Default)]
 struct Checks {
+    /// The validator's node these checks plan.
+    node: usize,
     /// Allowed types (0: any). `NUMBER` implies integers.
     types: u8,
     /// `enum`/`const` whose values are all strings.
@@ -99,8 +81,9 @@ struct Checks {
     scalar_only: bool,
     min_length: Option<u64>,
     max_length: Option<u64>,
-    /// The validator of this node's scalar keywords, and which scalars it concerns.
-    scalar: Option<Validator>,
+    /// The node's keywords (by index) that the validator checks on a parsed scalar, and which
+    /// scalars they concern.
+    scalar: Vec<usize>,
     scalar_strings: bool,
     scalar_numbers: bool,
     scalar_literals: bool,
@@ -112,9 +95,9 @@ struct Checks {
     bounds: Vec<(Bound, serde_json::Number)>,
     /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
-    /// `patternProperties`: the validator of `{"pattern": …}` for the name, and the
-    /// node its values must match.
-    patterns: Vec<(Validator, usize)>,
+    /// `patternProperties`: the validator's pattern for the name, and the node its values
+    /// must match.
+    patterns: Vec<(usize, usize)>,
     required: usize,
     additional: Option<usize>,
     min_properties: Option<u64>,
@@ -122,9 +105,13 @@ struct Checks {
     objects: bool,
     prefix: Vec<usize>,
     items: Option<usize>,
-    /// `uniqueItems`: checked here when every item is a plain scalar, else by this node's
-    /// validator on the parsed array.
-    unique: Option<Validator>,
+    /// The keywords `prefix` and `items` stand for (`prefixItems`/`items`, or `items` as an
+    /// array/`additionalItems` before 2020-12).
+    prefix_keyword: &'static str,
+    items_keyword: &'static str,
+    /// `uniqueItems`: checked here when every item is a plain scalar, else by the validator
+    /// (this keyword, by index) on the parsed array.
+    unique: Option<usize>,
     min_items: Option<u64>,
     max_items: Option<u64>,
     arrays: bool,
@@ -144,23 +131,6 @@ struct KeyRule {
     required: Option<usize>,
 }
 
-/// Annotations and structure with no say on validity.
-const IGNORED: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$defs",
-    "definitions",
-];
-const SCALAR_KEYWORDS: &[&str] = &["pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-/// Keywords that change how references resolve: no verdict for a schema using them.
-const SCOPE_KEYWORDS: &[&str] = &["$dynamicRef", "$recursiveRef", "$dynamicAnchor", "$recursiveAnchor"];
-
 /// Past this nesting the verdict gives up (the full path applies the configured limit); it keeps
 /// the recursion of both the verdict and serde_json's parse of a delegated subtree bounded.
 const MAX_NESTING: usize = 120;
@@ -168,34 +138,38 @@ const MAX_NESTING: usize = 120;
 const MAX_FRAMES: usize = 600;
 
 impl Verdict {
-    /// Compiles `schema` (already compiled by the validator), or `None` when it uses what the
-    /// verdict cannot follow.
-    pub fn compile(schema: &Value, draft: Draft, delegates: &Delegates<'_>) -> Option<Verdict> {
-        if mentions_any(schema, SCOPE_KEYWORDS) {
+    /// Plans the validator's nodes for the text, or `None` when the schema's meaning depends on
+    /// the dynamic scope (`$dynamicRef`, `$recursiveRef`): a node judged on its own, as the
+    /// plan judges them, could then be judged otherwise than in its scope.
+    pub fn compile(validator: &Validator) -> Option<Verdict> {
+        if validator.uses_dynamic_scope() {
             return None;
         }
-        let mut compiler = Compiler { root: schema, draft, delegates, nodes: Vec::new(), by_pointer: HashMap::new(), depth: 0 };
-        let root = compiler.compile("", schema)?;
-        let mut pointers = vec![String::new(); compiler.nodes.len()];
-        for (pointer, index) in compiler.by_pointer {
-            if let Some(slot) = pointers.get_mut(index) {
-                *slot = pointer;
+        let mut nodes: Vec<Option<Node>> = Vec::new();
+        let mut todo = vec![validator.root()];
+        while let Some(id) = todo.pop() {
+            if nodes.len() <= id {
+                nodes.resize_with(id + 1, || None);
             }
+            if nodes.get(id).is_some_and(Option::is_some) {
+                continue;
+            }
+            let node = plan(validator, id, &mut todo);
+            *nodes.get_mut(id)? = Some(node);
         }
-        let unit_validators = compiler.nodes.iter().map(|_| OnceLock::new()).collect();
-        Some(Verdict { nodes: compiler.nodes, pointers, unit_validators, root })
+        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(Node::Any)).collect(), root: validator.root() })
     }
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
     /// when the verdict cannot tell (the full path decides then).
     /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.
-    pub fn is_valid(&self, text: &str, max_depth: usize) -> bool {
-        matches!(self.judge(text, max_depth), Judgement::Valid)
+    pub fn is_valid(&self, validator: &Validator, text: &str, max_depth: usize) -> bool {
+        matches!(self.judge(validator, text, max_depth), Judgement::Valid)
     }
 
     /// `is_valid`, and for a refused output whether `locate` is worth a try.
-    pub fn judge(&self, text: &str, max_depth: usize) -> Judgement {
-        let mut run = Run::new(self, text, max_depth);
+    pub fn judge(&self, validator: &Validator, text: &str, max_depth: usize) -> Judgement {
+        let mut run = Run::new(self, validator, text, max_depth);
         let start = run.ws(0);
         match run.eval(self.root, start, 0) {
             Ok(end) if run.ws(end) == text.len() => Judgement::Valid,
@@ -218,8 +192,8 @@ impl Verdict {
     /// `patternProperties`) makes the whole node one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
     /// a limit, a repeated or escaped property name): the full path reports then.
-    pub fn locate(&self, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
-        let mut run = Run::new(self, text, max_depth);
+    pub fn locate(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
+        let mut run = Run::new(self, validator, text, max_depth);
         let start = run.ws(0);
         let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
         let end = run.locate(self.root, start, 0, &mut at).ok()?;
@@ -227,14 +201,6 @@ impl Verdict {
             return None;
         }
         Some(at.units)
-    }
-
-    /// The validator of a unit's subschema: a delegate node's own, else `build(pointer)` once.
-    pub fn unit_validator(&self, unit: &Unit, build: impl FnOnce(&str) -> Option<Validator>) -> Option<&Validator> {
-        if let Some(Node::Delegate(validator)) = self.nodes.get(unit.node) {
-            return Some(validator);
-        }
-        self.unit_validators.get(unit.node)?.get_or_init(|| build(&unit.pointer)).as_ref()
     }
 }
 
@@ -257,8 +223,8 @@ enum PathStep {
 enum Keyword<'k> {
     /// A property's name as a JSON Pointer token.
     Property(&'k str),
-    Items,
-    Prefix(usize),
+    Items(&'static str),
+    Prefix(&'static str, usize),
 }
 
 /// How `locate` left a container: its failures (if any) are in units below it, or it must be a
@@ -269,264 +235,159 @@ enum Split {
     Missing(usize, Vec<String>),
 }
 
-fn mentions_any(value: &Value, keys: &[&str]) -> bool {
-    match value {
-        Value::Object(map) => map.iter().any(|(k, v)| keys.contains(&k.as_str()) || mentions_any(v, keys)),
-        Value::Array(items) => items.iter().any(|v| mentions_any(v, keys)),
-        _ => false,
+/// How node `id` of the validator is checked while scanning; the nodes its checks lead to are
+/// pushed on `todo`. Keywords with simple, fixed meanings are checked on the text; scalar
+/// keywords are handed the parsed scalar (`keyword_is_valid`); a node with any other keyword is
+/// the validator's to judge whole (`Node::Delegate`).
+fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
+    let kws = validator.keywords(id);
+    if kws.is_empty() {
+        return Node::Any;
     }
-}
-
-struct Compiler<'a> {
-    root: &'a Value,
-    draft: Draft,
-    delegates: &'a Delegates<'a>,
-    nodes: Vec<Node>,
-    by_pointer: HashMap<String, usize>,
-    /// Subschemas being compiled, one inside the other.
-    depth: usize,
-}
-
-/// How many subschemas may be compiled one inside the other (through `$ref`s a chain can be as
-/// long as the schema): past it the schema gets no verdict, rather than exhausting the stack.
-const MAX_COMPILE_DEPTH: usize = 200;
-
-impl<'a> Compiler<'a> {
-    /// The node of `schema`, the subschema at `pointer` (its caller holds it: looking every
-    /// child up again from the root was a third of compiling a verdict).
-    fn compile(&mut self, pointer: &str, schema: &'a Value) -> Option<usize> {
-        if let Some(&index) = self.by_pointer.get(pointer) {
-            return Some(index);
-        }
-        if self.depth >= MAX_COMPILE_DEPTH {
-            return None;
-        }
-        self.depth += 1;
-        let index = self.compile_new(pointer, schema);
-        self.depth -= 1;
-        index
-    }
-
-    fn compile_new(&mut self, pointer: &str, schema: &'a Value) -> Option<usize> {
-        let index = self.nodes.len();
-        self.nodes.push(Node::Any);
-        self.by_pointer.insert(pointer.to_string(), index);
-        let node = self.node(schema, pointer)?;
-        *self.nodes.get_mut(index)? = node;
-        Some(index)
-    }
-
-    fn delegate(&self, pointer: &str) -> Option<Node> {
-        (self.delegates.node)(pointer).map(Node::Delegate)
-    }
-
-    fn node(&mut self, schema: &'a Value, pointer: &str) -> Option<Node> {
-        // A count written as 2.0 is the validator's to read.
-        macro_rules! count {
-            ($value:expr) => {
-                match $value.as_u64() {
-                    Some(n) => n,
-                    None => return self.delegate(pointer),
-                }
-            };
-        }
-        let map = match schema {
-            Value::Bool(true) => return Some(Node::Any),
-            Value::Bool(false) => return Some(Node::Nothing),
-            Value::Object(map) => map,
-            _ => return None,
-        };
-        let id = self.draft.id_keyword();
-        if !pointer.is_empty() && (map.get(id).is_some_and(Value::is_string) || map.contains_key("$anchor") || map.contains_key("$schema")) {
-            return None;
-        }
-        // Up to Draft 7, `$ref` replaces its siblings.
-        let ref_only = map.contains_key("$ref") && matches!(self.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
-        let mut c = Checks::default();
-        let mut scalar_schema = serde_json::Map::new();
-        let mut beside_ref = false;
-        for (key, value) in map {
-            let k = key.as_str();
-            if ref_only && k != "$ref" {
-                continue;
-            }
-            if IGNORED.contains(&k) || k.starts_with("x-") || (pointer.is_empty() && matches!(k, "$schema" | "$vocabulary")) || k == id {
-                continue;
-            }
-            beside_ref |= k != "$ref";
-            let here = |child: &str| format!("{pointer}/{}", crate::json::path::escape_pointer_token(k)) + child;
-            match k {
-                "type" => {
-                    let names: Vec<&str> = match value {
-                        Value::String(s) => vec![s.as_str()],
-                        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-                        _ => return self.delegate(pointer),
-                    };
-                    for name in names {
-                        c.types |= match name {
-                            "null" => NULL,
-                            "boolean" => BOOLEAN,
-                            "integer" => INTEGER,
-                            "number" => NUMBER | INTEGER,
-                            "string" => STRING,
-                            "array" => ARRAY,
-                            "object" => OBJECT,
-                            _ => return self.delegate(pointer),
-                        };
-                    }
-                    if c.types & INTEGER != 0 && c.types & NUMBER == 0 {
-                        c.integer_only = true;
-                        scalar_schema.insert(key.clone(), value.clone());
-                    }
-                }
-                "enum" | "const" => {
-                    let values: Vec<&Value> = if k == "enum" { value.as_array()?.iter().collect() } else { vec![value] };
-                    if values.iter().any(|v| v.is_array() || v.is_object()) || (k == "const" && map.contains_key("enum")) {
-                        return self.delegate(pointer);
-                    }
-                    c.scalar_only = true;
-                    if values.iter().all(|v| v.is_string()) {
-                        c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
-                    } else {
-                        scalar_schema.insert(key.clone(), value.clone());
-                        c.scalar_strings = true;
-                        c.scalar_numbers = true;
-                        c.scalar_literals = true;
-                    }
-                }
-                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" if self.draft != Draft::Draft4 => {
-                    // The meta-schema refuses a limit that is not a number; the validator ignores one.
-                    if let Value::Number(limit) = value {
-                        let bound = match k {
-                            "minimum" => Bound::Minimum,
-                            "maximum" => Bound::Maximum,
-                            "exclusiveMinimum" => Bound::ExclusiveMinimum,
-                            _ => Bound::ExclusiveMaximum,
-                        };
-                        c.bounds.push((bound, limit.clone()));
-                    }
-                }
-                "minLength" => c.min_length = Some(count!(value)),
-                "maxLength" => c.max_length = Some(count!(value)),
-                k if SCALAR_KEYWORDS.contains(&k) => {
-                    scalar_schema.insert(key.clone(), value.clone());
-                    if matches!(k, "pattern" | "format") {
-                        c.scalar_strings = true;
-                    } else {
-                        c.scalar_numbers = true;
-                    }
-                }
-                "properties" => {
-                    for (name, sub) in value.as_object()? {
-                        let node = self.compile(&here(&format!("/{}", crate::json::path::escape_pointer_token(name))), sub)?;
-                        c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(node), required: None });
-                    }
-                    c.objects = true;
-                }
-                "patternProperties" => {
-                    // Matches are kept as bits of a u64.
-                    if value.as_object()?.len() > 64 {
-                        return self.delegate(pointer);
-                    }
-                    for (pattern, sub) in value.as_object()? {
-                        let matcher = (self.delegates.scalar)(&serde_json::json!({ "pattern": pattern }))?;
-                        let node = self.compile(&here(&format!("/{}", crate::json::path::escape_pointer_token(pattern))), sub)?;
-                        c.patterns.push((matcher, node));
-                    }
-                    c.objects = true;
-                }
-                "required" => {
-                    let names = value.as_array()?;
-                    if names.len() > 64 {
-                        return self.delegate(pointer);
-                    }
-                    c.objects = true;
-                }
-                "minProperties" => {
-                    c.min_properties = Some(count!(value));
-                    c.objects = true;
-                }
-                "maxProperties" => {
-                    c.max_properties = Some(count!(value));
-                    c.objects = true;
-                }
-                "additionalProperties" => {
-                    c.additional = Some(self.compile(&here(""), value)?);
-                    c.objects = true;
-                }
-                "prefixItems" if self.draft == Draft::Draft202012 => {
-                    for (i, sub) in value.as_array()?.iter().enumerate() {
-                        c.prefix.push(self.compile(&here(&format!("/{i}")), sub)?);
-                    }
-                    c.arrays = true;
-                }
-                "items" if !value.is_array() => {
-                    c.items = Some(self.compile(&here(""), value)?);
-                    c.arrays = true;
-                }
-                "uniqueItems" => match value {
-                    Value::Bool(true) => {
-                        c.unique = Some((self.delegates.node)(pointer)?);
-                        c.arrays = true;
-                    }
-                    Value::Bool(false) => {}
-                    _ => return self.delegate(pointer),
-                },
-                "minItems" => {
-                    c.min_items = Some(count!(value));
-                    c.arrays = true;
-                }
-                "maxItems" => {
-                    c.max_items = Some(count!(value));
-                    c.arrays = true;
-                }
-                "allOf" | "anyOf" | "oneOf" => {
-                    let mut nodes = Vec::new();
-                    for (i, sub) in value.as_array()?.iter().enumerate() {
-                        nodes.push(self.compile(&here(&format!("/{i}")), sub)?);
-                    }
-                    match k {
-                        "allOf" => c.all.extend(nodes),
-                        "anyOf" => c.any = nodes,
-                        _ => c.one = nodes,
-                    }
-                }
-                "not" => c.not = Some(self.compile(&here(""), value)?),
-                "$ref" => {
-                    let root: &'a Value = self.root;
-                    match value.as_str().and_then(local_pointer).and_then(|target| root.pointer(&target).map(|sub| (target, sub))) {
-                        Some((target, sub)) => c.all.push(self.compile(&target, sub)?),
-                        None => return self.delegate(pointer),
-                    }
-                }
-                _ => return self.delegate(pointer),
-            }
-        }
-        // `required` after `properties`, so that a name in both is one rule.
-        if let Some(names) = map.get("required").filter(|_| !ref_only).and_then(Value::as_array) {
-            for name in names.iter().filter_map(Value::as_str) {
-                if c.keys.iter().any(|r| r.name == name && r.required.is_some()) {
-                    continue;
-                }
-                let bit = c.required;
-                c.required += 1;
-                match c.keys.iter_mut().find(|r| r.name == name) {
-                    Some(rule) => rule.required = Some(bit),
-                    None => c.keys.push(KeyRule { name: name.to_string(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: None, required: Some(bit) }),
+    let mut c = Checks { node: id, prefix_keyword: "prefixItems", items_keyword: "items", ..Checks::default() };
+    let mut children = Vec::new();
+    let choices = kws.iter().filter(|k| matches!(k, Kw::Enum(_) | Kw::Const(_))).count();
+    let mut required: &[String] = &[];
+    for (index, kw) in kws.iter().enumerate() {
+        match kw {
+            Kw::False => return Node::Nothing,
+            // No type name the validator knows: nothing passes.
+            Kw::Type { mask: 0, .. } => return Node::Nothing,
+            Kw::Type { mask, .. } => {
+                c.types |= mask | if mask & NUMBER != 0 { INTEGER } else { 0 };
+                if mask & INTEGER != 0 && mask & NUMBER == 0 {
+                    c.integer_only = true;
+                    c.scalar.push(index);
                 }
             }
+            Kw::Enum(values) | Kw::Const(values) => {
+                let values: Vec<&Value> = match (kw, values) {
+                    (Kw::Enum(_), Value::Array(list)) => list.iter().collect(),
+                    (Kw::Const(_), one) => vec![one],
+                    _ => return Node::Delegate,
+                };
+                if choices > 1 || values.iter().any(|v| v.is_array() || v.is_object()) {
+                    return Node::Delegate;
+                }
+                c.scalar_only = true;
+                if values.iter().all(|v| v.is_string()) {
+                    c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
+                } else {
+                    c.scalar.push(index);
+                    c.scalar_strings = true;
+                    c.scalar_numbers = true;
+                    c.scalar_literals = true;
+                }
+            }
+            Kw::Minimum(n) => c.bounds.push((Bound::Minimum, n.clone())),
+            Kw::Maximum(n) => c.bounds.push((Bound::Maximum, n.clone())),
+            Kw::ExclusiveMinimum(n) => c.bounds.push((Bound::ExclusiveMinimum, n.clone())),
+            Kw::ExclusiveMaximum(n) => c.bounds.push((Bound::ExclusiveMaximum, n.clone())),
+            Kw::MultipleOf(_) => {
+                c.scalar.push(index);
+                c.scalar_numbers = true;
+            }
+            Kw::MinLength(n) => c.min_length = Some(*n),
+            Kw::MaxLength(n) => c.max_length = Some(*n),
+            Kw::Pattern(..) | Kw::Format(..) => {
+                c.scalar.push(index);
+                c.scalar_strings = true;
+            }
+            Kw::MinItems(n) => {
+                c.min_items = Some(*n);
+                c.arrays = true;
+            }
+            Kw::MaxItems(n) => {
+                c.max_items = Some(*n);
+                c.arrays = true;
+            }
+            Kw::UniqueItems => {
+                c.unique = Some(index);
+                c.arrays = true;
+            }
+            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
+                c.prefix.clone_from(prefix);
+                c.items = *rest;
+                c.prefix_keyword = prefix_keyword;
+                c.items_keyword = rest_keyword;
+                children.extend(prefix.iter().copied().chain(*rest));
+                c.arrays = true;
+            }
+            // Matches are kept as bits of a u64.
+            Kw::Required(names) if names.len() <= 64 => {
+                required = names;
+                c.objects = true;
+            }
+            Kw::MinProperties(n) => {
+                c.min_properties = Some(*n);
+                c.objects = true;
+            }
+            Kw::MaxProperties(n) => {
+                c.max_properties = Some(*n);
+                c.objects = true;
+            }
+            Kw::Properties(list) => {
+                for (name, node) in list {
+                    c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(*node), required: None });
+                    children.push(*node);
+                }
+                c.objects = true;
+            }
+            Kw::PatternProperties(list) if list.len() <= 64 => {
+                for (pattern, _, node) in list {
+                    c.patterns.push((*pattern, *node));
+                    children.push(*node);
+                }
+                c.objects = true;
+            }
+            Kw::AdditionalProperties { node, .. } => {
+                c.additional = Some(*node);
+                children.push(*node);
+                c.objects = true;
+            }
+            Kw::Ref(node) => {
+                c.all.push(*node);
+                children.push(*node);
+            }
+            Kw::AllOf(nodes) => {
+                c.all.extend_from_slice(nodes);
+                children.extend_from_slice(nodes);
+            }
+            Kw::AnyOf(nodes) => {
+                c.any.clone_from(nodes);
+                children.extend_from_slice(nodes);
+            }
+            Kw::OneOf(nodes) => {
+                c.one.clone_from(nodes);
+                children.extend_from_slice(nodes);
+            }
+            Kw::Not(node, _) => {
+                c.not = Some(*node);
+                children.push(*node);
+            }
+            _ => return Node::Delegate,
         }
-        if !beside_ref && c.all.len() == 1 {
-            c.via_ref = c.all.first().copied();
-        }
-        // By length first (`find_key`): most lookups then decide on the lengths, without
-        // comparing bytes.
-        crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
-        if !scalar_schema.is_empty() {
-            c.scalar = Some((self.delegates.scalar)(&Value::Object(scalar_schema))?);
-        }
-        Some(Node::Check(Box::new(c)))
     }
+    // `required` after `properties`, so that a name in both is one rule.
+    for name in required {
+        if c.keys.iter().any(|r| r.name == *name && r.required.is_some()) {
+            continue;
+        }
+        let bit = c.required;
+        c.required += 1;
+        match c.keys.iter_mut().find(|r| r.name == *name) {
+            Some(rule) => rule.required = Some(bit),
+            None => c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: None, required: Some(bit) }),
+        }
+    }
+    if let [Kw::Ref(target)] = kws {
+        c.via_ref = Some(*target);
+    }
+    // By length first (`find_key`): most lookups then decide on the lengths, without
+    // comparing bytes.
+    crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
+    todo.extend(children);
+    Node::Check(Box::new(c))
 }
 
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
@@ -546,25 +407,6 @@ fn find_key(keys: &[KeyRule], key: &str) -> Option<usize> {
     same.clone().position(|r| r.name.bytes().zip(key.bytes()).all(|(a, b)| a == b)).map(|i| start + i)
 }
 
-/// `#` or `#/json/pointer` (percent-decoded) as a pointer into the root document.
-fn local_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    if !(fragment.is_empty() || fragment.starts_with('/')) {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(fragment.len());
-    let mut iter = fragment.bytes();
-    while let Some(b) = iter.next() {
-        if b == b'%' {
-            let hex = [iter.next()?, iter.next()?];
-            bytes.push(u8::from_str_radix(std::str::from_utf8(&hex).ok()?, 16).ok()?);
-        } else {
-            bytes.push(b);
-        }
-    }
-    String::from_utf8(bytes).ok()
-}
-
 /// Why evaluation stopped: `Fail` is a violation (an `anyOf` branch may absorb it); `Bail` is
 /// anything else — a syntax error, a limit — and ends the verdict.
 enum Stop {
@@ -578,6 +420,7 @@ struct Run<'a> {
     text: &'a str,
     bytes: &'a [u8],
     verdict: &'a Verdict,
+    validator: &'a Validator,
     frames: usize,
     /// A container at this depth (0 for the root) would nest one level too deep.
     max_depth: usize,
@@ -589,11 +432,12 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(verdict: &'a Verdict, text: &'a str, max_depth: usize) -> Self {
+    fn new(verdict: &'a Verdict, validator: &'a Validator, text: &'a str, max_depth: usize) -> Self {
         Run {
             text,
             bytes: text.as_bytes(),
             verdict,
+            validator,
             frames: 0,
             max_depth: max_depth.min(MAX_NESTING),
             scratch: Value::String(String::new()),
@@ -626,10 +470,10 @@ impl<'a> Run<'a> {
         match self.verdict.nodes.get(node) {
             Some(Node::Any) => self.skip(pos, depth),
             Some(Node::Nothing) => Err(Stop::Fail),
-            Some(Node::Delegate(validator)) => {
+            Some(Node::Delegate) => {
                 let end = self.skip(pos, depth)?;
                 let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
-                if validator.is_valid(&value) {
+                if self.validator.node_is_valid(node, &value) {
                     Ok(end)
                 } else {
                     Err(Stop::Fail)
@@ -658,7 +502,7 @@ impl<'a> Run<'a> {
                 if c.types != 0 && c.types & STRING == 0 {
                     return Err(Stop::Fail);
                 }
-                if c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || (c.scalar.is_some() && c.scalar_strings) {
+                if c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || (!c.scalar.is_empty() && c.scalar_strings) {
                     let raw = self.text.get(pos..end).ok_or(Stop::Bail)?;
                     let owned: String;
                     let content = if escaped {
@@ -678,12 +522,12 @@ impl<'a> Run<'a> {
                             return Err(Stop::Fail);
                         }
                     }
-                    if let (Some(validator), true) = (&c.scalar, c.scalar_strings) {
+                    if !c.scalar.is_empty() && c.scalar_strings {
                         if let Value::String(buffer) = &mut self.scratch {
                             buffer.clear();
                             buffer.push_str(content);
                         }
-                        if !validator.is_valid(&self.scratch) {
+                        if !self.scalar_valid(c, &self.scratch) {
                             return Err(Stop::Fail);
                         }
                     }
@@ -695,12 +539,12 @@ impl<'a> Run<'a> {
                 if (c.types != 0 && c.types & kind == 0) || c.strings.is_some() {
                     return Err(Stop::Fail);
                 }
-                if let (Some(validator), true) = (&c.scalar, c.scalar_literals) {
+                if !c.scalar.is_empty() && c.scalar_literals {
                     let value = match kind {
                         NULL => Value::Null,
                         _ => Value::Bool(self.at(pos) == Some(b't')),
                     };
-                    if !validator.is_valid(&value) {
+                    if !self.scalar_valid(c, &value) {
                         return Err(Stop::Fail);
                     }
                 }
@@ -713,10 +557,10 @@ impl<'a> Run<'a> {
                 }
                 // "integer" accepts 1.0 (Draft 6 on) and not 1.5: the validator decides those.
                 let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
-                let scalar = c.scalar.as_ref().filter(|_| needs_scalar);
-                if scalar.is_some() || !c.bounds.is_empty() {
+                let scalar = needs_scalar && !c.scalar.is_empty();
+                if scalar || !c.bounds.is_empty() {
                     let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
-                    if scalar.is_some_and(|validator| !validator.is_valid(&value)) {
+                    if scalar && !self.scalar_valid(c, &value) {
                         return Err(Stop::Fail);
                     }
                     if let Value::Number(n) = &value {
@@ -775,18 +619,17 @@ impl<'a> Run<'a> {
         Ok(end)
     }
 
+    /// Whether a parsed scalar satisfies the node's scalar keywords (the validator's checks).
+    fn scalar_valid(&self, c: &Checks, value: &Value) -> bool {
+        c.scalar.iter().all(|&index| self.validator.keyword_is_valid(c.node, index, value))
+    }
+
     /// The `patternProperties` (bits, in order) whose pattern the property name matches.
-    fn patterns_matched(&mut self, c: &Checks, name: &str) -> u64 {
+    fn patterns_matched(&self, c: &Checks, name: &str) -> u64 {
         let mut matched = 0u64;
-        if !c.patterns.is_empty() {
-            if let Value::String(buffer) = &mut self.scratch {
-                buffer.clear();
-                buffer.push_str(name);
-            }
-            for (i, (matcher, _)) in c.patterns.iter().enumerate() {
-                if matcher.is_valid(&self.scratch) {
-                    matched |= 1 << i;
-                }
+        for (i, (pattern, _)) in c.patterns.iter().enumerate() {
+            if self.validator.name_matches(*pattern, name) {
+                matched |= 1 << i;
             }
         }
         matched
@@ -892,8 +735,7 @@ impl<'a> Run<'a> {
                         }
                         Split::Missing(end, missing) => {
                             let path = self.unit_path(at)?;
-                            let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
-                            let unit = Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing };
+                            let unit = Unit { node, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing };
                             // Before the units of its values: document order, as the full path sorts.
                             at.units.insert(mark, unit);
                             return Ok(end);
@@ -923,9 +765,8 @@ impl<'a> Run<'a> {
         if end - pos > most {
             return Err(Stop::Bail);
         }
-        let pointer = self.verdict.pointers.get(node).ok_or(Stop::Bail)?.clone();
         let path = self.unit_path(at)?;
-        at.units.push(Unit { node, pointer, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing: Vec::new() });
+        at.units.push(Unit { node, schema_path: at.schema.clone(), span: pos..end, path, order: at.order.clone(), missing: Vec::new() });
         Ok(end)
     }
 
@@ -1054,8 +895,8 @@ impl<'a> Run<'a> {
         let (mut p, mut more) = self.open(pos, b']');
         while more {
             let (sub, keyword) = match c.prefix.get(count) {
-                Some(&node) => (Some(node), Keyword::Prefix(count)),
-                None => (c.items, Keyword::Items),
+                Some(&node) => (Some(node), Keyword::Prefix(c.prefix_keyword, count)),
+                None => (c.items, Keyword::Items(c.items_keyword)),
             };
             if c.max_items.is_some_and(|m| count as u64 >= m) {
                 whole = true;
@@ -1105,10 +946,13 @@ impl<'a> Run<'a> {
                 at.schema.push_str("/properties/");
                 at.schema.push_str(name);
             }
-            Keyword::Items => at.schema.push_str("/items"),
-            Keyword::Prefix(i) => {
+            Keyword::Items(keyword) => {
+                at.schema.push('/');
+                at.schema.push_str(keyword);
+            }
+            Keyword::Prefix(keyword, i) => {
                 use std::fmt::Write;
-                let _ = write!(at.schema, "/prefixItems/{i}");
+                let _ = write!(at.schema, "/{keyword}/{i}");
             }
         }
         at.path.push(step);
@@ -1227,12 +1071,12 @@ impl<'a> Run<'a> {
             self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
-        if let Some(validator) = &c.unique {
+        if let Some(index) = c.unique {
             let unique = match seen {
                 Some(mut items) => !items.has_duplicates(),
                 None => {
                     let value: Value = self.text.get(pos..p).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
-                    validator.is_valid(&value)
+                    self.validator.keyword_is_valid(c.node, index, &value)
                 }
             };
             if !unique {

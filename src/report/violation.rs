@@ -127,13 +127,39 @@ fn compare_order(a: &[usize], b: &[usize]) -> Ordering {
 pub fn from_errors(errors: Vec<Error<'_>>, root: &Value, received_cap: usize) -> Vec<Violation> {
     let mut out = Vec::new();
     for error in &errors {
-        convert(error, root, received_cap, None, &mut out);
+        convert(error, root, received_cap, None, None, &mut out);
     }
     sort(&mut out);
     out
 }
 
-fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>, out: &mut Vec<Violation>) {
+/// What is known of a value a stream has not finished: how a message speaks of it ("a string",
+/// "a string starting with 'ab'") and the `received` shown until the value is complete.
+pub(crate) struct Partial {
+    pub subject: String,
+    pub received: Value,
+}
+
+/// The violations of `error` (about the value itself: its instance path is empty) found while
+/// an output streams in, at `path`. With the value complete (`partial` None) they are the very
+/// objects the final validation reports; before that, the message template speaks of what is
+/// known, and the stream replaces them with the complete ones when the value closes.
+pub(crate) fn in_flight(error: &Error<'_>, path: &InstancePath, partial: Option<&Partial>, cap: usize) -> Vec<Violation> {
+    let mut out = Vec::new();
+    convert(error, &error.instance, cap, None, partial.map(|p| p.subject.as_str()), &mut out);
+    for v in &mut out {
+        v.path = path.to_jsonpath();
+        v.pointer = path.to_pointer();
+        v.order.clear();
+        if let Some(p) = partial {
+            v.received = p.received.clone();
+        }
+    }
+    out
+}
+
+/// `subject`: how the message names the instance, when it is not complete yet.
+fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>, subject: Option<&str>, out: &mut Vec<Violation>) {
     let instance: &Value = &error.instance;
     // The evaluation path (the specification's keywordLocation) goes through `$ref`s, so it says
     // how the keyword was reached even when it lives in another document.
@@ -141,7 +167,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
     let (path, order) = InstancePath::resolve(&error.instance_path, root);
     // The instance's rendering only where a message quotes it: rendering costs as much as the
     // rest of a violation, and a `required` on a large object never shows it.
-    let r = || repr(instance);
+    let r = || subject.map_or_else(|| repr(instance), str::to_string);
     let keyword = error.keyword;
     let (expected, message): (Value, String) = match &error.kind {
         ErrorKind::Type { expected } => {
@@ -213,7 +239,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
         ErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {}", r())),
         ErrorKind::PropertyNames { error } => {
             let mut inner = Vec::new();
-            convert(error, &error.instance, cap, branch, &mut inner);
+            convert(error, &error.instance, cap, branch, None, &mut inner);
             let detail = inner.first().map_or_else(|| "is not allowed".to_string(), |v| v.message.clone());
             (Value::Null, format!("property name {detail}"))
         }
@@ -229,7 +255,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
             if let Some((index, errors)) = closest_branch(context, &error.instance_path) {
                 let here = Branch { keyword: keyword.to_string(), index, count: context.len() };
                 for e in errors {
-                    convert(e, root, cap, Some(branch.unwrap_or(&here)), out);
+                    convert(e, root, cap, Some(branch.unwrap_or(&here)), None, out);
                 }
                 return;
             }

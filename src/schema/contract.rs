@@ -7,19 +7,22 @@ use crate::check::extract::{self, ExtractOptions, Extraction};
 use crate::check::output::{self, OutputLimits};
 use crate::report::render::{self, truncate_text};
 use crate::report::canonical::OutputValidationError;
-use crate::check::verdict::{Delegates, Judgement, Verdict};
+use crate::check::verdict::{Judgement, Verdict};
 use crate::report::violation::{self, Violation};
 use crate::schema::fingerprint::{self, Fingerprint};
 use crate::schema::{meta, strict};
 use crate::validator::{self as engine, CompileError, Validator};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use crate::check::early::EarlySchema;
 
 pub const DEFAULT_RAW_OUTPUT_LIMIT: usize = 4096;
 pub const DEFAULT_RECEIVED_LIMIT: usize = 256;
-pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 1024 * 1024;
+/// Schema text larger than this is refused before it is parsed. Published schemas run to several
+/// megabytes (cloud-template and configuration-file schemas of 2–10 MB); 64 MiB leaves room for
+/// them while bounding what a hostile schema can make the module allocate.
+pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 64 * 1024 * 1024;
 pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 256;
 
 /// How to compile a contract. `Options::default()` is the product's behaviour: Draft-7 unless
@@ -86,7 +89,7 @@ impl Options {
 }
 
 pub(crate) struct Compiled {
-    validator: Validator,
+    validator: Arc<Validator>,
     schema: Value,
     schema_id: String,
     agent_id: Option<String>,
@@ -94,7 +97,6 @@ pub(crate) struct Compiled {
     limits: OutputLimits,
     raw_output_limit: usize,
     pub(crate) fingerprint: u64,
-    options: Options,
     early: OnceLock<Arc<EarlySchema>>,
     /// Built on the first validation of text (compiling stays as cheap as before).
     verdict: OnceLock<Option<Verdict>>,
@@ -141,7 +143,7 @@ impl Contract {
             return Err(SchemaError::from_issues(issues));
         }
 
-        let validator = Validator::new(schema, &engine_options(draft, options, &options.resources)).map_err(|e| SchemaError::single(compile_issue(e)))?;
+        let validator = Arc::new(Validator::new(schema, &engine_options(draft, options, &options.resources)).map_err(|e| SchemaError::single(compile_issue(e)))?);
 
         let schema_id = options
             .schema_id
@@ -159,7 +161,6 @@ impl Contract {
                 limits: options.limits,
                 raw_output_limit: options.raw_output_limit,
                 fingerprint: fingerprint.contract,
-                options: options.clone(),
                 early: OnceLock::new(),
                 verdict: OnceLock::new(),
             }),
@@ -188,13 +189,7 @@ impl Contract {
 
     /// The schema prepared for in-flight checks, built on the first stream and kept.
     pub fn early_schema(&self) -> Arc<EarlySchema> {
-        Arc::clone(self.inner.early.get_or_init(|| {
-            let c = &self.inner;
-            // Validators for every subschema, to check each subtree as soon as it closes; not
-            // available for schemas under a custom meta-schema (early checks are then fewer).
-            let parts = custom_meta_schema(&c.schema, &c.options).is_none().then(|| engine_options(c.draft, &c.options, &c.options.resources));
-            Arc::new(EarlySchema::new(&c.schema, c.draft, &c.options.resources, parts.as_ref()))
-        }))
+        Arc::clone(self.inner.early.get_or_init(|| Arc::new(EarlySchema::new(Arc::clone(&self.inner.validator)))))
     }
 
     pub fn raw_output_limit(&self) -> usize {
@@ -245,7 +240,7 @@ impl Contract {
         let small = text.len() <= self.inner.limits.max_output_bytes;
         let mut violated = false;
         if let Some(verdict) = self.verdict().filter(|_| small) {
-            match verdict.judge(text, self.inner.limits.max_depth) {
+            match verdict.judge(&self.inner.validator, text, self.inner.limits.max_depth) {
                 Judgement::Valid => return Ok(()),
                 Judgement::Invalid { locate, violated: v } => {
                     if locate {
@@ -265,63 +260,26 @@ impl Contract {
     /// whether it recognised `text` as valid. For tests and benchmarks.
     #[doc(hidden)]
     pub fn quick_verdict(&self, text: &str) -> Option<bool> {
-        self.verdict().map(|v| v.is_valid(text, self.inner.limits.max_depth))
+        self.verdict().map(|v| v.is_valid(&self.inner.validator, text, self.inner.limits.max_depth))
     }
 
     /// How many subtrees `check_text` would report an invalid `text` from (`None`: the full
     /// path reports it). For tests and benchmarks.
     #[doc(hidden)]
     pub fn located_units(&self, text: &str) -> Option<usize> {
-        self.verdict()?.locate(text, self.inner.limits.max_depth).map(|units| units.len())
+        self.verdict()?.locate(&self.inner.validator, text, self.inner.limits.max_depth).map(|units| units.len())
     }
 
     fn verdict(&self) -> Option<&Verdict> {
-        self.inner
-            .verdict
-            .get_or_init(|| {
-                let c = &self.inner;
-                // Documents besides the schema, or a custom meta-schema: the full path only.
-                if !c.options.resources.is_empty() || custom_meta_schema(&c.schema, &c.options).is_some() {
-                    return None;
-                }
-                // The schema's copy as a document, made for the first subschema the verdict
-                // delegates to the validator (most schemas have none: the copy was a tenth of
-                // compiling a verdict).
-                let root_doc = std::cell::OnceCell::new();
-                let none = BTreeMap::new();
-                let scalar = |schema: &Value| Validator::new(schema, &engine_options(c.draft, &c.options, &none)).ok();
-                let node = |pointer: &str| self.node_validator(root_doc.get_or_init(|| self.verdict_root()), pointer);
-                Verdict::compile(&c.schema, c.draft, &Delegates { scalar: &scalar, node: &node })
-            })
-            .as_ref()
-    }
-
-    /// The schema as the one document the verdict's validators resolve against: retrieved under
-    /// its own `$id` when it has an absolute one, so that references inside resolve as before.
-    fn verdict_root(&self) -> (String, BTreeMap<String, Value>) {
-        let c = &self.inner;
-        let base = c
-            .schema
-            .get(c.draft.id_keyword())
-            .and_then(Value::as_str)
-            .filter(|id| id.contains(':'))
-            .map(|id| id.trim_end_matches('#').to_string())
-            .unwrap_or_else(|| "urn:output-contract:verdict-root".to_string());
-        let doc = [(base.clone(), c.schema.clone())].into();
-        (base, doc)
-    }
-
-    /// The validator of the subschema at `pointer`, reached by a reference to the root.
-    fn node_validator(&self, (base, doc): &(String, BTreeMap<String, Value>), pointer: &str) -> Option<Validator> {
-        let reference = json!({ "$ref": format!("{base}#{}", fragment_encode(pointer)) });
-        Validator::new(&reference, &engine_options(self.inner.draft, &self.inner.options, doc)).ok()
+        self.inner.verdict.get_or_init(|| Verdict::compile(&self.inner.validator)).as_ref()
     }
 
     /// The canonical error of an output the verdict refused, from the subtrees that hold its
     /// violations (`Verdict::locate`): only they are parsed and validated. `None` sends the
     /// caller to the full path.
     fn located_failure(&self, verdict: &Verdict, text: &str) -> Option<OutputValidationError> {
-        let units = verdict.locate(text, self.inner.limits.max_depth)?;
+        let validator = &self.inner.validator;
+        let units = verdict.locate(validator, text, self.inner.limits.max_depth)?;
         let mut violations = Vec::new();
         for unit in &units {
             if !unit.missing.is_empty() {
@@ -334,18 +292,15 @@ impl Contract {
                 violations.push(violation::required(&unit.path, &unit.order, &schema_path, last, received));
                 continue;
             }
-            let validator = verdict.unit_validator(unit, |pointer| self.node_validator(&self.verdict_root(), pointer))?;
             let value: Value = serde_json::from_str(text.get(unit.span.clone())?).ok()?;
-            let found = violation::from_errors(validator.errors(&value), &value, DEFAULT_RECEIVED_LIMIT);
+            let found = violation::from_errors(validator.node_errors(unit.node, &value), &value, DEFAULT_RECEIVED_LIMIT);
             if found.is_empty() {
                 return None;
             }
             let (json_path, pointer) = (unit.path.to_jsonpath(), unit.path.to_pointer());
             for mut v in found {
-                // The unit's validator is `{"$ref": …}` to the subschema: its evaluation paths
-                // start with that reference, where the full path's start with the way to it.
-                let rest = v.schema_path.strip_prefix("/$ref")?;
-                v.schema_path = joined(&unit.schema_path, rest);
+                // The unit's evaluation paths start at its node; the full path's at the root.
+                v.schema_path = joined(&unit.schema_path, &v.schema_path);
                 v.path = joined(&json_path, v.path.strip_prefix('$')?);
                 v.pointer = joined(&pointer, &v.pointer);
                 v.order.splice(0..0, unit.order.iter().copied());
@@ -544,19 +499,6 @@ fn compile_issue(error: CompileError) -> SchemaIssue {
         )
         .with_keyword("format"),
     }
-}
-
-/// A JSON Pointer as a URI fragment: what is not allowed there percent-encoded.
-fn fragment_encode(pointer: &str) -> String {
-    let mut out = String::with_capacity(pointer.len());
-    for b in pointer.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 fn normalize_uri(uri: &str) -> String {

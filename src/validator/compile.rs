@@ -5,12 +5,12 @@
 use super::ecma::Pattern;
 use super::format;
 use super::uri;
-use super::{CompileError, Options, Part, Validator};
+use super::{CompileError, Options, Validator};
 use crate::validator::draft::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeSet, HashMap};
 
-pub(super) struct Node {
+pub(crate) struct Node {
     pub kws: Vec<Kw>,
     /// The schema resource the node belongs to (its dynamic scope entry).
     pub resource: usize,
@@ -19,13 +19,13 @@ pub(super) struct Node {
     pub draft: Draft,
 }
 
-pub(super) struct Resource {
+pub(crate) struct Resource {
     pub dynamic_anchors: Vec<(String, usize)>,
     /// The resource's root node, when it says `"$recursiveAnchor": true`.
     pub recursive_root: Option<usize>,
 }
 
-pub(super) enum Kw {
+pub(crate) enum Kw {
     False,
     Ref(usize),
     DynamicRef { target: usize, anchor: Option<String> },
@@ -69,13 +69,13 @@ pub(super) enum Kw {
     UnevaluatedProperties(usize),
 }
 
-pub(super) const NULL: u8 = 1;
-pub(super) const BOOLEAN: u8 = 2;
-pub(super) const INTEGER: u8 = 4;
-pub(super) const NUMBER: u8 = 8;
-pub(super) const STRING: u8 = 16;
-pub(super) const ARRAY: u8 = 32;
-pub(super) const OBJECT: u8 = 64;
+pub(crate) const NULL: u8 = 1;
+pub(crate) const BOOLEAN: u8 = 2;
+pub(crate) const INTEGER: u8 = 4;
+pub(crate) const NUMBER: u8 = 8;
+pub(crate) const STRING: u8 = 16;
+pub(crate) const ARRAY: u8 = 32;
+pub(crate) const OBJECT: u8 = 64;
 
 fn type_bit(name: &str) -> Option<(u8, &'static str)> {
     Some(match name {
@@ -131,7 +131,7 @@ struct Compiler<'s, 'o> {
     format_assertion: bool,
 }
 
-pub(super) fn compile(schema: &Value, options: &Options<'_>, parts: Option<&[&str]>) -> Result<(Validator, Vec<Option<Part>>), CompileError> {
+pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator, CompileError> {
     let draft = schema_draft(schema).unwrap_or(options.draft);
     let mut c = Compiler {
         options,
@@ -157,20 +157,9 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>, parts: Option<&[&st
     }
     let root = c.node(&Site { value: schema, base: uri::DEFAULT_BASE.to_string(), draft, location: String::new(), based: false })?;
     c.drain()?;
-    let mut found = Vec::new();
-    for pointer in parts.unwrap_or(&[]) {
-        let site = c.locate(schema, uri::DEFAULT_BASE, false, draft, pointer, "");
-        found.push(match site {
-            Some(site) => {
-                let node = c.node(&site)?;
-                c.drain()?;
-                Some(Part { node })
-            }
-            None => None,
-        });
-    }
     c.close_dynamic()?;
-    Ok((Validator { nodes: c.nodes, patterns: c.patterns, resources: c.resources, root }, found))
+    let dynamic = c.recursive_refs || !c.dynamic_names.is_empty() || c.nodes.iter().any(|n| n.kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. })));
+    Ok(Validator { nodes: c.nodes, patterns: c.patterns, resources: c.resources, root, dynamic })
 }
 
 fn schema_draft(schema: &Value) -> Option<Draft> {

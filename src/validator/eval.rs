@@ -67,6 +67,13 @@ pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Er
     c.errors.unwrap_or_default()
 }
 
+pub(super) fn keyword_is_valid(v: &Validator, node: usize, index: usize, value: &Value) -> bool {
+    let Some(n) = v.nodes.get(node) else { return true };
+    let Some(kw) = n.kws.get(index) else { return true };
+    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: vec![n.resource], refs: Vec::new(), depth: 0 };
+    c.keyword(kw, n.draft, value, None)
+}
+
 fn write_token(out: &mut String, seg: &Seg<'_>) {
     out.push('/');
     match seg {
@@ -367,7 +374,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let v = self.v;
                 let jobs = map.iter().enumerate().flat_map(|(i, (name, member))| {
                     list.iter()
-                        .filter(move |(pattern, _, _)| matches(v, *pattern, name))
+                        .filter(move |(pattern, _, _)| v.name_matches(*pattern, name))
                         .map(move |(_, source, node)| Job::member("patternProperties", Some(source), name, i, *node, member))
                 });
                 self.each(jobs, seen.map(|s| &mut s.props), map.len())
@@ -375,7 +382,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
             Kw::AdditionalProperties { node, names, patterns } => {
                 let Value::Object(map) = value else { return true };
                 let v = self.v;
-                let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| matches(v, *p, name));
+                let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| v.name_matches(*p, name));
                 if v.is_false(*node) {
                     let unexpected: Vec<String> = map.keys().filter(|k| extra(k)).cloned().collect();
                     if unexpected.is_empty() {
@@ -651,12 +658,6 @@ fn has(map: &serde_json::Map<String, Value>, name: &str) -> bool {
     } else {
         map.contains_key(name)
     }
-}
-
-/// Whether a property name matches a pattern. A name the pattern could not decide counts as
-/// matching: its subschema then judges the value.
-fn matches(v: &Validator, pattern: usize, name: &str) -> bool {
-    v.patterns.get(pattern).is_some_and(|p| p.is_match(name).unwrap_or(true))
 }
 
 impl Validator {

@@ -169,24 +169,24 @@ impl ErrorKind<'_> {
     }
 }
 
-/// A compiled schema.
+/// A compiled schema: the one form of its meaning that every evaluator reads — the validator's
+/// own evaluation, the one-pass text path and the stream's in-flight checks.
 pub struct Validator {
     nodes: Vec<compile::Node>,
     patterns: Vec<ecma::Pattern>,
     resources: Vec<compile::Resource>,
     root: usize,
+    /// Some node's meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`): a node
+    /// evaluated on its own, outside the scope that reached it, may then be judged differently.
+    dynamic: bool,
 }
+
+pub(crate) use compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 
 impl Validator {
     /// Compiles `schema`; every `$ref` is resolved now (an unresolvable one is an error).
     pub fn new(schema: &Value, options: &Options<'_>) -> Result<Validator, CompileError> {
-        compile::compile(schema, options, None).map(|(v, _)| v)
-    }
-
-    /// Compiles `schema` and returns, besides, the node of the subschema at each JSON Pointer of
-    /// `pointers` (`None` where there is no subschema), to validate values against parts of it.
-    pub fn with_parts(schema: &Value, options: &Options<'_>, pointers: &[&str]) -> Result<(Validator, Vec<Option<Part>>), CompileError> {
-        compile::compile(schema, options, Some(pointers))
+        compile::compile(schema, options)
     }
 
     pub fn is_valid(&self, value: &Value) -> bool {
@@ -198,18 +198,41 @@ impl Validator {
         eval::errors(self, self.root, value)
     }
 
-    pub fn part_is_valid(&self, part: Part, value: &Value) -> bool {
-        eval::is_valid(self, part.node, value)
+    /// The root schema's node.
+    pub(crate) fn root(&self) -> usize {
+        self.root
     }
 
-    /// Errors of `value` against a part; evaluation paths start at the part.
-    pub fn part_errors<'v>(&self, part: Part, value: &'v Value) -> Vec<Error<'v>> {
-        eval::errors(self, part.node, value)
+    /// The keywords of a node, as compiled (references resolved to nodes).
+    pub(crate) fn keywords(&self, node: usize) -> &[Kw] {
+        self.nodes.get(node).map_or(&[], |n| n.kws.as_slice())
     }
-}
 
-/// A subschema of a compiled schema (see `Validator::with_parts`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Part {
-    node: usize,
+    /// Whether the schema uses the dynamic scope anywhere (see `dynamic`).
+    pub(crate) fn uses_dynamic_scope(&self) -> bool {
+        self.dynamic
+    }
+
+    /// Whether a property name matches pattern `index`; a name the pattern could not decide
+    /// counts as matching (its subschema then judges the value), as in evaluation.
+    pub(crate) fn name_matches(&self, index: usize, name: &str) -> bool {
+        self.patterns.get(index).is_some_and(|p| p.is_match(name).unwrap_or(true))
+    }
+
+    /// `value` against one node, as if the node were the root.
+    pub(crate) fn node_is_valid(&self, node: usize, value: &Value) -> bool {
+        eval::is_valid(self, node, value)
+    }
+
+    /// Errors of `value` against one node; evaluation paths start at the node.
+    pub(crate) fn node_errors<'v>(&self, node: usize, value: &'v Value) -> Vec<Error<'v>> {
+        eval::errors(self, node, value)
+    }
+
+    /// Whether `value` satisfies keyword `index` of `node` alone (for the keywords that look
+    /// at a value without going into it: `type`, `enum`, `const`, bounds, `pattern`, `format`,
+    /// `uniqueItems` …).
+    pub(crate) fn keyword_is_valid(&self, node: usize, index: usize, value: &Value) -> bool {
+        eval::keyword_is_valid(self, node, index, value)
+    }
 }

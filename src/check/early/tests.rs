@@ -3,9 +3,9 @@ use crate::json::partial::{NoObserver, Parser};
 use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {
-    let none = BTreeMap::new();
-    let options = crate::validator::Options { draft: Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none };
-    Arc::new(EarlySchema::new(&s, Draft::Draft7, &none, Some(&options)))
+    let none = std::collections::BTreeMap::new();
+    let options = crate::validator::Options { draft: crate::validator::draft::Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none };
+    Arc::new(EarlySchema::new(Arc::new(Validator::new(&s, &options).unwrap())))
 }
 
 /// Feeds `doc` one byte at a time; returns (offset, path, keyword) of each early violation.
