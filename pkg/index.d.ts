@@ -39,7 +39,7 @@ export interface Branch {
 export interface Violation {
   /** JSONPath-style: `$`, `$.comments[0].severity`, `$['odd key']`. */
   path: string;
-  /** The failing keyword, or `json` / `truncated` / `maxOutputBytes` / `maxDepth` for problems before schema validation. */
+  /** The failing keyword, or `json` / `truncated` / `maxOutputBytes` / `maxDepth` / `duplicateKey` (a property named twice in one object) for problems before schema validation. */
   keyword: string;
   expected: JsonValue;
   /** The offending value; beyond the cap a string ending in `…[truncated N bytes]`. */

@@ -255,3 +255,64 @@ fn a_chain_of_thousands_of_references_neither_overflows_nor_hangs() {
         .join()
         .unwrap();
 }
+
+/// Every early violation of `text` streamed a byte at a time, and the final error's.
+fn early_and_final(contract: &Contract, text: &str) -> (Vec<Value>, Vec<Value>) {
+    let mut s = OutputStream::new(contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+    for b in text.as_bytes() {
+        s.push(std::slice::from_ref(b));
+    }
+    // As the canonical error carries them (a violation's sorting key is not part of it).
+    let canonical = |list: &[output_contract::Violation]| list.iter().map(|v| serde_json::to_value(v).unwrap()).collect::<Vec<_>>();
+    let early = canonical(s.early_violations());
+    let last = match s.finish(StopReason::Stop, None) {
+        StreamOutcome::Failed { error, .. } => canonical(&error.violations),
+        _ => Vec::new(),
+    };
+    (early, last)
+}
+
+#[test]
+fn references_resolve_inside_embedded_resources_as_the_validator_resolves_them() {
+    // `#/$defs/s` inside the resource `https://example.com/a` is that resource's string, not the
+    // root's integer: a valid answer is neither reported early nor refused.
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"s": {"type": "integer"}},
+        "properties": {"a": {"$id": "https://example.com/a", "$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s"}}
+    });
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    assert!(contract.validate_text(r#"{"a":"x"}"#).is_ok());
+    let (early, last) = early_and_final(&contract, r#"{"a":"x"}"#);
+    assert!(early.is_empty() && last.is_empty(), "{early:?} {last:?}");
+    let (early, last) = early_and_final(&contract, r#"{"a":7}"#);
+    assert_eq!(early, last);
+    assert_eq!(last[0]["schema_path"], "/properties/a/$ref/type");
+}
+
+#[test]
+fn an_early_violation_is_the_final_errors_violation_once_its_value_is_complete() {
+    let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {
+        "n": {"type": "integer"},
+        "s": {"enum": ["low", "high"]},
+        "t": {"maxLength": 3},
+        "r": {"$ref": "#/$defs/sev"}
+    }, "$defs": {"sev": {"const": "ok"}}});
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    for text in [r#"{"n": "a string"}"#, r#"{"s": "hx"}"#, r#"{"t": "abcdef"}"#, r#"{"r": "no"}"#, r#"{"n": {"deep": [1, 2]}}"#] {
+        let (early, last) = early_and_final(&contract, text);
+        assert!(!early.is_empty(), "{text}");
+        assert_eq!(early, last, "{text}");
+    }
+}
+
+#[test]
+fn a_repeated_member_name_is_reported_early_and_in_the_final_error() {
+    let contract = Contract::compile(&json!({"properties": {"a": {"type": "integer"}}}), &Options::default()).unwrap();
+    let text = r#"{"a": 1, "a": 2}"#;
+    let (early, last) = early_and_final(&contract, text);
+    assert_eq!(early.iter().map(|v| v["keyword"].as_str().unwrap()).collect::<Vec<_>>(), vec!["duplicateKey"]);
+    assert_eq!(early, last);
+    let one_shot: Vec<Value> = contract.validate_text(text).unwrap_err().violations.iter().map(|v| serde_json::to_value(v).unwrap()).collect();
+    assert_eq!(one_shot, last);
+}

@@ -80,11 +80,21 @@ fn whitespace_of_any_length_between_tokens() {
 }
 
 #[test]
-fn duplicate_keys_follow_the_parser_last_one_wins() {
+fn a_repeated_member_name_is_a_violation_of_its_own() {
     let c = contract(json!({"properties": {"a": {"type": "integer"}}}));
-    // The verdict sees both values; the full path keeps the last, as JSON.parse does.
-    assert!(c.check_text(r#"{"a": "x", "a": 1}"#).is_ok());
-    assert!(c.check_text(r#"{"a": 1, "a": "x"}"#).is_err());
+    // Readers disagree on which of two values counts: whichever the schema would accept, the
+    // repeat itself is reported, where the object is; the value checked is the last one.
+    let err = c.check_text(r#"{"a": "x", "a": 1}"#).unwrap_err();
+    let found: Vec<_> = err.violations.iter().map(|v| (v.keyword.as_str(), v.path.as_str(), v.received.clone())).collect();
+    assert_eq!(found, vec![("duplicateKey", "$", json!("a"))]);
+    let err = c.check_text(r#"{"a": 1, "a": "x"}"#).unwrap_err();
+    let found: Vec<_> = err.violations.iter().map(|v| v.keyword.as_str()).collect();
+    assert_eq!(found, vec!["duplicateKey", "type"]);
+    // validate_text and nested objects alike; each repeated name once per repeat.
+    let nested = c.validate_text(r#"{"b": [{"k": 1, "k": 2, "j": 0, "j": 0}]}"#).unwrap_err();
+    let found: Vec<_> = nested.violations.iter().map(|v| (v.path.as_str(), v.pointer.as_str(), v.received.clone())).collect();
+    assert_eq!(found, vec![("$.b[0]", "/b/0", json!("j")), ("$.b[0]", "/b/0", json!("k"))]);
+    assert!(nested.retryable);
 }
 
 #[test]
@@ -105,9 +115,10 @@ fn only_schemas_that_depend_on_the_dynamic_scope_have_no_verdict() {
 fn property_counts_see_repeated_keys_as_the_parser_does() {
     let c = contract(json!({"minProperties": 2, "maxProperties": 2}));
     assert_eq!(c.quick_verdict(r#"{"a": 1, "b": 2}"#), Some(true));
-    // One property for the parser: too few.
+    // One property for the parser: too few, and a repeated name besides.
     assert!(c.check_text(r#"{"a": 1, "a": 2}"#).is_err());
-    assert!(c.check_text(r#"{"a": 1, "b": 2, "a": 3}"#).is_ok());
+    let err = c.check_text(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap_err();
+    assert_eq!(err.violations.iter().map(|v| v.keyword.as_str()).collect::<Vec<_>>(), vec!["duplicateKey"]);
 }
 
 #[test]

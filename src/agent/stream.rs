@@ -309,7 +309,14 @@ impl OutputStream {
             match self.parser.status() {
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
                     // Post-merge: whatever arrived in parts is validated again as one value.
-                    Some(value) => self.contract.violations(value),
+                    Some(value) => {
+                        let mut violations = self.contract.violations(value);
+                        if !self.parser.repeated().is_empty() {
+                            violations.extend(self.parser.repeated().iter().map(|(path, name)| output::repeated_name(path, name)));
+                            crate::report::violation::sort(&mut violations);
+                        }
+                        violations
+                    }
                     None => Vec::new(),
                 },
                 // A literal or a number cut short at the root ("nul") has no partial value, but it

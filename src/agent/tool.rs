@@ -452,8 +452,16 @@ pub fn validate_tool_call(contract: &Contract, args: &Value, options: ToolCallOp
 
 /// Tool-call arguments as the providers send them: JSON text. `raw_output` is that text.
 pub fn validate_tool_call_text(contract: &Contract, text: &str, options: ToolCallOptions) -> Result<Value, OutputValidationError> {
-    let args = output::parse(text, contract.limits()).map_err(|v| contract.failure(vec![v], text))?;
-    checked_args(contract, &args, options).map_err(|violations| contract.failure(violations, text))
+    let parsed = output::parse(text, contract.limits()).map_err(|v| contract.failure(vec![v], text))?;
+    let checked = checked_args(contract, &parsed.value, options);
+    match (checked, parsed.repeated) {
+        (Ok(args), repeated) if repeated.is_empty() => Ok(args),
+        (checked, mut repeated) => {
+            repeated.extend(checked.err().unwrap_or_default());
+            crate::report::violation::sort(&mut repeated);
+            Err(contract.failure(repeated, text))
+        }
+    }
 }
 
 fn checked_args(contract: &Contract, args: &Value, options: ToolCallOptions) -> Result<Value, Vec<Violation>> {

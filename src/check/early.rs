@@ -285,9 +285,9 @@ impl Checker {
     }
 
     fn survives_null_removal(v: &Violation) -> bool {
-        const OWN_VALUE: [&str; 11] = [
+        const OWN_VALUE: [&str; 12] = [
             "type", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-            "exclusiveMaximum", "multipleOf", "additionalProperties",
+            "exclusiveMaximum", "multipleOf", "additionalProperties", "duplicateKey",
         ];
         let scalar = !(v.received.is_null() || v.received.is_array() || v.received.is_object());
         !v.received.is_null() && (OWN_VALUE.contains(&v.keyword.as_str()) || scalar && matches!(v.keyword.as_str(), "enum" | "const"))
@@ -556,7 +556,7 @@ impl Checker {
                     continue;
                 }
                 // The same failure found early and again when its subtree closes counts once.
-                let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties") { v.received.to_string() } else { String::new() };
+                let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties" | "duplicateKey") { v.received.to_string() } else { String::new() };
                 let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
                 if self.seen.insert(key) {
                     if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
@@ -692,6 +692,11 @@ impl Observer for Checker {
                 if let Some(r) = r {
                     self.report(r, at, self.frames.len().checked_sub(1));
                 }
+            }
+            // Certain at once: no later byte removes the repeat (see `output::repeated_name`).
+            Event::Repeated(name) => {
+                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None };
+                self.report(Err(vec![found]), at, None);
             }
             Event::StringBytes(bytes) => {
                 let Some(frame) = self.frames.last_mut() else { return };

@@ -1,12 +1,13 @@
 //! Reading an output before validation: the size and depth limits, then JSON. Each failure is a
-//! violation (`maxOutputBytes`, `maxDepth`, `json`, `truncated`), so it reaches the canonical error
-//! like any other.
+//! violation (`maxOutputBytes`, `maxDepth`, `json`, `truncated`, `duplicateKey`), so it reaches
+//! the canonical error like any other.
 
 use crate::json::partial::{NoObserver, Parser, Status};
-use crate::report::render::truncate_text;
+use crate::json::path::{InstancePath, Segment};
+use crate::report::render::{quote, truncate_text};
 use crate::report::violation::Violation;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{json, Map, Number, Value};
 
 /// Limits on outputs; exceeding one is a violation, never a crash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +25,16 @@ impl Default for OutputLimits {
     }
 }
 
+/// An output read from its text: the value, and a `duplicateKey` violation for each object
+/// member whose name an earlier member of the same object already has.
+#[derive(Debug)]
+pub struct Parsed {
+    pub value: Value,
+    pub repeated: Vec<Violation>,
+}
+
 /// Parses `text` within `limits`.
-pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
+pub fn parse(text: &str, limits: OutputLimits) -> Result<Parsed, Violation> {
     if text.len() > limits.max_output_bytes {
         return Err(too_large(text.len(), limits.max_output_bytes));
     }
@@ -37,12 +46,13 @@ pub fn parse(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
     // a valid output's whole validation. Only an output the guard stops goes through the exact
     // scan, then an unguarded parse bounded by the scan.
     let mut de = serde_json::Deserializer::from_str(text);
-    match Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v)) {
+    let mut repeated = Vec::new();
+    match read_value(&mut de, &mut repeated) {
         Ok(value) => {
             if limits.max_depth < SERDE_DEPTH && value_depth(&value, limits.max_depth) > limits.max_depth {
                 return Err(too_deep(limits.max_depth));
             }
-            Ok(value)
+            Ok(Parsed { value, repeated: repeated_names(repeated) })
         }
         Err(e) if !is_recursion_limit(&e) => Err(syntax_violation(text, &e)),
         Err(_) => parse_deep(text, limits),
@@ -59,15 +69,143 @@ fn is_recursion_limit(e: &serde_json::Error) -> bool {
 
 /// An output deeper than serde_json's guard: the nesting is measured on the bytes first, so the
 /// unguarded parser's recursion never exceeds the limit.
-fn parse_deep(text: &str, limits: OutputLimits) -> Result<Value, Violation> {
+fn parse_deep(text: &str, limits: OutputLimits) -> Result<Parsed, Violation> {
     let depth = nesting_depth(text.as_bytes(), limits.max_depth);
     if depth > limits.max_depth {
         return Err(too_deep(limits.max_depth));
     }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    value.map_err(|e| syntax_violation(text, &e))
+    let mut repeated = Vec::new();
+    let value = read_value(&mut de, &mut repeated).map_err(|e| syntax_violation(text, &e))?;
+    Ok(Parsed { value, repeated: repeated_names(repeated) })
+}
+
+/// One whole JSON text as a value, noting repeated member names in `repeated`.
+fn read_value(de: &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>, repeated: &mut Vec<Repeat>) -> Result<Value, serde_json::Error> {
+    let value = Reader { repeated }.deserialize(&mut *de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// A repeated name: the object's location, innermost segment first (built on the way back up,
+/// so an output without repeats pays nothing for paths), and the name.
+struct Repeat {
+    reversed: Vec<Segment>,
+    name: String,
+}
+
+fn repeated_names(found: Vec<Repeat>) -> Vec<Violation> {
+    found
+        .into_iter()
+        .map(|Repeat { mut reversed, name }| {
+            reversed.reverse();
+            let mut path = InstancePath::root();
+            for segment in reversed {
+                path.push(segment);
+            }
+            repeated_name(&path, &name)
+        })
+        .collect()
+}
+
+/// serde_json's own reading of a value (the same numbers, strings and member order: the last of
+/// repeated members keeps the first one's place), which also notes each repeated name.
+struct Reader<'r> {
+    repeated: &'r mut Vec<Repeat>,
+}
+
+impl<'de> DeserializeSeed<'de> for Reader<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Reader<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            let before = self.repeated.len();
+            let Some(item) = seq.next_element_seed(Reader { repeated: &mut *self.repeated })? else { break };
+            for r in self.repeated.iter_mut().skip(before) {
+                r.reversed.push(Segment::Index(items.len()));
+            }
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let before = self.repeated.len();
+            let value = access.next_value_seed(Reader { repeated: &mut *self.repeated })?;
+            for r in self.repeated.iter_mut().skip(before) {
+                r.reversed.push(Segment::Key(key.clone()));
+            }
+            if let Some(old) = map.get_mut(&key) {
+                *old = value;
+                self.repeated.push(Repeat { reversed: Vec::new(), name: key });
+            } else {
+                map.insert(key, value);
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// An object member whose name an earlier member of the same object has. JSON leaves the
+/// meaning of such an object open (parsers keep the first value, the last, or refuse), and I-JSON
+/// (RFC 7493) forbids it; so it is a violation of its own, reported where the object is. It also
+/// keeps a stream's early checks sound: a member's value found wrong can never be replaced by a
+/// later member of the same name.
+pub fn repeated_name(object: &InstancePath, name: &str) -> Violation {
+    let mut v = Violation::of_output(
+        "duplicateKey",
+        json!("unique property names"),
+        json!(name),
+        format!("property name {} appears more than once in the same object", quote(name)),
+    );
+    v.path = object.to_jsonpath();
+    v.pointer = object.to_pointer();
+    v.order = object_order(object);
+    v
+}
+
+/// A document-order key for a location known by its path alone (positions unknown): member
+/// names sort before the object's own items would, which is enough to keep one object's
+/// violations together.
+fn object_order(path: &InstancePath) -> Vec<usize> {
+    path.segments().iter().map(|s| if let Segment::Index(i) = s { *i } else { 0 }).collect()
 }
 
 /// Seed 000 §3.4's violation for an answer without JSON; `received` is (the head of) that answer.
@@ -233,7 +371,7 @@ mod tests {
         let limits = OutputLimits { max_output_bytes: 10, max_depth: 2 };
         assert_eq!(parse("[1,2,3,4,5,6,7]", limits).unwrap_err().keyword, "maxOutputBytes");
         assert_eq!(parse("[[[1]]]", limits).unwrap_err().keyword, "maxDepth");
-        assert_eq!(parse("[\"[[[\"]", limits).unwrap(), json!(["[[["]));
+        assert_eq!(parse("[\"[[[\"]", limits).unwrap().value, json!(["[[["]));
         assert_eq!(parse("{\"a\":", limits).unwrap_err().keyword, "truncated");
         let bad = parse("{\"a\",}", limits).unwrap_err();
         assert_eq!(bad.keyword, "json");

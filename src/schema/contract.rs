@@ -228,9 +228,9 @@ impl Contract {
 
     /// Parses `text` (within the limits) and validates it; returns the parsed data.
     pub fn validate_text(&self, text: &str) -> Result<Value, OutputValidationError> {
-        let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
-        self.check_parsed(&value, text)?;
-        Ok(value)
+        let parsed = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
+        self.report_parsed(&parsed.value, text, false, parsed.repeated)?;
+        Ok(parsed.value)
     }
 
     /// Validates output text like `validate_text`, without returning the data: a valid output is
@@ -252,8 +252,8 @@ impl Contract {
                 }
             }
         }
-        let value = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
-        self.report_parsed(&value, text, violated)
+        let parsed = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
+        self.report_parsed(&parsed.value, text, violated, parsed.repeated)
     }
 
     /// The one-pass verdict alone (see `check_text`): `None` when the schema has none, else
@@ -313,19 +313,24 @@ impl Contract {
 
     /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.
     fn check_parsed(&self, value: &Value, raw: &str) -> Result<(), OutputValidationError> {
-        self.report_parsed(value, raw, false)
+        self.report_parsed(value, raw, false, Vec::new())
     }
 
     /// `check_parsed`, asking the validator for the errors at once when the verdict saw a
     /// violation (validity first would evaluate the whole schema twice). Should the validator
-    /// find none, the value is valid: the validator has the last word.
-    fn report_parsed(&self, value: &Value, raw: &str, violated: bool) -> Result<(), OutputValidationError> {
-        if !violated && self.inner.validator.is_valid(value) {
+    /// find none, the value is valid: the validator has the last word. `repeated`: the text's
+    /// repeated member names (`output::Parsed`), violations whatever the schema says.
+    fn report_parsed(&self, value: &Value, raw: &str, violated: bool, repeated: Vec<Violation>) -> Result<(), OutputValidationError> {
+        if !violated && repeated.is_empty() && self.inner.validator.is_valid(value) {
             return Ok(());
         }
-        let violations = violation::from_errors(self.inner.validator.errors(value), value, DEFAULT_RECEIVED_LIMIT);
-        if violated && violations.is_empty() {
+        let mut violations = violation::from_errors(self.inner.validator.errors(value), value, DEFAULT_RECEIVED_LIMIT);
+        if repeated.is_empty() && violations.is_empty() {
             return Ok(());
+        }
+        if !repeated.is_empty() {
+            violations.extend(repeated);
+            violation::sort(&mut violations);
         }
         Err(self.failure(violations, raw))
     }

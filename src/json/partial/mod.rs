@@ -63,6 +63,9 @@ pub enum Event<'a> {
     Begin(Kind),
     /// An object key is complete; the value that follows is at `path + key`.
     Key(&'a str),
+    /// The key just reported is a name the object already has (sent right after its `Key`;
+    /// `path` is the object's).
+    Repeated(&'a str),
     /// Decoded bytes appended to the string value being written (never for keys).
     StringBytes(&'a [u8]),
     /// A value is complete (for containers, with everything inside).
@@ -132,6 +135,8 @@ pub struct Parser {
     max_bytes: usize,
     max_depth: usize,
     extractor: Option<Extractor>,
+    /// Each member name repeated in its object, with the object's location.
+    repeated: Vec<(InstancePath, String)>,
 }
 
 impl Parser {
@@ -149,6 +154,7 @@ impl Parser {
             max_bytes,
             max_depth,
             extractor: extract.then(Extractor::default),
+            repeated: Vec::new(),
         }
     }
 
@@ -173,6 +179,12 @@ impl Parser {
     /// Text skipped by extraction (prose, fences), in order.
     pub fn skipped(&self) -> &[Skipped] {
         self.extractor.as_ref().map_or(&[], Extractor::skipped)
+    }
+
+    /// The member names repeated in their object so far, with the object's location (the value
+    /// keeps the last one's value at the first one's place).
+    pub fn repeated(&self) -> &[(InstancePath, String)] {
+        &self.repeated
     }
 
     /// The complete value, once `status()` is `Complete`.
@@ -483,6 +495,12 @@ impl Parser {
         };
         if key {
             obs.event(Event::Key(&text), &self.path, self.pos);
+            if let Some(Frame::Object { map, .. }) = self.stack.last() {
+                if map.contains_key(&text) {
+                    obs.event(Event::Repeated(&text), &self.path, self.pos);
+                    self.repeated.push((self.path.clone(), text.clone()));
+                }
+            }
             if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(text.clone()));
                 *key = Some(text);
