@@ -240,7 +240,7 @@ impl WasmContract {
 #[wasm_bindgen(js_name = failureEnvelope)]
 pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: usize) -> Result<String, JsError> {
     let error: OutputValidationError = parse_error(error_json)?;
-    Ok(report::failure_envelope(&error, run_id.as_deref(), retries).to_string())
+    Ok(canonical::failure_envelope(&error, run_id.as_deref(), retries).to_string())
 }
 
 fn parse_error(json: &str) -> Result<OutputValidationError, JsError> {
@@ -251,7 +251,7 @@ fn parse_error(json: &str) -> Result<OutputValidationError, JsError> {
 #[wasm_bindgen(js_name = formatChildResult)]
 pub fn format_child_result(result_json: &str) -> Result<String, JsError> {
     let v: Value = serde_json::from_str(result_json).map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(report::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
+    Ok(canonical::format_child_result(v.get("result_text").and_then(Value::as_str), v.get("result_data")))
 }
 
 /// `extractJson`: the extraction as JSON, offsets in UTF-16 code units (JS string indices).
