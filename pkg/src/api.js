@@ -316,6 +316,7 @@ export class OutputStream extends Owned {
   }
 
   #early = [];
+  #earlyRevision = 0;
   // The attempt's text while every chunk is a string and its JSON.parse is the data (`#plain`):
   // a valid outcome's data is then parsed here, where the module would serialize its value for
   // this side to decode and parse again (most of a long output's finish). Concatenation keeps a
@@ -352,10 +353,14 @@ export class OutputStream extends Owned {
     // read from its getter.
     const low = packed % 67108864;
     const attempt = (low >> 2) & 255;
-    const count = (low >> 10) & 65535;
+    const revision = (low >> 10) & 65535;
     const bytes = Math.floor(packed / 67108864);
-    // Violations cross the boundary only when there are new ones (or a retry reset them).
-    if (count !== this.#early.length || count === 65535) this.#early = JSON.parse(handle.earlyViolations());
+    // Violations cross the boundary only when they changed: new ones, one completed when its
+    // value closed, or a retry that reset them.
+    if (revision !== this.#earlyRevision) {
+      this.#early = JSON.parse(handle.earlyViolations());
+      this.#earlyRevision = revision;
+    }
     return {
       state: 'in-flight',
       attempt: attempt === 255 ? handle.attempt : attempt,

@@ -171,6 +171,8 @@ pub struct OutputStream {
     /// Set once the stream reached hard-complete, valid or refused.
     done: bool,
     changes: Changes,
+    /// The early violations' revisions of the attempts before this one (see `early_revision`).
+    revisions_before: usize,
 }
 
 impl OutputStream {
@@ -185,6 +187,7 @@ impl OutputStream {
             raw: Vec::new(),
             aborted: false,
             done: false,
+            revisions_before: 0,
             changes: Changes::default(),
         }
     }
@@ -192,6 +195,7 @@ impl OutputStream {
     fn restart(&mut self) {
         let limits = self.contract.limits();
         self.parser = Parser::new(limits.max_output_bytes, limits.max_depth, self.options.extract);
+        self.revisions_before += self.checker.revision() + 1;
         self.checker = new_checker(&self.contract, self.options);
         self.raw.clear();
         self.aborted = false;
@@ -246,6 +250,12 @@ impl OutputStream {
 
     pub fn early_violations(&self) -> &[Violation] {
         self.checker.violations()
+    }
+
+    /// Moves whenever the early violations change, across attempts too: one reported while its
+    /// value was incomplete is written again when the value closes, their number unchanged.
+    pub fn early_revision(&self) -> usize {
+        self.revisions_before + self.checker.revision()
     }
 
     pub fn status(&self) -> StreamStatus {

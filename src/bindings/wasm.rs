@@ -513,12 +513,12 @@ impl WasmStream {
         self.stream.is_aborted()
     }
 
-    /// Bit 0 complete, bit 1 aborted, bits 2–9 the attempt, bits 10–25 the number of early
-    /// violations, then the bytes times 2^26. A field at its maximum (255, 65535, 2^27 − 1 bytes)
-    /// means "read the getter" (pkg/src/api.js).
+    /// Bit 0 complete, bit 1 aborted, bits 2–9 the attempt, bits 10–25 the early violations'
+    /// revision (modulo 65535: it moves whenever they change), then the bytes times 2^26. A field
+    /// at its maximum (255, 2^27 − 1 bytes) means "read the getter" (pkg/src/api.js).
     fn packed_status(&self) -> f64 {
         let attempt = self.stream.attempt().min(255) as u64;
-        let count = self.stream.early_violations().len().min(65535) as u64;
+        let count = (self.stream.early_revision() % 65535) as u64;
         let bytes = (self.stream.parser().bytes() as u64).min((1 << 27) - 1);
         let low = u64::from(self.stream.is_complete()) | u64::from(self.stream.is_aborted()) << 1 | attempt << 2 | count << 10;
         (low + (bytes << 26)) as f64

@@ -262,6 +262,8 @@ pub struct Checker {
     /// The evaluation paths of the open locations' leaves, a stack cut back as locations close
     /// (so a long stream keeps only the open locations' steps).
     routes: RefCell<Vec<Route>>,
+    /// Counts every change to `found` (a violation added, or completed when its value closed).
+    revision: usize,
 }
 
 enum Check<'a> {
@@ -274,7 +276,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()) }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0 }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -295,6 +297,12 @@ impl Checker {
 
     pub fn violations(&self) -> &[Violation] {
         &self.found
+    }
+
+    /// How many times the violations changed: a reader that keeps a copy reads them again when
+    /// this moves (a completed violation changes without changing their number).
+    pub fn revision(&self) -> usize {
+        self.revision
     }
 
     /// The byte offsets where the violations became certain (same order).
@@ -563,6 +571,7 @@ impl Checker {
                         f.incomplete.push((self.found.len(), error));
                     }
                     self.found.push(v);
+                    self.revision += 1;
                     // The index of the byte that made it certain.
                     self.offsets.push(at.offset.saturating_sub(1));
                 }
@@ -579,6 +588,7 @@ impl Checker {
             if let Some(mut v) = violation::in_flight(&error, path, None, RECEIVED_CAP).into_iter().next() {
                 v.branch = slot.branch.take();
                 *slot = v;
+                self.revision += 1;
             }
         }
     }
