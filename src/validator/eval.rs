@@ -70,7 +70,9 @@ pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Er
 pub(super) fn keyword_is_valid(v: &Validator, node: usize, index: usize, value: &Value) -> bool {
     let Some(n) = v.nodes.get(node) else { return true };
     let Some(kw) = n.kws.get(index) else { return true };
-    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: vec![n.resource], refs: Vec::new(), depth: 0 };
+    // No scope: the keywords asked about alone look at the value itself, never through a
+    // dynamic reference (and an empty Vec allocates nothing, on a path taken per scalar).
+    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
     c.keyword(kw, n.draft, value, None)
 }
 
