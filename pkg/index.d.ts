@@ -11,7 +11,11 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export interface CompileOptions {
   /** Draft used when the schema has no `$schema`. Default: `"draft7"`. */
   draft?: Draft;
-  /** Refuse keywords the draft does not know and unknown formats. Default: `true`. */
+  /**
+   * Refuse keywords that would never be checked: those the draft does not know, and in Drafts 4,
+   * 6 and 7 validation keywords beside `$ref` (those drafts ignore them); and unknown formats.
+   * Default: `true`.
+   */
   strict?: boolean;
   /** Assert `format` in every draft. Default: `true`. */
   formats?: boolean;
@@ -52,7 +56,7 @@ export interface Violation {
   branch?: Branch;
 }
 
-/** The canonical error of a failed validation (seed 003): snake_case keys, exactly these fields. */
+/** The canonical error of a failed validation: snake_case keys, exactly these fields, so consumers in any language read one shape. */
 export interface OutputValidationError {
   error: 'output_validation_failed';
   schema_id: string;
@@ -70,6 +74,7 @@ export type SchemaErrorKind =
   | 'invalid_json'
   | 'meta_schema'
   | 'unknown_keyword'
+  | 'ref_sibling'
   | 'unknown_draft'
   | 'unresolvable_ref'
   | 'invalid_regex'
@@ -85,6 +90,8 @@ export interface SchemaIssue {
   pointer: string;
   message: string;
   keyword?: string;
+  /** For an `unknown_keyword` that looks misspelt: the keyword probably meant (`required` for `requried`). */
+  suggestion?: string;
   /** 1-based, for `invalid_json`. */
   line?: number;
   column?: number;
@@ -122,7 +129,11 @@ export declare class Contract {
   readonly schema: JsonSchema;
   /** Standard Schema v1 with the Standard JSON Schema extension. */
   readonly '~standard': StandardSchemaProps;
-  /** A stream validator for this contract (seed 003 §4 states). */
+  /**
+   * A stream validator for this contract: in flight while chunks arrive, then soft-complete
+   * (validated, retried once on failure), hard-complete (failed again: the canonical error) or
+   * refused.
+   */
   stream(options?: StreamOptions): OutputStream;
   /** Releases this handle. */
   free(): void;
@@ -279,7 +290,7 @@ export interface Extraction {
  */
 export declare function extractJson(text: string, options?: ExtractOptions): Extraction;
 
-/** Seed texts with `{name}` placeholders; each defaults to the seed's wording. */
+/** Texts with `{name}` placeholders that replace the built-in wording; each defaults to it. */
 export interface PromptTemplates {
   /** `{schema}` */
   outputFormat?: string;
@@ -300,10 +311,10 @@ export type ViolationSource = Violation[] | OutputValidationError | ValidationRe
 /** The system prompt with the `## Required Output Format` section appended last (unchanged without a schema). */
 export declare function enrichSystemPrompt(systemPrompt: string, schema: object | boolean | null | undefined, options?: { templates?: PromptTemplates }): string;
 
-/** Seed 000's `<output-validation-error>` prompt. */
+/** The retry prompt: an `<output-validation-error>` block with one `- {path}: {message}` line per violation, then the schema. */
 export declare function retryPrompt(violations: ViolationSource, schema: object | boolean, options?: { templates?: PromptTemplates }): string;
 
-/** Seed 004's reply to an output tool call. `tool` defaults to `task_output`. */
+/** The reply to an output tool call: a success text when valid, else the numbered violations and a request to call `tool` again (default `task_output`). */
 export declare function toolFeedback(result: ViolationSource, options?: { tool?: string; templates?: PromptTemplates }): string;
 
 export type Provider = 'openai' | 'anthropic' | 'generic';
@@ -362,7 +373,7 @@ export interface ConfigDiagnostic {
   issues?: SchemaIssue[];
 }
 
-/** Seed 002 §5's load-time checks (root `type: "object"`, `properties`, compiles); empty when usable. */
+/** The checks an agent's output schema must pass when its config is loaded: the root is `type: "object"`, it has `properties`, and it compiles; empty when usable. */
 export declare function checkOutputSchemaConfig(schema: object | boolean | string, options?: CompileOptions): ConfigDiagnostic[];
 
 export interface ChatMessage {
@@ -400,7 +411,7 @@ export interface EnforceOptions {
   messages?: ChatMessage[];
   /** Appended as a user message. */
   task?: string;
-  /** Default: 1 (seed 001). */
+  /** Default: 1. One retry repairs most format errors; a model that fails twice rarely succeeds later. */
   maxRetries?: number;
   /** Called after every attempt (for success-rate monitoring). */
   onAttempt?: (event: AttemptEvent) => void;
@@ -417,7 +428,7 @@ export type EnforceResult<T> =
   | (FailureEnvelope & { attempts: number; validation_error: OutputValidationError })
   | { status: 'refused'; refusal: string; attempts: number };
 
-/** Seed 000's executor loop: enrich, call, extract, validate (streaming when streamed), retry, report. */
+/** The executor loop: enrich the system prompt, call, extract, validate (streaming when streamed), retry, report. */
 export declare function enforce<T = unknown>(contract: Contract, model: ModelFunction, options?: EnforceOptions): Promise<EnforceResult<T>>;
 
 /** Standard Schema v1 props (https://standardschema.dev). */
@@ -446,7 +457,9 @@ export interface Diagnostic {
   severity: 'error' | 'warning' | 'info';
   /**
    * Stable code: `json_syntax`, a `SchemaErrorKind` (`meta_schema`, `unknown_keyword`,
-   * `unresolvable_ref`, `invalid_regex`, …), an authoring lint (`root_not_object`,
+   * `ref_sibling`, `unresolvable_ref`, `invalid_regex`, …), `keyword_from_other_draft`,
+   * `id_beside_ref` (a warning: an `$id` beside `$ref` in Drafts 4–7, where it is ignored),
+   * an authoring lint (`root_not_object`,
    * `no_properties`, `open_object`, `no_required`, `required_not_in_properties`,
    * `enum_in_description`, `prefer_any_of`, `missing_id`, `id_not_versioned`, `missing_title`,
    * `missing_description`) or a provider rule (`openai_*`, `anthropic_*`).

@@ -1,5 +1,6 @@
 //! The Rust API: canonical errors, compile options, the cache, limits.
 
+use output_contract::schema::contract::DEFAULT_MAX_SCHEMA_BYTES;
 use output_contract::{Contract, ContractCache, Draft, Options, SchemaErrorKind};
 use serde_json::{json, Value};
 
@@ -86,8 +87,51 @@ fn schema_errors_are_typed() {
     let err = Contract::compile(&deep, &Options::default()).unwrap_err();
     assert_eq!(err.kind, SchemaErrorKind::LimitExceeded);
 
-    let big = format!("{{\"description\": \"{}\"}}", "x".repeat(2 * 1024 * 1024));
+    let big = format!("{{\"description\": \"{}\"}}", "x".repeat(DEFAULT_MAX_SCHEMA_BYTES));
     assert_eq!(Contract::compile_text(&big, &Options::default()).unwrap_err().kind, SchemaErrorKind::LimitExceeded);
+}
+
+/// A configuration-file schema as published ones are written: `count` definitions of objects with
+/// typed, patterned and enumerated fields, each one referring to the previous, all reachable from
+/// the root's properties.
+fn configuration_schema(count: usize) -> String {
+    let definitions: Vec<String> = (0..count)
+        .map(|i| {
+            format!(
+                r##""Resource{i}": {{"type": "object", "description": "Resource {i}: a block of settings with typed fields.", "properties": {{
+                    "Name": {{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[A-Za-z][A-Za-z0-9_-]*$"}},
+                    "Kind": {{"enum": ["alpha", "beta", "gamma", "delta"]}},
+                    "Count": {{"type": "integer", "minimum": 0, "maximum": 1000}},
+                    "Tags": {{"type": "array", "uniqueItems": true, "items": {{"type": "object", "required": ["Key"], "properties": {{"Key": {{"type": "string"}}, "Value": {{"type": "string"}}}}}}}},
+                    "Endpoint": {{"type": "string", "format": "uri"}},
+                    "Previous": {{"$ref": "#/definitions/Resource{}"}}
+                }}, "required": ["Name", "Kind"], "additionalProperties": false}}"##,
+                i.saturating_sub(1)
+            )
+        })
+        .collect();
+    let properties: Vec<String> = (0..count).map(|i| format!(r##""resource{i}": {{"$ref": "#/definitions/Resource{i}"}}"##)).collect();
+    format!(
+        r#"{{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "definitions": {{{}}}, "properties": {{{}}}, "additionalProperties": false}}"#,
+        definitions.join(",\n"),
+        properties.join(",\n")
+    )
+}
+
+#[test]
+fn schemas_of_several_megabytes_compile_by_default() {
+    let text = configuration_schema(2600);
+    assert!((2_000_000..3_000_000).contains(&text.len()), "{} bytes", text.len());
+    let contract = Contract::compile_text(&text, &Options::default()).unwrap();
+    assert!(contract.validate(&json!({"resource7": {"Name": "db", "Kind": "beta", "Previous": {"Name": "x", "Kind": "alpha"}}})).is_ok());
+    let violations = contract.violations(&json!({"resource2599": {"Name": "9db", "Kind": "omega", "Previous": {"Kind": "alpha"}}}));
+    let keywords: Vec<&str> = violations.iter().map(|v| v.keyword.as_str()).collect();
+    assert_eq!(keywords.len(), 3, "{keywords:?}");
+    // The limit is kept, and still refuses before parsing: a smaller one refuses this schema.
+    let options = Options { max_schema_bytes: 1024 * 1024, ..Options::default() };
+    let err = Contract::compile_text(&text, &options).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::LimitExceeded);
+    assert!(err.message.contains(&format!("more than the limit of {} bytes", 1024 * 1024)), "{}", err.message);
 }
 
 #[test]

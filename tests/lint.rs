@@ -205,3 +205,136 @@ fn every_code_at_its_range_in_the_shared_corpus() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn keywords_beside_ref_in_drafts_4_to_7_are_errors_at_their_keys() {
+    use output_contract::{Contract, Draft, Options, SchemaErrorKind};
+    let text = r##"{
+  "$id": "https://example.com/schemas/hooks/1.0.0",
+  "title": "Hooks",
+  "description": "Hooks to run.",
+  "type": "object",
+  "definitions": {"hook": {"type": "object", "properties": {"id": {"type": "string"}, "entry": {"type": "string"}}}},
+  "properties": {
+    "hook": {
+      "$ref": "#/definitions/hook",
+      "$id": "#hook",
+      "description": "annotations beside $ref are fine",
+      "required": ["id", "entry"]
+    }
+  },
+  "required": ["hook"],
+  "additionalProperties": false
+}"##;
+    for draft in [Draft::Draft6, Draft::Draft7] {
+        let r = check_schema(text, &CheckOptions { draft: Some(draft), provider: None });
+        assert!(!r.valid);
+        let d = at(&r.diagnostics, "ref_sibling");
+        assert_eq!(d.severity, Severity::Error);
+        assert_eq!((slice(text, d).as_str(), d.pointer.as_str(), d.range.start.line), ("\"required\"", "/properties/hook/required", 12));
+        assert!(d.message.contains("allOf") && d.message.contains(draft.title()), "{}", d.message);
+        let fix = &d.fix.as_ref().unwrap().message;
+        assert!(fix.contains("\"allOf\"") && fix.contains(Draft::Draft201909.meta_schema_uri()), "{fix}");
+        // Only `required` is refused: the annotation and the identifier are not.
+        assert_eq!(r.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(), 1, "{:?}", codes(&r.diagnostics));
+        let w = at(&r.diagnostics, "id_beside_ref");
+        assert_eq!((w.severity, slice(text, w).as_str(), w.range.start.line), (Severity::Warning, "\"$id\"", 10));
+        assert!(w.fix.is_some());
+    }
+    // Compiling refuses the same keyword with a typed issue; without strict mode it is ignored,
+    // as the specification says, and the object without "entry" passes: the bug strict mode stops.
+    let schema: serde_json::Value = serde_json::from_str(text).unwrap();
+    let err = Contract::compile(&schema, &Options::default()).unwrap_err();
+    assert_eq!(err.kind, SchemaErrorKind::RefSibling);
+    assert_eq!((err.issues.len(), err.issues[0].keyword.as_deref()), (1, Some("required")));
+    let lax = Contract::compile(&schema, &Options { strict: false, ..Options::default() }).unwrap();
+    assert!(lax.validate(&serde_json::json!({"hook": {"id": "a"}})).is_ok());
+
+    // The fix the message names: with the $ref in an allOf the keyword is checked.
+    let wrapped = text.replace(
+        r##""$ref": "#/definitions/hook",
+      "$id": "#hook","##,
+        r##""allOf": [{"$ref": "#/definitions/hook"}],"##,
+    );
+    let r = check_schema(&wrapped, &CheckOptions::default());
+    assert!(r.valid, "{:?}", codes(&r.diagnostics));
+    assert!(!codes(&r.diagnostics).iter().any(|c| c.contains("ref")), "{:?}", codes(&r.diagnostics));
+    let contract = Contract::compile_text(&wrapped, &Options::default()).unwrap();
+    assert!(contract.validate(&serde_json::json!({"hook": {"id": "a"}})).is_err());
+
+    // Under 2019-09 and later the keyword is checked where it is: nothing to report (the "$id",
+    // a fragment, is not an identifier there, and would be the $ref's base).
+    let later = text.replace(r##""$id": "#hook","##, "");
+    for draft in [Draft::Draft201909, Draft::Draft202012] {
+        let r = check_schema(&later, &CheckOptions { draft: Some(draft), provider: None });
+        assert!(r.valid, "{draft:?}: {:?}", codes(&r.diagnostics));
+        assert!(!codes(&r.diagnostics).iter().any(|c| c.contains("ref")), "{draft:?}");
+    }
+}
+
+#[test]
+fn a_rename_comes_from_the_issue_suggestion() {
+    use output_contract::{Contract, Options};
+    let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "string", "maxLenght": 3}}});
+    let err = Contract::compile(&schema, &Options::default()).unwrap_err();
+    assert_eq!(err.issues[0].suggestion.as_deref(), Some("maxLength"));
+    let text = serde_json::to_string(&schema).unwrap();
+    let r = check_schema(&text, &CheckOptions::default());
+    let d = at(&r.diagnostics, "unknown_keyword");
+    assert_eq!(d.fix.as_ref().unwrap().replacement.as_deref(), Some("\"maxLength\""));
+    // No suggestion, no rename: an unknown keyword far from every known one.
+    let r = check_schema(r#"{"type": "object", "colour": "red"}"#, &CheckOptions::default());
+    assert_eq!(at(&r.diagnostics, "unknown_keyword").fix, None);
+}
+
+/// Text users read speaks of the library and JSON Schema alone, never of the documents it was
+/// designed from.
+#[test]
+fn diagnostics_and_schema_errors_name_no_design_document() {
+    use output_contract::agent::config::check_output_schema_config;
+    use output_contract::{Contract, Options};
+    let corpus: serde_json::Value = serde_json::from_str(include_str!("corpus/check-schema.json")).unwrap();
+    let mut texts: Vec<(String, CheckOptions)> = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let text = case["schema"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<Vec<_>>().join("\n");
+            let options = CheckOptions {
+                draft: case["draft"].as_str().map(|d| output_contract::Draft::from_name(d).unwrap()),
+                provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
+            };
+            (text, options)
+        })
+        .collect();
+    for extra in [
+        r##"{"type": "array", "items": {"$ref": "#/definitions/x", "$id": "x", "minItems": 1}, "definitions": {"x": {}}}"##,
+        r#"{"properties": {"a": {"format": "no-such-format", "requried": [], "prefixItems": []}}}"#,
+        r#"{"$schema": "https://example.com/unknown", "type": "object"}"#,
+        r#"[1, 2]"#,
+        "",
+    ] {
+        texts.push((extra.to_string(), CheckOptions::default()));
+        texts.push((extra.to_string(), CheckOptions { provider: Some(Provider::OpenAi), ..CheckOptions::default() }));
+        texts.push((extra.to_string(), CheckOptions { provider: Some(Provider::Anthropic), ..CheckOptions::default() }));
+    }
+    let mut read = Vec::new();
+    for (text, options) in &texts {
+        for d in check_schema(text, options).diagnostics {
+            read.push(d.message);
+            read.extend(d.fix.map(|f| f.message));
+        }
+        if let Ok(schema) = serde_json::from_str::<serde_json::Value>(text) {
+            if let Err(e) = Contract::compile(&schema, &Options::default()) {
+                read.push(e.message);
+                read.extend(e.issues.into_iter().map(|i| i.message));
+            }
+            for d in check_output_schema_config(&schema, &Options::default()) {
+                read.push(d.message);
+            }
+        }
+    }
+    assert!(read.len() > 100, "{} texts", read.len());
+    let named: Vec<&String> = read.iter().filter(|m| m.to_lowercase().contains("seed")).collect();
+    assert!(named.is_empty(), "{named:#?}");
+}

@@ -1,5 +1,5 @@
-// An edge agent (Cloudflare Workers / workerd): POST { blueprint, task } → the seed 000 run
-// result. The model is called with the blueprint's system prompt enriched with the output
+// An edge agent (Cloudflare Workers / workerd): POST { blueprint, task } → the run's result.
+// The model is called with the blueprint's system prompt enriched with the output
 // schema; its streamed answer (server-sent events of text deltas) goes through the contract's
 // stream validator; the upstream request is cancelled at the first violation no continuation
 // could repair; one retry with the retry prompt; then `result_data`, the failure envelope, or

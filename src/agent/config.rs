@@ -1,6 +1,9 @@
-//! Seed 002 §5's load-time checks of an agent's `output_schema`: the root is `type: "object"`,
-//! it has `properties`, and it compiles. Each finding is a typed diagnostic, so a config loader
-//! can list them all instead of stopping at the first thrown error.
+//! The checks an agent's `output_schema` must pass when its config is loaded: the root is
+//! `type: "object"` (the output travels as a tool call's arguments and as `result_data`, both
+//! objects), it has `properties` (else the model is told nothing about the fields to produce),
+//! and it compiles. Each finding is a typed diagnostic, so a config loader can list them all
+//! instead of stopping at the first thrown error. (These are the structured-output design's
+//! load-time checks, seed 002 §5.)
 
 use crate::schema::contract::{Contract, Options};
 use crate::schema::error::SchemaIssue;
@@ -27,7 +30,7 @@ pub struct ConfigDiagnostic {
     pub issues: Vec<SchemaIssue>,
 }
 
-/// Every seed 002 §5 problem of `schema`; empty when it can be used as an output schema.
+/// Every problem that keeps `schema` from being an agent's output schema; empty when it can be one.
 pub fn check_output_schema_config(schema: &Value, options: &Options) -> Vec<ConfigDiagnostic> {
     let mut out = shape_diagnostics(schema);
     if let Err(e) = Contract::compile(schema, options) {

@@ -1,5 +1,6 @@
-//! The texts sent to models: the output-format section of seed 000 §3.1, the retry prompt of
-//! seed 000 §3.3 and the tool feedback of seed 004. The seed texts are the defaults; each can be
+//! The texts sent to models: the output-format section appended to the system prompt, the retry
+//! prompt that lists an answer's violations, and the reply to an output tool call. The built-in
+//! wordings (those of the design documents, seeds 000 and 004) are the defaults; each can be
 //! replaced by a template with `{name}` placeholders.
 //!
 //! Schemas are printed as Python's `json.dumps(schema, indent=2)` prints them, except that
@@ -11,29 +12,29 @@ use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Seed 000 §3.1, appended to the system prompt. Placeholder: `{schema}`.
+/// The output-format section, appended to the system prompt. Placeholder: `{schema}`.
 pub const OUTPUT_FORMAT: &str = "\n\n## Required Output Format\n\nYou MUST provide structured output as JSON conforming to this schema:\n\n```json\n{schema}\n```\n\nYour response MUST be valid JSON that matches this schema exactly. Output ONLY the JSON, no additional text.";
 
-/// Seed 000 §3.3. Placeholders: `{errors}` (the lines) and `{schema}`.
+/// The retry prompt after an invalid answer. Placeholders: `{errors}` (the lines) and `{schema}`.
 pub const RETRY: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\n## Required Schema\n```json\n{schema}\n```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>";
 
 /// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`.
 pub const RETRY_LINE: &str = "- {path}: {message}";
 
-/// Seed 004, when the tool call's output is valid.
+/// The reply to an output tool call whose arguments are valid.
 pub const TOOL_SUCCESS: &str = "Output validated successfully. You may now complete the task.";
 
-/// Seed 004, when it is not. Placeholders: `{errors}` and `{tool}`.
+/// The reply when they are not. Placeholders: `{errors}` and `{tool}`.
 pub const TOOL_FAILURE: &str = "## Validation Failed\n\nYour output does not match the expected schema:\n\n{errors}\n\nPlease fix these issues and call `{tool}` again.";
 
 /// One line of the tool feedback's list. Placeholders: `{index}` (from 1), `{path}`, `{message}`,
 /// `{keyword}`.
 pub const TOOL_FAILURE_LINE: &str = "{index}. **{path}**: {message}";
 
-/// The tool seed 004's feedback names by default.
+/// The output tool the reply asks the model to call again, by default.
 pub const DEFAULT_TOOL: &str = "task_output";
 
-/// The templates, each defaulting to the seed text; from JS a partial object overrides some.
+/// The templates, each defaulting to the built-in text; from JS a partial object overrides some.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Templates {
@@ -86,7 +87,8 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// Seed 000's `if not output_schema`: no schema, `null`, `false`, `{}` and `[]` add nothing.
+/// Whether there is a schema to describe: no schema, `null`, `false`, `{}` and `[]` add nothing
+/// (as an executor's `if not output_schema` reads them).
 fn has_schema(schema: &Value) -> bool {
     match schema {
         Value::Null | Value::Bool(false) => false,
@@ -118,8 +120,8 @@ fn lines(violations: &[Violation], template: &str, separator: &str) -> String {
     lines.join(separator)
 }
 
-/// The `<output-validation-error>` block of seed 000 §3.3: one `- {path}: {message}` line per
-/// violation and the schema pretty-printed with two-space indentation.
+/// The `<output-validation-error>` block: one `- {path}: {message}` line per violation and the
+/// schema pretty-printed with two-space indentation.
 pub fn retry_prompt(violations: &[Violation], schema: &Value) -> String {
     retry_prompt_with(violations, schema, &Templates::default())
 }
@@ -129,8 +131,8 @@ pub fn retry_prompt_with(violations: &[Violation], schema: &Value, templates: &T
     fill(&templates.retry, &[("errors", &errors), ("schema", &pretty(schema))])
 }
 
-/// Seed 004's reply to a `task_output` call: the success text when there are no violations,
-/// else the numbered list and the instruction to call `tool` again.
+/// The reply to an output tool call: the success text when there are no violations, else the
+/// numbered list and the instruction to call `tool` again.
 pub fn tool_feedback(violations: &[Violation], tool: &str, templates: &Templates) -> String {
     if violations.is_empty() {
         return fill(&templates.tool_success, &[("tool", tool)]);

@@ -10,6 +10,7 @@ use crate::agent::config::{shape_diagnostics, ConfigCode};
 use crate::schema::contract::{self, Contract, Options};
 use crate::validator::draft::{drafts_knowing, Draft};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
+use crate::schema::strict;
 use crate::json::path::escape_pointer_token;
 use crate::json::sourcemap::{SourceMap, Span};
 pub use crate::json::textpos::Range;
@@ -144,6 +145,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
             draft
         }
     };
+    ids_beside_ref(&mut report, &schema, draft);
     authoring(&mut report, &schema);
     match options.provider {
         Some(Provider::OpenAi) => openai(&mut report, &schema),
@@ -157,21 +159,37 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
 }
 
 fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft) {
-    let at = if issue.kind == SchemaErrorKind::UnknownKeyword { At::Key } else { At::Value };
-    // A keyword of another draft gets its own code: the fix is choosing the draft, not a rename.
-    let other_draft = match (issue.kind, issue.keyword.as_deref()) {
-        (SchemaErrorKind::UnknownKeyword, Some(k)) => drafts_knowing(k, draft).first().copied(),
-        _ => None,
-    };
-    let (code, fix) = match (other_draft, issue.message.split("did you mean '").nth(1)) {
-        (Some(home), _) => ("keyword_from_other_draft", Some(Fix { message: format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()), replacement: None })),
-        (None, Some(rest)) if issue.kind == SchemaErrorKind::UnknownKeyword => {
-            let near = rest.split('\'').next().unwrap_or("");
-            (issue.kind.as_str(), Some(Fix { message: format!("rename to '{near}'"), replacement: Some(format!("\"{near}\"")) }))
+    let keyword = issue.keyword.as_deref().unwrap_or_default();
+    let (code, at, fix) = match issue.kind {
+        SchemaErrorKind::UnknownKeyword => match (drafts_knowing(keyword, draft).first(), &issue.suggestion) {
+            // A keyword of another draft gets its own code: the fix is choosing the draft, not a rename.
+            (Some(home), _) => ("keyword_from_other_draft", At::Key, Some(fix(format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()), None))),
+            (None, Some(near)) => (issue.kind.as_str(), At::Key, Some(fix(format!("rename to '{near}'"), Some(format!("\"{near}\""))))),
+            (None, None) => (issue.kind.as_str(), At::Key, None),
+        },
+        SchemaErrorKind::RefSibling => {
+            let message = format!(
+                "put \"$ref\" and \"{keyword}\" in an \"allOf\", or add \"$schema\": \"{}\" at the root",
+                Draft::Draft201909.meta_schema_uri()
+            );
+            (issue.kind.as_str(), At::Key, Some(fix(message, None)))
         }
-        _ => (issue.kind.as_str(), None),
+        _ => (issue.kind.as_str(), At::Value, None),
     };
     report.add(Severity::Error, code, &issue.pointer, at, issue.message.clone(), fix);
+}
+
+fn fix(message: String, replacement: Option<String>) -> Fix {
+    Fix { message, replacement }
+}
+
+/// An identifier beside a `$ref` in Drafts 4–7: ignored, so a warning rather than an error.
+fn ids_beside_ref(report: &mut Report, schema: &Value, draft: Draft) {
+    for issue in strict::ids_beside_ref(schema, draft) {
+        let keyword = issue.keyword.as_deref().unwrap_or_default();
+        let message = format!("remove \"{keyword}\", or put the \"$ref\" in an \"allOf\" so that it resolves against \"{keyword}\"");
+        report.add(Severity::Warning, "id_beside_ref", &issue.pointer, At::Key, issue.message, Some(fix(message, None)));
+    }
 }
 
 /// Every subschema with its pointer, root first (breadth of real schemas; bounded depth).
@@ -209,7 +227,7 @@ fn authoring(report: &mut Report, schema: &Value) {
     // The schema was compiled above: only the root's shape is left to check.
     for d in shape_diagnostics(schema) {
         let (code, message) = match d.code {
-            ConfigCode::RootNotObject => ("root_not_object", "the output schema's root should be \"type\": \"object\" (seed 002): tools and result_data carry objects"),
+            ConfigCode::RootNotObject => ("root_not_object", "the output schema's root should be \"type\": \"object\": the output reaches the agent as a tool call's arguments and as result_data, both objects, and agent configs refuse any other root"),
             ConfigCode::NoProperties => ("no_properties", "the output schema has no \"properties\": the model is told nothing about the fields it must produce"),
             ConfigCode::InvalidSchema => continue,
         };
@@ -218,7 +236,7 @@ fn authoring(report: &mut Report, schema: &Value) {
     }
     if let Some(root) = schema.as_object() {
         match root.get("$id").and_then(Value::as_str) {
-            None => report.add(Severity::Info, "missing_id", "", At::Open, "no \"$id\": contracts are cached and reported by id (seed 003 suggests a versioned URI such as https://example.com/schemas/<agent>/1.0.0)".into(), None),
+            None => report.add(Severity::Info, "missing_id", "", At::Open, "no \"$id\": contracts are cached and reported by id; give it a versioned URI such as https://example.com/schemas/<agent>/1.0.0, so a changed contract gets a new id".into(), None),
             Some(id) if !has_semver(id) => report.add(Severity::Info, "id_not_versioned", "/$id", At::Value, format!("\"$id\" {id:?} has no version: put a semver segment in its path (…/1.0.0) so a changed contract gets a new id"), None),
             _ => {}
         }

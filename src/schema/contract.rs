@@ -19,10 +19,11 @@ use crate::check::early::EarlySchema;
 
 pub const DEFAULT_RAW_OUTPUT_LIMIT: usize = 4096;
 pub const DEFAULT_RECEIVED_LIMIT: usize = 256;
-/// Schema text larger than this is refused before it is parsed. Published schemas run to several
-/// megabytes (cloud-template and configuration-file schemas of 2–10 MB); 64 MiB leaves room for
-/// them while bounding what a hostile schema can make the module allocate.
-pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 64 * 1024 * 1024;
+/// Schema text larger than this is refused before it is parsed. Published configuration-file
+/// schemas reach several megabytes; 16 MiB is eight times a 2 MB one, and what a schema of that
+/// size can make the module allocate (2.5 GB at worst, SECURITY.md) stays within WebAssembly's
+/// 4 GiB, so a larger one is a typed error rather than an out-of-memory trap.
+pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 16 * 1024 * 1024;
 pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 256;
 
 /// How to compile a contract. `Options::default()` is the product's behaviour: Draft-7 unless

@@ -13,6 +13,9 @@ pub enum SchemaErrorKind {
     MetaSchema,
     /// Strict mode: a keyword the draft does not know (it would never be checked).
     UnknownKeyword,
+    /// Strict mode: a validation or applicator keyword beside `$ref` in Drafts 4, 6 and 7, where a
+    /// `$ref` stands for its whole schema object, so the keyword would never be checked.
+    RefSibling,
     /// `$schema` names a meta-schema that is none of the supported drafts.
     UnknownDraft,
     /// A `$ref` that neither the schema nor `resources` provides (nothing is fetched).
@@ -35,6 +38,7 @@ impl SchemaErrorKind {
             SchemaErrorKind::InvalidJson => "invalid_json",
             SchemaErrorKind::MetaSchema => "meta_schema",
             SchemaErrorKind::UnknownKeyword => "unknown_keyword",
+            SchemaErrorKind::RefSibling => "ref_sibling",
             SchemaErrorKind::UnknownDraft => "unknown_draft",
             SchemaErrorKind::UnresolvableRef => "unresolvable_ref",
             SchemaErrorKind::InvalidRegex => "invalid_regex",
@@ -56,6 +60,10 @@ pub struct SchemaIssue {
     /// The keyword concerned, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
+    /// For an unknown keyword that looks like a misspelling: the keyword probably meant
+    /// (`required` for `requried`), so an editor can offer the rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
     /// For invalid JSON: 1-based line and column of the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
@@ -73,6 +81,7 @@ impl SchemaIssue {
             pointer: pointer.into(),
             message: message.into(),
             keyword: None,
+            suggestion: None,
             line: None,
             column: None,
             uri: None,
@@ -81,6 +90,11 @@ impl SchemaIssue {
 
     pub fn with_keyword(mut self, keyword: impl Into<String>) -> Self {
         self.keyword = Some(keyword.into());
+        self
+    }
+
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
         self
     }
 

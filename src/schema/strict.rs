@@ -1,6 +1,9 @@
-//! Strict mode: every keyword in a schema must mean something in the draft in effect. A keyword
-//! the validator does not know is silently never checked — the bug users of output schemas hit
-//! most (`prefixItems` under Draft-7, `requried` for `required`) — so strict mode refuses it.
+//! Strict mode: every keyword in a schema must be checked by the draft in effect. A keyword the
+//! validator does not know is silently never checked — the bug users of output schemas hit most
+//! (`prefixItems` under Draft 7, `requried` for `required`) — so strict mode refuses it. So is a
+//! validation keyword beside `$ref` in Drafts 4, 6 and 7: there a `$ref` stands for its whole
+//! schema object and the specification has every keyword next to it ignored, while other
+//! validators (Ajv) check them, and schemas written for those rely on it.
 
 use crate::validator::draft::{drafts_knowing, keywords, Draft};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
@@ -12,38 +15,125 @@ const ANNOTATIONS: &[&str] = &[
     "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
 ];
 
-/// Finds every unknown keyword in `schema` (walking only places that hold subschemas, so property
-/// names under `properties` are never mistaken for keywords).
+/// Keywords that may sit beside a `$ref` in Drafts 4–7 although they are ignored there, because
+/// ignoring them changes nothing: the dialect, and the maps that hold reference targets (found by
+/// JSON Pointer whatever sits beside them). The identifier (`$id`, Draft 4's `id`) is allowed
+/// too, but changes where references resolve: see [`ids_beside_ref`].
+const HARMLESS_BESIDE_REF: &[&str] = &["$ref", "$schema", "definitions", "$defs"];
+
+/// Finds every keyword of `schema` that would never be checked: keywords the draft does not know,
+/// and validation keywords beside a `$ref` in Drafts 4–7. Only places that hold subschemas are
+/// walked, so property names under `properties` are never mistaken for keywords.
 pub fn unknown_keywords(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
-    let mut issues = Vec::new();
-    walk(schema, draft, &mut String::new(), &mut issues, 0);
-    issues
+    Walk::run(schema, draft).refused
+}
+
+/// Every identifier (`$id`, or `id` in Draft 4) beside a `$ref` in Drafts 4–7. It is ignored
+/// there: the `$ref` resolves against the enclosing base URI, not against it, and no reference
+/// reaches the schema by it. Common in generated schemas and harmless when nothing relies on it,
+/// so it is not refused; the editor warns about it.
+pub fn ids_beside_ref(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
+    Walk::run(schema, draft).ignored_ids
 }
 
 /// Deep enough for any real schema; deeper documents are refused by the schema depth limit first.
 const MAX_WALK_DEPTH: usize = 512;
 
-fn walk(schema: &Value, draft: Draft, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
-    let Value::Object(map) = schema else { return };
-    if depth > MAX_WALK_DEPTH {
-        return;
+#[derive(Default)]
+struct Walk {
+    pointer: String,
+    refused: Vec<SchemaIssue>,
+    ignored_ids: Vec<SchemaIssue>,
+}
+
+impl Walk {
+    fn run(schema: &Value, draft: Draft) -> Walk {
+        let mut walk = Walk::default();
+        walk.schema(schema, draft, 0);
+        walk
     }
-    // An embedded resource may declare its own dialect.
-    let draft = map
-        .get("$schema")
-        .and_then(Value::as_str)
-        .and_then(Draft::from_meta_schema_uri)
-        .unwrap_or(draft);
-    for (key, value) in map {
-        let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&escape_pointer_token(key));
-        if !is_allowed(key, draft) {
-            issues.push(unknown_keyword_issue(key, draft, pointer));
-        } else {
-            walk_keyword(key, value, draft, pointer, issues, depth);
+
+    /// Runs `f` with `token` appended to the pointer.
+    fn under(&mut self, token: &str, f: impl FnOnce(&mut Self)) {
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        self.pointer.push_str(&escape_pointer_token(token));
+        f(self);
+        self.pointer.truncate(len);
+    }
+
+    fn schema(&mut self, schema: &Value, draft: Draft, depth: usize) {
+        let Value::Object(map) = schema else { return };
+        if depth > MAX_WALK_DEPTH {
+            return;
         }
-        pointer.truncate(len);
+        // An embedded resource may declare its own dialect.
+        let draft = map
+            .get("$schema")
+            .and_then(Value::as_str)
+            .and_then(Draft::from_meta_schema_uri)
+            .unwrap_or(draft);
+        // Before 2019-09 a string `$ref` hides every keyword beside it.
+        let reference = map.get("$ref").and_then(Value::as_str).filter(|_| draft <= Draft::Draft7);
+        let hidden: Vec<&str> = match reference {
+            Some(_) => map.keys().map(String::as_str).filter(|k| is_allowed(k, draft) && hidden_beside_ref(k, draft)).collect(),
+            None => Vec::new(),
+        };
+        for (key, value) in map {
+            self.under(key, |w| {
+                if !is_allowed(key, draft) {
+                    w.refused.push(unknown_keyword_issue(key, draft, &w.pointer));
+                } else if let (Some(reference), true) = (reference, hidden.contains(&key.as_str())) {
+                    w.refused.push(ref_sibling_issue(key, reference, &hidden, draft, &w.pointer));
+                } else {
+                    if reference.is_some() && key == draft.id_keyword() {
+                        w.ignored_ids.push(id_beside_ref_issue(key, draft, &w.pointer));
+                    }
+                    w.keyword(key, value, draft, depth);
+                }
+            });
+        }
+    }
+
+    /// Recurses into the subschemas a known keyword holds.
+    fn keyword(&mut self, key: &str, value: &Value, draft: Draft, depth: usize) {
+        match key {
+            // One subschema.
+            "additionalItems" | "additionalProperties" | "contains" | "propertyNames" | "not" | "if"
+            | "then" | "else" | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" => {
+                self.schema(value, draft, depth + 1)
+            }
+            // A subschema or a list of them.
+            "items" => match value {
+                Value::Array(list) => self.list(list, draft, depth),
+                other => self.schema(other, draft, depth + 1),
+            },
+            // Lists of subschemas.
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                if let Value::Array(list) = value {
+                    self.list(list, draft, depth)
+                }
+            }
+            // Maps of name → subschema (`dependencies` values may also be lists of names).
+            "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" | "dependencies" => {
+                if let Value::Object(map) = value {
+                    self.map(map, draft, depth)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn list(&mut self, list: &[Value], draft: Draft, depth: usize) {
+        for (i, item) in list.iter().enumerate() {
+            self.under(&i.to_string(), |w| w.schema(item, draft, depth + 1));
+        }
+    }
+
+    fn map(&mut self, map: &Map<String, Value>, draft: Draft, depth: usize) {
+        for (name, sub) in map {
+            self.under(name, |w| w.schema(sub, draft, depth + 1));
+        }
     }
 }
 
@@ -51,74 +141,54 @@ fn is_allowed(key: &str, draft: Draft) -> bool {
     key.starts_with("x-") || ANNOTATIONS.contains(&key) || keywords(draft).contains(&key)
 }
 
-/// Recurses into the subschemas a known keyword holds.
-fn walk_keyword(key: &str, value: &Value, draft: Draft, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
-    match key {
-        // One subschema.
-        "additionalItems" | "additionalProperties" | "contains" | "propertyNames" | "not" | "if"
-        | "then" | "else" | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" => {
-            walk(value, draft, pointer, issues, depth + 1)
-        }
-        // A subschema or a list of them.
-        "items" => match value {
-            Value::Array(list) => walk_list(list, draft, pointer, issues, depth),
-            other => walk(other, draft, pointer, issues, depth + 1),
-        },
-        // Lists of subschemas.
-        "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-            if let Value::Array(list) = value {
-                walk_list(list, draft, pointer, issues, depth)
-            }
-        }
-        // Maps of name → subschema (`dependencies` values may also be lists of names).
-        "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" | "dependencies" => {
-            if let Value::Object(map) = value {
-                walk_map(map, draft, pointer, issues, depth)
-            }
-        }
-        _ => {}
-    }
+/// A keyword that beside a `$ref` is ignored and would have been checked without it.
+fn hidden_beside_ref(key: &str, draft: Draft) -> bool {
+    !(key.starts_with("x-") || ANNOTATIONS.contains(&key) || HARMLESS_BESIDE_REF.contains(&key) || key == draft.id_keyword())
 }
 
-fn walk_list(list: &[Value], draft: Draft, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
-    for (i, item) in list.iter().enumerate() {
-        let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&i.to_string());
-        walk(item, draft, pointer, issues, depth + 1);
-        pointer.truncate(len);
-    }
+fn ref_sibling_issue(key: &str, reference: &str, hidden: &[&str], draft: Draft, pointer: &str) -> SchemaIssue {
+    let quoted: Vec<String> = hidden.iter().map(|k| format!("\"{k}\"")).collect();
+    let message = format!(
+        "\"{key}\" beside \"$ref\" would never be checked: {} ignores every keyword next to a $ref; \
+         move {} into an \"allOf\" with it ({{\"allOf\": [{{\"$ref\": {}}}, {{{}: …}}]}}), \
+         or declare \"$schema\": \"{}\" at the root (Draft 2019-09 and later check keywords beside $ref)",
+        draft.title(),
+        quoted.join(", "),
+        Value::from(reference),
+        quoted.join(": …, "),
+        Draft::Draft201909.meta_schema_uri(),
+    );
+    SchemaIssue::new(SchemaErrorKind::RefSibling, pointer, message).with_keyword(key)
 }
 
-fn walk_map(map: &Map<String, Value>, draft: Draft, pointer: &mut String, issues: &mut Vec<SchemaIssue>, depth: usize) {
-    for (name, sub) in map {
-        let len = pointer.len();
-        pointer.push('/');
-        pointer.push_str(&escape_pointer_token(name));
-        walk(sub, draft, pointer, issues, depth + 1);
-        pointer.truncate(len);
-    }
+fn id_beside_ref_issue(key: &str, draft: Draft, pointer: &str) -> SchemaIssue {
+    let message = format!(
+        "\"{key}\" beside \"$ref\" is ignored in {}: the $ref resolves against the enclosing base URI, not this one, and no reference reaches this schema by it; \
+         remove it, or put the $ref in an \"allOf\" if it should resolve against \"{key}\"",
+        draft.title(),
+    );
+    SchemaIssue::new(SchemaErrorKind::RefSibling, pointer, message).with_keyword(key)
 }
 
 fn unknown_keyword_issue(key: &str, draft: Draft, pointer: &str) -> SchemaIssue {
     let elsewhere = drafts_knowing(key, draft);
-    let message = if let Some(newest) = elsewhere.first() {
+    let issue = |message: String| SchemaIssue::new(SchemaErrorKind::UnknownKeyword, pointer, message).with_keyword(key);
+    if let Some(newest) = elsewhere.first() {
         let names: Vec<&str> = elsewhere.iter().map(|d| d.title()).collect();
-        format!(
+        issue(format!(
             "unknown keyword '{key}': it is a {} keyword, but this schema is {} where it would never be checked; add \"$schema\": \"{}\" to use it, or remove it",
             names.join(" / "),
             draft.title(),
             newest.meta_schema_uri(),
-        )
+        ))
     } else if let Some(near) = closest_keyword(key, draft) {
-        format!("unknown keyword '{key}' for {} (did you mean '{near}'?); it would never be checked", draft.title())
+        issue(format!("unknown keyword '{key}' for {} (did you mean '{near}'?); it would never be checked", draft.title())).with_suggestion(near)
     } else {
-        format!(
+        issue(format!(
             "unknown keyword '{key}' for {}; it would never be checked (prefix extensions with 'x-', or compile with strict: false)",
             draft.title()
-        )
-    };
-    SchemaIssue::new(SchemaErrorKind::UnknownKeyword, pointer, message).with_keyword(key)
+        ))
+    }
 }
 
 /// A known keyword within two edits of `key` (typos such as `requried`, `additionalProperty`).
@@ -174,6 +244,69 @@ mod tests {
     fn suggests_the_keyword_meant() {
         let issues = unknown_keywords(&json!({"type": "object", "requried": ["a"]}), Draft::Draft7);
         assert!(issues[0].message.contains("did you mean 'required'"), "{}", issues[0].message);
+        assert_eq!(issues[0].suggestion.as_deref(), Some("required"));
+        // A keyword of another draft is no misspelling: the fix is the draft, not a rename.
+        let issues = unknown_keywords(&json!({"prefixItems": []}), Draft::Draft7);
+        assert_eq!(issues[0].suggestion, None);
+    }
+
+    #[test]
+    fn validation_keywords_beside_ref_are_refused_before_2019_09() {
+        let schema = json!({
+            "definitions": {"hook": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            "type": "array",
+            "items": {
+                "$ref": "#/definitions/hook", "required": ["id", "entry"], "additionalProperties": false,
+                "title": "a hook", "description": "d", "default": {}, "examples": [], "$comment": "c",
+                "readOnly": true, "writeOnly": false, "x-ui": 1, "$id": "#hook"
+            }
+        });
+        for draft in [Draft::Draft6, Draft::Draft7] {
+            let issues = unknown_keywords(&schema, draft);
+            let pointers: Vec<&str> = issues.iter().map(|i| i.pointer.as_str()).collect();
+            assert_eq!(pointers, ["/items/required", "/items/additionalProperties"], "{draft:?}");
+            assert!(issues.iter().all(|i| i.kind == SchemaErrorKind::RefSibling));
+            let message = &issues[0].message;
+            assert!(message.starts_with("\"required\" beside \"$ref\" would never be checked"), "{message}");
+            assert!(message.contains(r##"{"allOf": [{"$ref": "#/definitions/hook"}, {"required": …, "additionalProperties": …}]}"##), "{message}");
+            assert!(message.contains(Draft::Draft201909.meta_schema_uri()), "{message}");
+            let ids = ids_beside_ref(&schema, draft);
+            assert_eq!(ids.len(), 1);
+            assert_eq!(ids[0].pointer, "/items/$id");
+        }
+        // Draft 4: `id` is its identifier (a warning); `$id` is no keyword there at all.
+        let draft4 = json!({"definitions": {"a": {}}, "properties": {"p": {"$ref": "#/definitions/a", "id": "#p", "minimum": 1}}});
+        let issues = unknown_keywords(&draft4, Draft::Draft4);
+        assert_eq!(issues.iter().map(|i| i.pointer.as_str()).collect::<Vec<_>>(), ["/properties/p/minimum"]);
+        assert_eq!(ids_beside_ref(&draft4, Draft::Draft4)[0].pointer, "/properties/p/id");
+        // From 2019-09 on, keywords beside $ref are checked: nothing to refuse or warn about.
+        for draft in [Draft::Draft201909, Draft::Draft202012] {
+            assert!(unknown_keywords(&schema, draft).is_empty(), "{draft:?}");
+            assert!(ids_beside_ref(&schema, draft).is_empty(), "{draft:?}");
+        }
+        // An embedded resource's own $schema decides.
+        let embedded = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "old": {"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/x", "definitions": {"x": {}}, "type": "string"},
+            "new": {"$ref": "#/$defs/old", "type": "string"}
+        }});
+        let issues = unknown_keywords(&embedded, Draft::Draft7);
+        assert_eq!(issues.iter().map(|i| i.pointer.as_str()).collect::<Vec<_>>(), ["/$defs/old/type"]);
+    }
+
+    #[test]
+    fn what_sits_beside_ref_is_walked_only_where_targets_live() {
+        // `definitions` beside a root $ref holds the targets: walked. A refused sibling is not
+        // walked (its own keywords are never checked either): one issue, not one per keyword.
+        let schema = json!({
+            "$ref": "#/definitions/a",
+            "definitions": {"a": {"type": "object", "requried": []}},
+            "properties": {"b": {"minimum": 1, "bogus": 1}}
+        });
+        let issues = unknown_keywords(&schema, Draft::Draft7);
+        let found: Vec<(&str, SchemaErrorKind)> = issues.iter().map(|i| (i.pointer.as_str(), i.kind)).collect();
+        assert_eq!(found, [("/definitions/a/requried", SchemaErrorKind::UnknownKeyword), ("/properties", SchemaErrorKind::RefSibling)]);
+        // A `$ref` that is not a string hides nothing (the meta-schema refuses it).
+        assert!(unknown_keywords(&json!({"$ref": 1, "type": "string"}), Draft::Draft7).is_empty());
     }
 
     #[test]

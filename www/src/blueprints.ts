@@ -1,4 +1,4 @@
-// The seeds' example blueprints (examples/ in the repository) and sample model answers for the
+// The example agents' blueprints (examples/ in the repository) and sample model answers for the
 // Test output panel, bundled into the page so it works offline.
 import codeAnalyzer from '../../examples/code-analyzer/blueprint.json';
 import prReviewer from '../../examples/pr-reviewer/blueprint.json';

@@ -1,4 +1,4 @@
-// The Session view (seed 000 §6): a recorded model stream is replayed chunk by chunk through
+// The Session view: a recorded model stream is replayed chunk by chunk through
 // `contract.stream()`, as the executor would see it: the state badge, the output growing, early
 // violations when they appear, the retry prompt after a failed attempt, and the final status.
 import { Contract, failureEnvelope, formatViolation, type OutputStream, type StreamEnd, type StreamOptions, type Violation } from 'output-contract';
