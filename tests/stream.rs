@@ -296,10 +296,12 @@ fn an_early_violation_is_the_final_errors_violation_once_its_value_is_complete()
         "n": {"type": "integer"},
         "s": {"enum": ["low", "high"]},
         "t": {"maxLength": 3},
-        "r": {"$ref": "#/$defs/sev"}
+        "r": {"$ref": "#/$defs/sev"},
+        "p": {"prefixItems": [{"type": "integer"}], "items": false},
+        "m": {"maxItems": 2}
     }, "$defs": {"sev": {"const": "ok"}}});
     let contract = Contract::compile(&schema, &Options::default()).unwrap();
-    for text in [r#"{"n": "a string"}"#, r#"{"s": "hx"}"#, r#"{"t": "abcdef"}"#, r#"{"r": "no"}"#, r#"{"n": {"deep": [1, 2]}}"#] {
+    for text in [r#"{"n": "a string"}"#, r#"{"s": "hx"}"#, r#"{"t": "abcdef"}"#, r#"{"r": "no"}"#, r#"{"n": {"deep": [1, 2]}}"#, r#"{"p": [1, "x", 3]}"#, r#"{"m": [1, 2, 3]}"#] {
         let (early, last) = early_and_final(&contract, text);
         assert!(!early.is_empty(), "{text}");
         assert_eq!(early, last, "{text}");

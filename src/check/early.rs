@@ -316,6 +316,11 @@ impl Checker {
         self.found
     }
 
+    /// Whether a node is the `false` schema.
+    fn is_false(&self, id: NodeId) -> bool {
+        self.schema.get(id).is_some_and(|n| n.always_false)
+    }
+
     /// A closed value under one shallow node (see `Node::shallow`) whose required names are
     /// there: its children were checked as they closed, so it needs no validation.
     fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
@@ -414,12 +419,13 @@ impl Checker {
                         }
                         if !matched {
                             // `additionalProperties: false` was reported at the key already.
-                            ids.extend(node.additional.filter(|a| self.schema.get(*a).is_none_or(|n| !n.always_false)).map(|n| (Token::Key("additionalProperties"), n)));
+                            ids.extend(node.additional.filter(|a| !self.is_false(*a)).map(|n| (Token::Key("additionalProperties"), n)));
                         }
                     }
                     Segment::Index(i) => match node.prefix.get(*i) {
                         Some(n) => ids.push((Token::Index(node.prefix_keyword, *i), *n)),
-                        None => ids.extend(node.rest.map(|n| (Token::Key(node.rest_keyword), n))),
+                        // Items where none may be were reported at the array (`Check::Item`).
+                        None => ids.extend(node.rest.filter(|r| !self.is_false(*r)).map(|n| (Token::Key(node.rest_keyword), n))),
                     },
                 }
                 match ids.as_slice() {
@@ -523,7 +529,7 @@ impl Checker {
                         report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: "an object".into(), received: json!(distinct) }));
                     }
                 }
-                let closed = node.additional.and_then(|a| self.schema.get(a)).is_some_and(|a| a.always_false);
+                let closed = node.additional.is_some_and(|a| self.is_false(a));
                 if closed {
                     let validator = &self.schema.validator;
                     let known = node.properties.iter().any(|(n, _)| n == key) || node.patterns.iter().any(|(p, _, _)| validator.name_matches(*p, key));
@@ -533,6 +539,10 @@ impl Checker {
                 }
             }
             Check::Item(index) => {
+                if *index >= node.prefix.len() && node.rest.is_some_and(|r| self.is_false(r)) {
+                    let limit = node.prefix.len();
+                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
+                }
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
                         report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
