@@ -74,8 +74,9 @@ node_modules/.bin/esbuild pkg/src/cjs-entry.js --bundle --format=cjs --platform=
 node_modules/.bin/esbuild pkg/src/node.js --bundle --format=esm --platform=node --keep-names \
   --log-level=error --outfile="$out/node.mjs"
 cp pkg/index.d.ts pkg/index.d.cts
-# The package's documentation: the README and the API reference generated from the types.
-cp README.md API.md pkg/
+# The package's API reference, generated from the types. Its README is pkg/README.md, written for
+# package users (the repository README is for contributors).
+cp API.md pkg/
 
 raw=$(wc -c < "$out/output_contract_bg.wasm")
 gz=$(gzip -9 -c "$out/output_contract_bg.wasm" | wc -c)
