@@ -36,9 +36,6 @@ const REFERENCE_DEVIATIONS: &[(&str, &str)] = &[
 /// Where the library is wrong today: the reference and the specification agree against it, or
 /// its two paths disagree.
 const LIBRARY_PENDING: &[(&str, &str)] = &[
-    // The one-pass verdict of check_text does not notice a property name written twice unless
-    // something else fails, so it accepts what validate_text refuses (duplicateKey).
-    (CHECK_TEXT_REPEATS, "check_text accepts a repeated property name"),
     // A host name's A-label must decode to code points IDNA allows (RFC 5891 §5.4, RFC 5892):
     // these decode to a C1 control (U+0080), an unassigned U+05FD and a vulgar fraction (U+00BE),
     // which the library accepts.

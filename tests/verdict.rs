@@ -95,6 +95,21 @@ fn a_repeated_member_name_is_a_violation_of_its_own() {
     let found: Vec<_> = nested.violations.iter().map(|v| (v.path.as_str(), v.pointer.as_str(), v.received.clone())).collect();
     assert_eq!(found, vec![("$.b[0]", "/b/0", json!("j")), ("$.b[0]", "/b/0", json!("k"))]);
     assert!(nested.retryable);
+    // Wherever the object is, whatever the schema says of it, and however the name is written.
+    for (schema, text) in [
+        (json!({}), r#"{"a": 1, "a": 2}"#),
+        (json!({"properties": {"x": {}}}), r#"{"x": {"b": [], "c": 0, "b": null}}"#),
+        (json!({"not": {"properties": {"a": {"type": "string"}}}}), r#"{"a": 1, "a": "x"}"#),
+        (json!({"properties": {"a": {}}}), r#"{"a": 1, "a": 2}"#),
+        (json!({"patternProperties": {"^2": {}}}), r#"{"200": 1, "200": 2}"#),
+        (json!({}), r#"{"b": 1, "b": 2}"#),
+    ] {
+        let c = contract(schema);
+        assert_ne!(c.quick_verdict(text), Some(true), "{text}");
+        let err = c.check_text(text).unwrap_err();
+        assert!(err.violations.iter().any(|v| v.keyword == "duplicateKey"), "{text}");
+        assert_eq!(Some(err), c.validate_text(text).err(), "{text}");
+    }
 }
 
 #[test]

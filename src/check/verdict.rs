@@ -390,6 +390,48 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
     Node::Check(Box::new(c))
 }
 
+/// The names of one object so far, to tell a repeated one (a violation of its own, which the
+/// full path reports: see `check::output::repeated_name`). A name the schema lists is told by
+/// its rule's bit, compared with no other; only the other names are compared with each other.
+#[derive(Default)]
+struct Names<'t> {
+    listed: u64,
+    unlisted: NameSet<'t>,
+    escaped: Vec<String>,
+}
+
+impl<'t> Names<'t> {
+    /// Adds the name written without escapes at `token` (quotes included), whose rule is
+    /// `rule`: true when the object has it already.
+    fn repeated(&mut self, bytes: &'t [u8], token: std::ops::Range<usize>, rule: Option<usize>) -> bool {
+        if let Some(again) = self.listed(rule) {
+            return again;
+        }
+        let token = bytes.get(token).unwrap_or_default();
+        !self.unlisted.insert(token) || self.escaped.iter().any(|e| e.as_bytes() == token)
+    }
+
+    /// Adds a name written with escapes, `name` decoded (rare: kept apart, quoted, to compare
+    /// with the others as they are written).
+    fn repeated_decoded(&mut self, name: &str, rule: Option<usize>) -> bool {
+        if let Some(again) = self.listed(rule) {
+            return again;
+        }
+        let quoted = format!("\"{name}\"");
+        let again = self.unlisted.contains(quoted.as_bytes()) || self.escaped.contains(&quoted);
+        self.escaped.push(quoted);
+        again
+    }
+
+    /// For a name the schema lists (by its rule's bit): whether it came before.
+    fn listed(&mut self, rule: Option<usize>) -> Option<bool> {
+        let bit = 1u64 << rule.filter(|&i| i < 64)?;
+        let again = self.listed & bit != 0;
+        self.listed |= bit;
+        Some(again)
+    }
+}
+
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
     a.len().cmp(&b.len()).then_with(|| {
         a.bytes().zip(b.bytes()).find(|(x, y)| x != y).map_or(std::cmp::Ordering::Equal, |(x, y)| x.cmp(&y))
@@ -796,9 +838,8 @@ impl<'a> Run<'a> {
         }
         let mut whole = false;
         let mut seen: u64 = 0;
-        let mut listed: u64 = 0;
         let mut count: usize = 0;
-        let mut unlisted = NameSet::default();
+        let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
             if self.at(p) != Some(b'"') {
@@ -814,21 +855,7 @@ impl<'a> Run<'a> {
             let key = self.text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
             let found = find_key(&c.keys, key);
             let rule = found.and_then(|i| c.keys.get(i));
-            // A name the schema lists is told repeated by its rule's bit (most names, compared
-            // with no other); only the other names are compared with each other.
-            let repeated = match found.filter(|&i| i < 64) {
-                Some(i) => {
-                    let bit = 1u64 << i;
-                    let again = listed & bit != 0;
-                    listed |= bit;
-                    again
-                }
-                None => {
-                    let bytes: &'a [u8] = self.bytes;
-                    !unlisted.insert(bytes.get(p..key_end).unwrap_or_default())
-                }
-            };
-            if repeated {
+            if names.repeated(self.bytes, p..key_end, found) {
                 return Err(Stop::Bail);
             }
             count += 1;
@@ -981,9 +1008,7 @@ impl<'a> Run<'a> {
         }
         let mut seen: u64 = 0;
         let mut count: u64 = 0;
-        // A repeated key counts once for the parser (the last wins): `minProperties` above one
-        // counts distinct names.
-        let mut names: Option<std::collections::HashSet<String, ahash::RandomState>> = c.min_properties.filter(|&m| m > 1).map(|_| Default::default());
+        let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
             if self.at(p) != Some(b'"') {
@@ -998,15 +1023,17 @@ impl<'a> Run<'a> {
             } else {
                 raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
             };
-            let rule = find_key(&c.keys, key).and_then(|i| c.keys.get(i));
+            let found = find_key(&c.keys, key);
+            let rule = found.and_then(|i| c.keys.get(i));
+            let repeated = if escaped { names.repeated_decoded(key, found) } else { names.repeated(self.bytes, p..key_end, found) };
+            if repeated {
+                return Err(Stop::Bail);
+            }
             if let Some(bit) = rule.and_then(|r| r.required) {
                 // Past 64 names no bit is kept: such an object is never seen complete here.
                 seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
             }
             count += 1;
-            if let Some(names) = names.as_mut() {
-                names.insert(key.to_string());
-            }
             let own = rule.and_then(|r| r.node);
             let patterns = self.patterns_matched(c, key);
             p = self.value_start(key_end)?;
@@ -1029,8 +1056,7 @@ impl<'a> Run<'a> {
             more = self.next_member(&mut p, b'}')?;
         }
         let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        let distinct = names.map_or(count, |n| n.len() as u64);
-        if c.min_properties.is_some_and(|m| distinct < m) || c.max_properties.is_some_and(|m| count > m) {
+        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
             self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
@@ -1098,11 +1124,17 @@ impl<'a> Run<'a> {
                 if self.at(p) == Some(b'}') {
                     return Ok(p + 1);
                 }
+                let mut names = NameSet::default();
                 loop {
                     if self.at(p) != Some(b'"') {
                         return Err(Stop::Bail);
                     }
-                    p = self.ws(self.string(p)?.0);
+                    let (key_end, escaped) = self.string(p)?;
+                    let bytes: &'a [u8] = self.bytes;
+                    if escaped || !names.insert(bytes.get(p..key_end).unwrap_or_default()) {
+                        return Err(Stop::Bail);
+                    }
+                    p = self.ws(key_end);
                     if self.at(p) != Some(b':') {
                         return Err(Stop::Bail);
                     }

@@ -39,6 +39,14 @@ pub struct NameSet<'t> {
 const FEW: usize = 16;
 
 impl<'t> NameSet<'t> {
+    /// Whether `name` is there.
+    pub fn contains(&self, name: &[u8]) -> bool {
+        match &self.many {
+            Some(set) => set.contains(name),
+            None => self.first == Some(name) || self.few.contains(&name),
+        }
+    }
+
     /// Adds `name`: false when it was there already.
     pub fn insert(&mut self, name: &'t [u8]) -> bool {
         if let Some(set) = self.many.as_mut() {
