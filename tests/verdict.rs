@@ -108,7 +108,11 @@ fn a_repeated_member_name_is_a_violation_of_its_own() {
         assert_ne!(c.quick_verdict(text), Some(true), "{text}");
         let err = c.check_text(text).unwrap_err();
         assert!(err.violations.iter().any(|v| v.keyword == "duplicateKey"), "{text}");
-        assert_eq!(Some(err), c.validate_text(text).err(), "{text}");
+        assert_eq!(Some(err.clone()), c.validate_text(text).err(), "{text}");
+        // Extracted from prose too: the value alone no longer shows the repeat.
+        let answer = format!("Here it is:\n```json\n{text}\n```");
+        let (_, extracted) = c.extract_and_validate(&answer, false);
+        assert_eq!(extracted.unwrap_err().violations, err.violations, "{answer}");
     }
 }
 

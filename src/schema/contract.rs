@@ -312,12 +312,8 @@ impl Contract {
         Some(self.failure(violations, text))
     }
 
-    /// Validates a value parsed from `raw` (within the limits already); the failure quotes `raw`.
-    fn check_parsed(&self, value: &Value, raw: &str) -> Result<(), OutputValidationError> {
-        self.report_parsed(value, raw, false, Vec::new())
-    }
-
-    /// `check_parsed`, asking the validator for the errors at once when the verdict saw a
+    /// Validates a value parsed from `raw` (within the limits already; the failure quotes `raw`),
+    /// asking the validator for the errors at once when the verdict saw a
     /// violation (validity first would evaluate the whole schema twice). Should the validator
     /// find none, the value is valid: the validator has the last word. `repeated`: the text's
     /// repeated member names (`output::Parsed`), violations whatever the schema says.
@@ -341,7 +337,12 @@ impl Contract {
     pub fn extract_and_validate(&self, text: &str, repair: bool) -> (Extraction, Result<Value, OutputValidationError>) {
         let extraction = extract::extract_json(text, &ExtractOptions { repair, limits: self.inner.limits });
         let result = match (&extraction.value, &extraction.error) {
-            (Some(value), _) => self.check_parsed(value, text).map(|()| value.clone()),
+            (Some(value), _) => {
+                // The extracted text's repeated names, which its value no longer shows.
+                let limits = OutputLimits { max_output_bytes: usize::MAX, ..self.inner.limits };
+                let repeated = extraction.json.as_deref().and_then(|json| output::parse(json, limits).ok()).map(|p| p.repeated).unwrap_or_default();
+                self.report_parsed(value, text, false, repeated).map(|()| value.clone())
+            }
             (None, Some(e)) => Err(self.failure(vec![e.violation().clone()], text)),
             (None, None) => Err(self.failure(vec![], text)),
         };
