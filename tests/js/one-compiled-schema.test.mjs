@@ -57,6 +57,12 @@ test('a property named twice is a duplicateKey violation, whole and streamed, th
   assert.deepEqual(at, { type: text.indexOf('"first"'), duplicateKey: text.lastIndexOf('"a"') + 2 });
   const outcome = s.finish({ stopReason: 'stop' });
   assert.deepEqual(outcome.error.violations.map((v) => v.keyword), ['duplicateKey']);
+  // Also when every value would pass, and in an answer the JSON is extracted from.
+  for (const answer of ['{"a": 1, "a": 7}', 'Sure:\n```json\n{"b": {"x": 1, "x": 1}}\n```']) {
+    const r = contract.validateText(answer, { extract: true });
+    assert.equal(r.valid, false, answer);
+    assert.deepEqual(r.error.violations.map((v) => v.keyword), ['duplicateKey'], answer);
+  }
 });
 
 test('an early violation is the object the final error reports, once its value is complete', () => {
