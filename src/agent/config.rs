@@ -2,8 +2,7 @@
 //! `type: "object"` (the output travels as a tool call's arguments and as `result_data`, both
 //! objects), it has `properties` (else the model is told nothing about the fields to produce),
 //! and it compiles. Each finding is a typed diagnostic, so a config loader can list them all
-//! instead of stopping at the first thrown error. (These are the structured-output design's
-//! load-time checks, seed 002 §5.)
+//! instead of stopping at the first thrown error.
 
 use crate::schema::contract::{Contract, Options};
 use crate::schema::error::SchemaIssue;

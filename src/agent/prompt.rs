@@ -1,6 +1,6 @@
 //! The texts sent to models: the output-format section appended to the system prompt, the retry
 //! prompt that lists an answer's violations, and the reply to an output tool call. The built-in
-//! wordings (those of the design documents, seeds 000 and 004) are the defaults; each can be
+//! wordings are the defaults; each can be
 //! replaced by a template with `{name}` placeholders.
 //!
 //! Schemas are printed as Python's `json.dumps(schema, indent=2)` prints them, except that

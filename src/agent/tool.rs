@@ -1,5 +1,6 @@
-//! Structured output through a tool call (seeds 002 and 004): the `submit_result` tool definition
-//! in each provider's shape, and the reading of tool arguments back.
+//! Structured output through a tool call: the model submits its result as the arguments of a
+//! `submit_result` tool (whose schema the provider enforces as it generates), defined here in
+//! each provider's shape, and the arguments read back and validated.
 //!
 //! OpenAI's strict function calling accepts a subset of JSON Schema: every property required,
 //! `additionalProperties: false` on every object, a short list of keywords and formats, and size
@@ -16,7 +17,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub const DEFAULT_NAME: &str = "submit_result";
-/// Seed 002's description of the tool.
+/// The tool's description: an order, so that the model ends its turn with the call.
 pub const DEFAULT_DESCRIPTION: &str = "Submit final results. You MUST call this tool!";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

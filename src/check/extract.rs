@@ -1,4 +1,4 @@
-//! JSON extraction from model text: the failure modes of seed 002 — prose around the JSON, a
+//! JSON extraction from model text: the ways models wrap their JSON — prose around it, a
 //! markdown fence, several candidates, trailing commas and raw newlines — turned into one value
 //! or a typed reason why there is none.
 //!
@@ -618,8 +618,10 @@ fn scan_brackets(text: &str, from: usize, to: usize, fence: Option<&str>, repair
 }
 
 /// Fixes trailing commas, comments and raw control characters in strings; `None` when there was
-/// nothing to fix. Offsets in the repairs are bytes of `part`.
-fn repair(part: &str) -> Option<(String, Vec<Repair>)> {
+/// nothing to fix. Offsets in the repairs are bytes of `part`; a comma or a comment is removed, a
+/// control character replaced by its [`control_escape`]. (`checkSchema` repairs schema text with
+/// it too.)
+pub(crate) fn repair(part: &str) -> Option<(String, Vec<Repair>)> {
     let bytes = part.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
     let mut repairs = Vec::new();
@@ -637,13 +639,7 @@ fn repair(part: &str) -> Option<(String, Vec<Repair>)> {
                 in_string = false;
                 out.push(b);
             } else if b < 0x20 {
-                let escape = match b {
-                    b'\n' => "\\n".to_string(),
-                    b'\r' => "\\r".to_string(),
-                    b'\t' => "\\t".to_string(),
-                    _ => format!("\\u{b:04x}"),
-                };
-                out.extend_from_slice(escape.as_bytes());
+                out.extend_from_slice(control_escape(b).as_bytes());
                 repairs.push(Repair {
                     kind: RepairKind::ControlCharacter,
                     start: i,
@@ -682,6 +678,16 @@ fn repair(part: &str) -> Option<(String, Vec<Repair>)> {
         return None;
     }
     String::from_utf8(out).ok().map(|s| (s, repairs))
+}
+
+/// The JSON escape of control character `b` inside a string: `\n`, `\r`, `\t`, else `\u00XX`.
+pub(crate) fn control_escape(b: u8) -> String {
+    match b {
+        b'\n' => "\\n".to_string(),
+        b'\r' => "\\r".to_string(),
+        b'\t' => "\\t".to_string(),
+        _ => format!("\\u{b:04x}"),
+    }
 }
 
 /// The end of a `//` or `/* */` comment starting at `i`.

@@ -208,7 +208,7 @@ fn object_order(path: &InstancePath) -> Vec<usize> {
     path.segments().iter().map(|s| if let Segment::Index(i) = s { *i } else { 0 }).collect()
 }
 
-/// Seed 000 §3.4's violation for an answer without JSON; `received` is (the head of) that answer.
+/// The violation of an answer without JSON; `received` is (the head of) that answer.
 pub fn no_json(received: &str) -> Violation {
     Violation::of_output(
         "json",

@@ -1,5 +1,6 @@
-//! The canonical error of seed 003 and the other shapes results leave in: the run failure
-//! envelope and result event of seed 000 §5, and the child-result text for callbacks.
+//! The canonical error (`output_validation_failed`) and the other shapes results leave in: the
+//! run failure envelope after retries, the result fields of a run, and the child-result text a
+//! parent agent receives.
 
 use crate::report::violation::Violation;
 use crate::json::writer::{write_key, write_str};
@@ -7,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// `output_validation_failed`: everything a caller needs to branch (retry or not) and to tell the
-/// model what was wrong. Field order and names are those of seed 003.
+/// model what was wrong. Field order and names are fixed: callers
+/// and models read them as documented.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutputValidationError {
     pub error: String,
@@ -85,7 +87,7 @@ pub fn format_violation(v: &Violation) -> String {
     v.one_line()
 }
 
-/// The run failure envelope of seed 000 §5, after retries are exhausted.
+/// The run failure envelope, once retries are exhausted.
 pub fn failure_envelope(error: &OutputValidationError, run_id: Option<&str>, retries: usize) -> Value {
     let mut envelope = serde_json::Map::new();
     if let Some(id) = run_id {
@@ -103,7 +105,7 @@ pub fn failure_envelope(error: &OutputValidationError, run_id: Option<&str>, ret
     Value::Object(envelope)
 }
 
-/// The result fields of seed 000 §5: `result_data` when there is an output schema, otherwise
+/// The result fields of a run: `result_data` when there is an output schema, otherwise
 /// `result_text` — never both.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ResultEnvelope {
@@ -121,7 +123,7 @@ impl ResultEnvelope {
     }
 }
 
-/// What a parent agent receives from a child (seed 000 §5): `result_data` as indented JSON when
+/// What a parent agent receives from a child: `result_data` as indented JSON when
 /// present, else `result_text`, else `(No result available)`.
 pub fn format_child_result(result_text: Option<&str>, result_data: Option<&Value>) -> String {
     match result_data {

@@ -1,5 +1,5 @@
 //! Values as they appear inside one-line messages: strings in single quotes, lists as
-//! `['low', 'medium', 'high']` (the style of seed 000's examples), long values cut short.
+//! `['low', 'medium', 'high']` (as the messages quote them), long values cut short.
 
 use serde_json::Value;
 use crate::json::scan::{plain_run, NameSet};
@@ -532,7 +532,7 @@ mod tests {
     }
 
     #[test]
-    fn renders_like_the_seed_examples() {
+    fn renders_values_as_messages_quote_them() {
         assert_eq!(repr(&json!("critical")), "'critical'");
         assert_eq!(repr(&json!(["low", "medium", "high"])), "['low', 'medium', 'high']");
         assert_eq!(repr(&json!(-5)), "-5");
