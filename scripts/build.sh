@@ -21,6 +21,8 @@ cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --f
 
 rm -rf "$out"
 mkdir -p "$out"
+# The package's type (ES modules) for the glue, which is loaded below.
+[ "$out" = pkg/wasm ] || cp pkg/package.json "$out/.."
 wasm-bindgen --target web --no-typescript --out-dir "$out" target/wasm32-unknown-unknown/release/output_contract.wasm
 
 # After a trap the instance is unusable; pkg/src/state.js re-creates it from the same compiled
@@ -46,10 +48,30 @@ export function __memory() {
 }
 GLUE
 
+# The values both sides of the boundary must agree on (the layout of the stream status a push
+# returns, the input and chunk areas' sizes, the panic message's prefix) are defined once, in
+# src/bindings/wasm.rs; the module reports them (boundaryConstants) and they are appended to the
+# glue as literal constants, which pkg/src/ imports: the per-push decoding reads no table that
+# would have to be filled after the module loads.
+node --input-type=module - "$out" <<'NODE'
+import { appendFileSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+const out = resolve(process.argv[2]);
+const glue = await import(pathToFileURL(`${out}/output_contract.js`).href);
+glue.initSync({ module: readFileSync(`${out}/output_contract_bg.wasm`) });
+const constants = Object.entries(JSON.parse(glue.boundaryConstants()));
+const lines = constants.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`);
+appendFileSync(
+  `${out}/output_contract.js`,
+  `\n// Added by scripts/build.sh: the module's boundaryConstants() (src/bindings/wasm.rs), as literals.\n${lines.join('\n')}\n`,
+);
+NODE
+
 if [ "$out" != pkg/wasm ]; then
   # The test-only package: the same loaders and API over the trap-capable wasm (not optimised).
   rm -rf target/trap-pkg/src
-  cp -r pkg/src pkg/package.json target/trap-pkg/
+  cp -r pkg/src target/trap-pkg/
   echo "build: target/trap-pkg/ ready (test-only, traps on demand)"
   exit 0
 fi

@@ -3,7 +3,23 @@
 // plain objects and arrays, and JSON.parse defines `__proto__` as an own property, so an output
 // cannot change any prototype.
 import * as glue from '../wasm/output_contract.js';
+// Values defined by the module (src/bindings/wasm.rs, boundary_constants), written into the glue
+// as literals by scripts/build.sh.
+import {
+  INPUT_KEPT,
+  SHORT_CHUNK,
+  STATUS_ABORTED,
+  STATUS_ATTEMPT_MAX,
+  STATUS_ATTEMPT_SHIFT,
+  STATUS_BYTES_MAX,
+  STATUS_BYTES_UNIT,
+  STATUS_COMPLETE,
+  STATUS_IN_FLIGHT,
+  STATUS_REVISION_MASK,
+  STATUS_REVISION_SHIFT,
+} from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
+import { currentAttempt, executorStream, finishText } from './internal.js';
 
 // Texts cross as UTF-8 bytes (see `utf8` in src/bindings/wasm.rs): TextEncoder encodes ~30× faster than
 // the per-character copy wasm-bindgen generates for string arguments.
@@ -12,7 +28,6 @@ const utf8 = (text) => encoder.encode(text);
 // Outputs, the texts of the hot paths, are encoded straight into the module's input area (see
 // `input_area` in src/bindings/wasm.rs), without the array `encode` allocates and the copy of it into the
 // module: a seventh of the time. Returns the number of bytes written there.
-const INPUT_KEPT = 1 << 20;
 function toInput(text) {
   // Room for the worst case (3 bytes a UTF-16 unit) while that stays within what the module
   // keeps (INPUT_KEPT); a longer text gets room for ASCII first, then for the worst case of the
@@ -50,12 +65,11 @@ function textHead(text, len, bytes) {
   if (len === text.length) return text.slice(0, bytes);
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
-// Below this many characters a stream chunk is copied by a loop into the module's chunk area
+// Below SHORT_CHUNK characters a stream chunk is copied by a loop into the module's chunk area
 // (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
 // beats TextEncoder, whose every call makes a view of the memory. The area's address and a view
 // of the memory are kept until the instance is re-created or the memory grows (which detaches
 // the view's buffer).
-const SHORT_CHUNK = 64;
 let chunkArea = { generation: -1, address: 0, bytes: new Uint8Array(0) };
 function toChunkArea(text) {
   let area = chunkArea;
@@ -296,10 +310,15 @@ export class Contract extends Owned {
 
   /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
   stream(options) {
-    const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options));
+    const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#text).
     return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent);
+  }
+
+  // enforce()'s stream: its outcomes carry their data (see OutputStream#finishText).
+  [executorStream](options, templates) {
+    return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false);
   }
 
 }
@@ -350,11 +369,12 @@ export class OutputStream extends Owned {
       this.#text = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
     // The status comes packed in one number (src/bindings/wasm.rs, packed_status); a saturated field is
-    // read from its getter.
-    const low = packed % 67108864;
-    const attempt = (low >> 2) & 255;
-    const revision = (low >> 10) & 65535;
-    const bytes = Math.floor(packed / 67108864);
+    // read from its getter. The low fields are what is left below the bytes: a subtraction, where
+    // `%` of a double is a call out of optimised code.
+    const bytes = Math.floor(packed / STATUS_BYTES_UNIT);
+    const low = packed - bytes * STATUS_BYTES_UNIT;
+    const attempt = (low >> STATUS_ATTEMPT_SHIFT) & STATUS_ATTEMPT_MAX;
+    const revision = (low >> STATUS_REVISION_SHIFT) & STATUS_REVISION_MASK;
     // Violations cross the boundary only when they changed: new ones, one completed when its
     // value closed, or a retry that reset them.
     if (revision !== this.#earlyRevision) {
@@ -362,12 +382,12 @@ export class OutputStream extends Owned {
       this.#earlyRevision = revision;
     }
     return {
-      state: 'in-flight',
-      attempt: attempt === 255 ? handle.attempt : attempt,
-      bytes: bytes === 134217727 ? handle.bytes : bytes,
-      complete: (low & 1) === 1,
+      state: STATUS_IN_FLIGHT,
+      attempt: attempt === STATUS_ATTEMPT_MAX ? handle.attempt : attempt,
+      bytes: bytes === STATUS_BYTES_MAX ? handle.bytes : bytes,
+      complete: (low & STATUS_COMPLETE) !== 0,
       earlyViolations: this.#early.slice(),
-      aborted: (low & 2) === 2,
+      aborted: (low & STATUS_ABORTED) !== 0,
     };
   }
 
@@ -414,6 +434,22 @@ export class OutputStream extends Owned {
     return outcome;
   }
 
+  // An attempt whose whole text the caller holds (`streamed`: pushed here as it arrived); the
+  // module reads it (OutputStream::finish_text) and its outcome carries the data.
+  [finishText](end, text, streamed, repair) {
+    const stopReason = end?.stopReason ?? undefined;
+    const refusal = end?.refusal ?? undefined;
+    this.#flushHigh();
+    this.#early = [];
+    const outcome = JSON.parse(handleOf(this).finishText(stopReason, refusal, toInput(text), streamed, repair));
+    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    return outcome;
+  }
+
+  [currentAttempt]() {
+    return handleOf(this).attempt;
+  }
+
   /**
    * A TransformStream for `response.body.pipeThrough(new TextDecoderStream()).pipeThrough(s.transform())`
    * (or bytes): each chunk in, its status out.
@@ -444,11 +480,11 @@ export function formatViolation(violation) {
 
 /**
  * The run failure envelope (`status: "failed"`, `error.type: "output_schema_validation_failed"`)
- * after `retries` retries (default 1, seed 001's fixed count).
+ * after `retries` retries (by default, as many as a stream allows by default).
  */
-export function failureEnvelope(error, runId, retries = 1) {
+export function failureEnvelope(error, runId, retries) {
   assertReady();
-  if (!Number.isInteger(retries) || retries < 0) throw new TypeError('retries must be a non-negative integer');
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new TypeError('retries must be a non-negative integer');
   return JSON.parse(wasm.failureEnvelope(JSON.stringify(error), runId ?? undefined, retries));
 }
 
@@ -516,20 +552,20 @@ export function extractJson(text, options) {
   return JSON.parse(wasm.extractJson(text, Boolean(options?.repair), options?.maxOutputBytes, options?.maxDepth));
 }
 
-/** The system prompt with seed 000's `## Required Output Format` section appended last. */
+/** The system prompt with a `## Required Output Format` section (the schema) appended last. */
 export function enrichSystemPrompt(systemPrompt, schema, options) {
   assertReady();
   const schemaText = schema == null ? '' : jsonText(schema, 'schema');
   return wasm.enrichSystemPrompt(String(systemPrompt ?? ''), schemaText, templatesText(options?.templates));
 }
 
-/** Seed 000's `<output-validation-error>` retry prompt. */
+/** The `<output-validation-error>` retry prompt: the violations, then the schema. */
 export function retryPrompt(violations, schema, options) {
   assertReady();
   return wasm.retryPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
 }
 
-/** Seed 004's reply to an output tool call: success text, or the numbered violations. */
+/** The reply to an output tool call: success text, or the numbered violations. */
 export function toolFeedback(result, options) {
   assertReady();
   return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
@@ -542,7 +578,7 @@ export function submitResultTool(schema, options) {
   return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined));
 }
 
-/** Seed 002 §5's load-time checks of an output schema, as diagnostics (empty: usable). */
+/** Load-time checks of an output schema, as diagnostics (empty: usable). */
 export function checkOutputSchemaConfig(schema, options) {
   assertReady();
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema) ?? 'null';

@@ -9,7 +9,9 @@
 // that (or any WebAssembly.RuntimeError) into a clear Error and re-creates the instance from the
 // already compiled module, so the library stays usable. Objects of the old instance are detached
 // (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.
-import { __reinstantiate } from '../wasm/output_contract.js';
+// PANIC_PREFIX: how the hook's message starts (src/bindings/wasm.rs, written into the glue by
+// scripts/build.sh).
+import { __reinstantiate, PANIC_PREFIX } from '../wasm/output_contract.js';
 
 let ready = false;
 let generation = 0;
@@ -28,8 +30,6 @@ export function assertReady() {
 export function instanceGeneration() {
   return generation;
 }
-
-const PANIC_PREFIX = 'output-contract panicked: ';
 
 function isTrap(e) {
   return e instanceof WebAssembly.RuntimeError || (e instanceof Error && e.message.startsWith(PANIC_PREFIX));

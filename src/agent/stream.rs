@@ -1,16 +1,18 @@
-//! Stream validation: the states of seed 003 §4. Chunks are appended while the output is
-//! in flight (parsed incrementally, early violations reported as they become certain); when the
-//! model stops, the output is soft-complete and validated in full; an invalid output is retried
-//! once (seed 001) with the retry prompt of seed 000 §3.3; a second failure is hard-complete:
-//! the canonical error with `retryable: false`, never a silently truncated result. A refusal is
-//! an outcome of its own, never a validation failure and never retried.
+//! Stream validation. Chunks are appended while the output is in flight (parsed incrementally,
+//! early violations reported as they become certain); when the model stops, the output is
+//! soft-complete and validated in full; an invalid output the model can repair is retried
+//! (`max_retries` times, once by default) with the retry prompt; the failure after the last
+//! retry, or one no retry can repair, is hard-complete: the canonical error with
+//! `retryable: false`, never a silently truncated result. A refusal is an outcome of its own,
+//! never a validation failure and never retried. The npm package's `enforce` loop runs on this
+//! machine too, its answers whole or streamed (`finish_text`).
 
 use crate::schema::contract::Contract;
 use crate::check::early::Checker;
 use crate::check::output;
 use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
 use crate::json::path::InstancePath;
-use crate::agent::prompt::retry_prompt;
+use crate::agent::prompt::{retry_prompt, retry_prompt_with, Templates};
 use crate::agent::tool::strip_absent_nulls;
 use crate::report::render::with_marker;
 use crate::report::canonical::OutputValidationError;
@@ -20,7 +22,7 @@ use serde_json::{json, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamOptions {
-    /// Retries after the first attempt (seed 001: one).
+    /// Retries after the first attempt (default: one).
     pub max_retries: usize,
     /// Skip prose and markdown fences around the JSON.
     pub extract: bool,
@@ -58,6 +60,9 @@ impl StopReason {
         }
     }
 }
+
+/// The state of a stream between pushes.
+pub const IN_FLIGHT: &str = "in-flight";
 
 /// After each push.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -173,6 +178,8 @@ pub struct OutputStream {
     changes: Changes,
     /// The early violations' revisions of the attempts before this one (see `early_revision`).
     revisions_before: usize,
+    /// The retry prompt's templates (`None`: the default texts).
+    templates: Option<Templates>,
 }
 
 impl OutputStream {
@@ -189,7 +196,14 @@ impl OutputStream {
             done: false,
             revisions_before: 0,
             changes: Changes::default(),
+            templates: None,
         }
+    }
+
+    /// The retry prompt written with `templates` (an executor's own wording).
+    pub fn with_templates(mut self, templates: Templates) -> Self {
+        self.templates = Some(templates);
+        self
     }
 
     fn restart(&mut self) {
@@ -260,7 +274,7 @@ impl OutputStream {
 
     pub fn status(&self) -> StreamStatus {
         StreamStatus {
-            state: "in-flight",
+            state: IN_FLIGHT,
             attempt: self.attempt,
             bytes: self.parser.bytes(),
             complete: self.is_complete(),
@@ -293,13 +307,56 @@ impl OutputStream {
         with_marker(valid, total - valid.len())
     }
 
+    /// Why the attempt ends refused, if it does: a refusal is an outcome of its own, never
+    /// validated and never retried.
+    fn refused(&mut self, reason: StopReason, refusal: Option<&str>) -> Option<StreamOutcome> {
+        if reason != StopReason::Refusal && refusal.is_none() {
+            return None;
+        }
+        self.done = true;
+        Some(StreamOutcome::Refused { refusal: refusal.unwrap_or("").to_string(), attempt: self.attempt })
+    }
+
     /// The model signalled the end of this attempt.
     pub fn finish(&mut self, reason: StopReason, refusal: Option<&str>) -> StreamOutcome {
-        let attempt = self.attempt;
-        if reason == StopReason::Refusal || refusal.is_some() {
-            self.done = true;
-            return StreamOutcome::Refused { refusal: refusal.unwrap_or("").to_string(), attempt };
+        if let Some(refused) = self.refused(reason, refusal) {
+            return refused;
         }
+        let verdict = self.streamed_verdict(reason);
+        self.conclude(verdict)
+    }
+
+    /// Ends an attempt whose whole text the caller holds too (an executor loop keeps it for the
+    /// conversation). The refusal, retry and final-failure rules are `finish`'s; what differs is
+    /// how the text is read:
+    /// - an attempt that arrived whole (`streamed` false: nothing was pushed) is read by
+    ///   extraction's rule (`Contract::extract_and_validate`: the last complete value among
+    ///   fenced blocks and bracketed spans, `repair` if asked);
+    /// - a streamed attempt is read as `finish` reads it, where the JSON starts at the first
+    ///   bracket; when that found no JSON or broken JSON (prose braces or an example quoted
+    ///   before the answer), the whole text is read by extraction's rule instead, so that both
+    ///   kinds of answer end the same way. An attempt ended by an early violation keeps it.
+    ///
+    /// `null_as_absent` applies to the streamed reading only.
+    pub fn finish_text(&mut self, reason: StopReason, refusal: Option<&str>, text: &str, streamed: bool, repair: bool) -> StreamOutcome {
+        if let Some(refused) = self.refused(reason, refusal) {
+            return refused;
+        }
+        let verdict = if !streamed && reason == StopReason::Length {
+            Err(self.contract.failure(vec![cut_at_token_limit(text.len())], text))
+        } else if !streamed {
+            self.contract.extract_and_validate(text, repair).1
+        } else {
+            match self.streamed_verdict(reason) {
+                Err(e) if !self.aborted && e.violations.iter().any(|v| v.keyword == "json") => self.contract.extract_and_validate(text, repair).1,
+                verdict => verdict,
+            }
+        };
+        self.conclude(verdict)
+    }
+
+    /// The attempt's value, or its canonical error, as the stream read it.
+    fn streamed_verdict(&mut self, reason: StopReason) -> Result<Value, OutputValidationError> {
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
         let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
@@ -309,12 +366,7 @@ impl OutputStream {
         let violations = if self.aborted {
             self.checker.violations().to_vec()
         } else if reason == StopReason::Length {
-            vec![Violation::of_output(
-                "truncated",
-                json!("a complete output"),
-                json!(self.parser.bytes()),
-                format!("output was cut off at the model's token limit after {} bytes", self.parser.bytes()),
-            )]
+            vec![cut_at_token_limit(self.parser.bytes())]
         } else {
             match self.parser.status() {
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
@@ -349,19 +401,149 @@ impl OutputStream {
             }
         };
         if violations.is_empty() {
-            self.done = true;
-            let data = stripped.or_else(|| self.parser.value().cloned()).unwrap_or(Value::Null);
-            return StreamOutcome::Valid { valid: true, data, attempt };
+            return Ok(stripped.or_else(|| self.parser.value().cloned()).unwrap_or(Value::Null));
         }
-        let mut error = self.contract.failure_with_raw_output(violations, self.raw_output());
+        Err(self.contract.failure_with_raw_output(violations, self.raw_output()))
+    }
+
+    /// The state an attempt's verdict leads to: valid ends the stream; a failure the model can
+    /// repair (`retryable`) starts the next attempt while retries remain, with the retry prompt;
+    /// any other failure is hard-complete, its error no longer retryable.
+    fn conclude(&mut self, verdict: Result<Value, OutputValidationError>) -> StreamOutcome {
+        let attempt = self.attempt;
+        let mut error = match verdict {
+            Ok(data) => {
+                self.done = true;
+                return StreamOutcome::Valid { valid: true, data, attempt };
+            }
+            Err(error) => error,
+        };
         if error.retryable && attempt <= self.options.max_retries {
             self.attempt += 1;
             self.restart();
-            let prompt = retry_prompt(&error.violations, self.contract.schema());
+            let prompt = match &self.templates {
+                Some(templates) => retry_prompt_with(&error.violations, self.contract.schema(), templates),
+                None => retry_prompt(&error.violations, self.contract.schema()),
+            };
             return StreamOutcome::Retry { valid: false, retry: true, prompt, violations: error.violations, attempt };
         }
         self.done = true;
         error.retryable = false;
         StreamOutcome::Failed { valid: false, error, attempts: attempt }
+    }
+}
+
+/// The violation of an output the model's token limit cut (`StopReason::Length`), whatever it
+/// parses as.
+fn cut_at_token_limit(bytes: usize) -> Violation {
+    Violation::of_output(
+        "truncated",
+        json!("a complete output"),
+        json!(bytes),
+        format!("output was cut off at the model's token limit after {bytes} bytes"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::contract::Options;
+
+    fn contract() -> Contract {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]});
+        let limits = crate::check::output::OutputLimits { max_output_bytes: 64, ..crate::check::output::OutputLimits::default() };
+        Contract::compile(&schema, &Options { limits, ..Options::default() }).unwrap()
+    }
+
+    fn stream(max_retries: usize) -> OutputStream {
+        OutputStream::new(&contract(), StreamOptions { max_retries, extract: true, ..StreamOptions::default() })
+    }
+
+    fn streamed(s: &mut OutputStream, text: &str, reason: StopReason) -> StreamOutcome {
+        for chunk in text.as_bytes().chunks(3) {
+            s.push_quiet(chunk);
+        }
+        s.finish_text(reason, None, text, true, false)
+    }
+
+    fn keywords(outcome: &StreamOutcome) -> Vec<&str> {
+        match outcome {
+            StreamOutcome::Retry { violations, .. } => violations.iter().map(|v| v.keyword.as_str()).collect(),
+            StreamOutcome::Failed { error, .. } => error.violations.iter().map(|v| v.keyword.as_str()).collect(),
+            other => panic!("not a failure: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_whole_text_is_read_by_extraction_the_last_value_winning() {
+        let mut s = stream(1);
+        let text = "For example {\"a\": \"x\"}; the answer:\n```json\n{\"a\": 1}\n```";
+        assert_eq!(s.finish_text(StopReason::Stop, None, text, false, false), StreamOutcome::Valid { valid: true, data: json!({"a": 1}), attempt: 1 });
+        let mut repaired = stream(0);
+        assert_eq!(repaired.finish_text(StopReason::Stop, None, "{\"a\": 1,}", false, true), StreamOutcome::Valid { valid: true, data: json!({"a": 1}), attempt: 1 });
+    }
+
+    #[test]
+    fn a_streamed_text_broken_at_its_first_bracket_is_read_again_by_extraction() {
+        let text = "Fill {name} in.\n```json\n{\"a\": 2}\n```";
+        assert_eq!(streamed(&mut stream(0), text, StopReason::Stop), StreamOutcome::Valid { valid: true, data: json!({"a": 2}), attempt: 1 });
+        // What the stream reads as a JSON value stays its verdict.
+        let first = "{\"a\": \"x\"} then {\"a\": 3}";
+        assert_eq!(keywords(&streamed(&mut stream(0), first, StopReason::Stop)), ["type"]);
+    }
+
+    #[test]
+    fn an_attempt_ended_by_an_early_violation_is_not_read_again() {
+        let options = StreamOptions { max_retries: 0, extract: true, abort_on_early_violation: true, null_as_absent: false };
+        let mut s = OutputStream::new(&contract(), options);
+        s.push_quiet(b"{\"a\": \"x");
+        assert!(s.is_aborted());
+        let outcome = s.finish_text(StopReason::Stop, None, "{\"a\": \"x", true, false);
+        assert_eq!(keywords(&outcome), ["type"]);
+    }
+
+    #[test]
+    fn the_token_limit_truncates_whole_and_streamed_texts_alike() {
+        for streamed_text in [false, true] {
+            let mut s = stream(1);
+            if streamed_text {
+                s.push_quiet(b"{\"a\": 1}");
+            }
+            let retry = s.finish_text(StopReason::Length, None, "{\"a\": 1}", streamed_text, false);
+            let StreamOutcome::Retry { violations, attempt: 1, .. } = retry else { panic!("{retry:?}") };
+            assert_eq!(violations[0].message, "output was cut off at the model's token limit after 8 bytes");
+        }
+    }
+
+    #[test]
+    fn refusals_retries_and_the_final_failure_are_the_machines_for_text_attempts() {
+        let mut refused = stream(1);
+        assert_eq!(
+            refused.finish_text(StopReason::parse("content_filter").unwrap(), None, "{\"a\": 1}", false, false),
+            StreamOutcome::Refused { refusal: String::new(), attempt: 1 }
+        );
+        assert!(refused.is_done());
+        // Two retries: attempts 1 and 2 retry, the third is hard-complete and not retryable.
+        let mut s = stream(2);
+        for attempt in 1..=2 {
+            let outcome = s.finish_text(StopReason::Stop, None, "{}", false, false);
+            assert!(matches!(outcome, StreamOutcome::Retry { attempt: a, .. } if a == attempt), "{outcome:?}");
+            assert_eq!(s.attempt(), attempt + 1);
+        }
+        let StreamOutcome::Failed { error, attempts: 3, .. } = streamed(&mut s, "{}", StopReason::Stop) else { panic!() };
+        assert!(!error.retryable);
+        assert!(s.is_done());
+        // A failure the model cannot repair (the size limit) is final with retries left.
+        let big = format!("{{\"a\": 1, \"b\": \"{}\"}}", "x".repeat(100));
+        let outcome = stream(3).finish_text(StopReason::Stop, None, &big, false, false);
+        assert!(matches!(&outcome, StreamOutcome::Failed { attempts: 1, error, .. } if !error.retryable), "{outcome:?}");
+    }
+
+    #[test]
+    fn the_retry_prompt_uses_the_streams_templates() {
+        let templates = Templates { retry: "Fix: {errors}".into(), ..Templates::default() };
+        let mut s = stream(1).with_templates(templates);
+        let StreamOutcome::Retry { prompt, .. } = s.finish_text(StopReason::Stop, None, "{}", false, false) else { panic!() };
+        assert_eq!(prompt, "Fix: - $: 'a' is a required property");
     }
 }

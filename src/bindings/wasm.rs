@@ -15,7 +15,7 @@ use crate::validator::draft::Draft;
 use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
-use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome, IN_FLIGHT};
 use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
@@ -104,8 +104,11 @@ pub fn compile_contract(schema_json: &[u8], options_json: &str) -> Result<WasmCo
 /// happened and re-create the instance instead of failing every later call with "unreachable".
 #[wasm_bindgen(start)]
 fn start() {
-    std::panic::set_hook(Box::new(|info| wasm_bindgen::throw_str(&format!("output-contract panicked: {info}"))));
+    std::panic::set_hook(Box::new(|info| wasm_bindgen::throw_str(&format!("{PANIC_PREFIX}{info}"))));
 }
+
+/// How the panic hook's message starts: how pkg/src/state.js tells a panic from other errors.
+const PANIC_PREFIX: &str = "output-contract panicked: ";
 
 #[cfg(feature = "test-trap")]
 #[allow(clippy::panic)]
@@ -198,8 +201,10 @@ impl WasmContract {
         }
     }
 
-    /// A stream validator for this contract: `{maxRetries, extract, abortOnEarlyViolation}` as JSON.
-    pub fn stream(&self, options_json: &str) -> Result<WasmStream, JsError> {
+    /// A stream validator for this contract: `{maxRetries, extract, abortOnEarlyViolation,
+    /// nullAsAbsent}` as JSON, and the retry prompt's templates as JSON (empty: the defaults;
+    /// only `enforce` passes them).
+    pub fn stream(&self, options_json: &str, templates_json: &str) -> Result<WasmStream, JsError> {
         #[derive(Deserialize, Default)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         struct JsStreamOptions {
@@ -220,7 +225,11 @@ impl WasmContract {
             abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
             null_as_absent: js.null_as_absent.unwrap_or(defaults.null_as_absent),
         };
-        Ok(WasmStream { stream: OutputStream::new(&self.contract, options) })
+        let stream = OutputStream::new(&self.contract, options);
+        if templates_json.is_empty() {
+            return Ok(WasmStream { stream });
+        }
+        Ok(WasmStream { stream: stream.with_templates(templates(templates_json)?) })
     }
 
     /// The canonical error for an output the JS side could not serialize (e.g. a BigInt).
@@ -236,10 +245,12 @@ impl WasmContract {
     }
 }
 
-/// The seed 000 failure envelope for a canonical error given as JSON.
+/// The run failure envelope (`status: "failed"`) for a canonical error given as JSON, after
+/// `retries` retries (without it, as many as a stream allows by default).
 #[wasm_bindgen(js_name = failureEnvelope)]
-pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: usize) -> Result<String, JsError> {
+pub fn failure_envelope(error_json: &str, run_id: Option<String>, retries: Option<usize>) -> Result<String, JsError> {
     let error: OutputValidationError = parse_error(error_json)?;
+    let retries = retries.unwrap_or(StreamOptions::default().max_retries);
     Ok(canonical::failure_envelope(&error, run_id.as_deref(), retries).to_string())
 }
 
@@ -247,7 +258,7 @@ fn parse_error(json: &str) -> Result<OutputValidationError, JsError> {
     serde_json::from_str(json).map_err(|e| JsError::new(&format!("not an output_validation_failed error: {e}")))
 }
 
-/// Seed 000's child-result text for `{result_text?, result_data?}` given as JSON.
+/// The text a parent agent receives for a child's `{result_text?, result_data?}` given as JSON.
 #[wasm_bindgen(js_name = formatChildResult)]
 pub fn format_child_result(result_json: &str) -> Result<String, JsError> {
     let v: Value = serde_json::from_str(result_json).map_err(|e| JsError::new(&e.to_string()))?;
@@ -306,7 +317,8 @@ pub fn submit_result_tool(schema_json: &str, provider: &str, name: Option<String
     Ok(serde_json::to_string(&def).unwrap_or_default())
 }
 
-/// Seed 002 §5's checks as a JSON array of diagnostics (schema given as JSON text).
+/// The load-time checks of an output schema as a JSON array of diagnostics (schema given as
+/// JSON text).
 #[wasm_bindgen(js_name = checkOutputSchemaConfig)]
 pub fn check_output_schema_config(schema_json: &str, options_json: &str) -> String {
     let options = match to_options(options_json) {
@@ -397,7 +409,8 @@ thread_local! {
 }
 
 /// Past this size the input area is given back to the allocator after use, so that one very
-/// long text does not keep its room for good. pkg/src/api.js (toInput) sizes its requests by it.
+/// long text does not keep its room for good. pkg/src/api.js (toInput) sizes its requests by it
+/// (`boundary_constants`).
 const INPUT_KEPT: usize = 1 << 20;
 
 /// The address in linear memory of the input area, after making it at least `capacity` bytes
@@ -417,9 +430,12 @@ pub fn input_area(capacity: usize) -> usize {
     })
 }
 
-/// Room for a stream chunk shorter than pkg/src/api.js's SHORT_CHUNK (64 UTF-16 units, at most
-/// 3 bytes each).
-const CHUNK_ROOM: usize = 192;
+/// A stream chunk of fewer UTF-16 units than this is written into the chunk area by
+/// pkg/src/api.js (`boundary_constants`).
+const SHORT_CHUNK: usize = 64;
+
+/// Room for a chunk shorter than `SHORT_CHUNK`: at most 3 UTF-8 bytes a UTF-16 unit.
+const CHUNK_ROOM: usize = SHORT_CHUNK * 3;
 
 thread_local! {
     /// Where JS writes a short stream chunk (see `chunk_area`).
@@ -468,9 +484,8 @@ fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 
 #[wasm_bindgen]
 impl WasmStream {
-    /// Appends UTF-8 bytes; returns the status packed in one number (see `packed_status`), so
-    /// that a chunk costs one call and no serialization. The violations are read as JSON only
-    /// when their number changes.
+    /// Appends UTF-8 bytes; returns the status packed in one number (see `packed_status`). The
+    /// violations are read as JSON only when their number changes.
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, chunk: &[u8]) -> f64 {
         self.stream.push_quiet(chunk);
@@ -513,15 +528,20 @@ impl WasmStream {
         self.stream.is_aborted()
     }
 
-    /// Bit 0 complete, bit 1 aborted, bits 2–9 the attempt, bits 10–25 the early violations'
-    /// revision (modulo 65535: it moves whenever they change), then the bytes times 2^26. A field
-    /// at its maximum (255, 2^27 − 1 bytes) means "read the getter" (pkg/src/api.js).
+    /// The status in one number, laid out by the `STATUS_` constants.
     fn packed_status(&self) -> f64 {
-        let attempt = self.stream.attempt().min(255) as u64;
-        let count = (self.stream.early_revision() % 65535) as u64;
-        let bytes = (self.stream.parser().bytes() as u64).min((1 << 27) - 1);
-        let low = u64::from(self.stream.is_complete()) | u64::from(self.stream.is_aborted()) << 1 | attempt << 2 | count << 10;
-        (low + (bytes << 26)) as f64
+        let attempt = (self.stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
+        // Any value that fits the field: JS compares it with the last one it saw.
+        let revision = self.stream.early_revision() as u64 % STATUS_REVISION_MASK;
+        let bytes = (self.stream.parser().bytes() as u64).min(STATUS_BYTES_MAX);
+        let mut low = attempt << STATUS_ATTEMPT_SHIFT | revision << STATUS_REVISION_SHIFT;
+        if self.stream.is_complete() {
+            low |= STATUS_COMPLETE;
+        }
+        if self.stream.is_aborted() {
+            low |= STATUS_ABORTED;
+        }
+        (low + (bytes << STATUS_BYTES_SHIFT)) as f64
     }
 
     /// The early violations of this attempt as JSON.
@@ -548,10 +568,7 @@ impl WasmStream {
     /// Ends the attempt; `stop_reason` as the providers say it (`stop`, `length`, `refusal`, …).
     /// Without `with_data`, a valid outcome leaves its `data` to JS (which has the text).
     pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<String, JsError> {
-        let reason = match stop_reason.as_deref() {
-            None => StopReason::Stop,
-            Some(r) => StopReason::parse(r).ok_or_else(|| JsError::new(&format!("unknown stopReason {r:?}")))?,
-        };
+        let reason = stop_reason_of(stop_reason.as_deref())?;
         Ok(match self.stream.finish(reason, refusal.as_deref()) {
             // JS holds the text, whose JSON.parse is the data: serializing the value here, then
             // decoding and parsing it there took most of a long output's finish.
@@ -559,6 +576,67 @@ impl WasmStream {
             outcome => serde_json::to_string(&outcome).unwrap_or_default(),
         })
     }
+
+    /// Ends an attempt whose whole text is in the input area (its first `len` bytes), streamed
+    /// into this stream or not (`OutputStream::finish_text`): the outcome as JSON, with its data.
+    #[wasm_bindgen(js_name = finishText)]
+    pub fn finish_text(&mut self, stop_reason: Option<String>, refusal: Option<String>, len: usize, streamed: bool, repair: bool) -> Result<String, JsError> {
+        let reason = stop_reason_of(stop_reason.as_deref())?;
+        let outcome = with_input(len, |text| self.stream.finish_text(reason, refusal.as_deref(), text, streamed, repair));
+        Ok(serde_json::to_string(&outcome).unwrap_or_default())
+    }
+}
+
+/// A stop reason as the providers say it; none is `stop`.
+fn stop_reason_of(name: Option<&str>) -> Result<StopReason, JsError> {
+    match name {
+        None => Ok(StopReason::Stop),
+        Some(r) => StopReason::parse(r).ok_or_else(|| JsError::new(&format!("unknown stopReason {r:?}"))),
+    }
+}
+
+// The stream status that every push returns: one f64 (exact up to 2^53), so that a chunk costs
+// one call and no serialization. Flags, the attempt and the early violations' revision below
+// 2^26, the bytes times 2^26 above; the attempt or the bytes at their maximum mean "read the
+// getter" (pkg/src/api.js). JS decodes it with these values, which `boundary_constants` hands to
+// scripts/build.sh.
+const STATUS_COMPLETE: u64 = 1;
+const STATUS_ABORTED: u64 = 1 << 1;
+const STATUS_ATTEMPT_SHIFT: u32 = 2;
+const STATUS_ATTEMPT_MAX: u64 = (1 << 8) - 1;
+const STATUS_REVISION_SHIFT: u32 = 10;
+const STATUS_REVISION_MASK: u64 = (1 << 16) - 1;
+const STATUS_BYTES_SHIFT: u32 = 26;
+const STATUS_BYTES_MAX: u64 = (1 << 27) - 1;
+// The fields do not overlap, and the whole is an integer an f64 holds exactly.
+const _: () = assert!(
+    STATUS_COMPLETE < STATUS_ABORTED
+        && STATUS_ABORTED < 1 << STATUS_ATTEMPT_SHIFT
+        && STATUS_ATTEMPT_MAX << STATUS_ATTEMPT_SHIFT < 1 << STATUS_REVISION_SHIFT
+        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < 1 << STATUS_BYTES_SHIFT
+        && STATUS_BYTES_SHIFT + STATUS_BYTES_MAX.count_ones() <= 53
+);
+
+/// Every value JavaScript must agree on with this module, as a JSON object keyed by the names
+/// pkg/src/ uses. scripts/build.sh calls it once and writes the values into the glue as
+/// constants (literals: the per-push decoding reads no table); the package never calls it.
+#[wasm_bindgen(js_name = boundaryConstants)]
+pub fn boundary_constants() -> String {
+    serde_json::json!({
+        "STATUS_COMPLETE": STATUS_COMPLETE,
+        "STATUS_ABORTED": STATUS_ABORTED,
+        "STATUS_ATTEMPT_SHIFT": STATUS_ATTEMPT_SHIFT,
+        "STATUS_ATTEMPT_MAX": STATUS_ATTEMPT_MAX,
+        "STATUS_REVISION_SHIFT": STATUS_REVISION_SHIFT,
+        "STATUS_REVISION_MASK": STATUS_REVISION_MASK,
+        "STATUS_BYTES_UNIT": 1u64 << STATUS_BYTES_SHIFT,
+        "STATUS_BYTES_MAX": STATUS_BYTES_MAX,
+        "STATUS_IN_FLIGHT": IN_FLIGHT,
+        "INPUT_KEPT": INPUT_KEPT,
+        "SHORT_CHUNK": SHORT_CHUNK,
+        "PANIC_PREFIX": PANIC_PREFIX,
+    })
+    .to_string()
 }
 
 // getrandom is linked through `referencing` (the crate that carries the drafts' meta-schema

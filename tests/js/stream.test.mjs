@@ -244,3 +244,28 @@ test('a root number completed at the end of input reaches changes()', () => {
   assert.equal(s.finish().valid, true);
   assert.deepEqual(s.changes(), [{ path: '$', value: 12 }]);
 });
+
+test('the status of every push decodes as the module packs it, past a field’s maximum too', () => {
+  // The packed attempt field saturates at STATUS_ATTEMPT_MAX; from there the getter answers.
+  const c = Contract.compile({ type: 'object', required: ['a'] });
+  const s = c.stream({ maxRetries: 300 });
+  for (let attempt = 1; attempt <= 260; attempt++) {
+    const status = s.push('{}');
+    assert.deepEqual(status, { state: 'in-flight', attempt, bytes: 2, complete: true, earlyViolations: [], aborted: false });
+    assert.equal(s.finish().attempt, attempt);
+  }
+  const a = c.stream({ abortOnEarlyViolation: true });
+  const status = a.push('[');
+  assert.equal(status.aborted, true);
+  assert.equal(status.complete, false);
+  assert.equal(status.earlyViolations[0].keyword, 'type');
+});
+
+test('the constants JavaScript shares with the module are the module’s own', async () => {
+  // scripts/build.sh writes them into the glue from the module's boundaryConstants().
+  const glue = await import('../../pkg/wasm/output_contract.js');
+  glue.initSync({ module: readFileSync(new URL('../../pkg/wasm/output_contract_bg.wasm', import.meta.url)) });
+  const constants = JSON.parse(glue.boundaryConstants());
+  assert.ok(Object.keys(constants).length >= 10);
+  for (const [name, value] of Object.entries(constants)) assert.equal(glue[name], value, name);
+});

@@ -1,0 +1,11 @@
+// Names of the methods through which enforce() drives a stream state machine. Symbols, and this
+// module is not re-exported by the package's entries, so they stay out of the public API.
+
+/** `contract[executorStream](options, templates)`: an OutputStream whose retry prompt uses `templates`. */
+export const executorStream = Symbol('output-contract executorStream');
+
+/** `stream[finishText](end, text, streamed, repair)`: ends an attempt whose whole text is `text`. */
+export const finishText = Symbol('output-contract finishText');
+
+/** `stream[currentAttempt]()`: the attempt the stream is in (from 1). */
+export const currentAttempt = Symbol('output-contract currentAttempt');
