@@ -453,18 +453,50 @@ export interface TextPosition {
   offset: number;
 }
 
+/**
+ * What a `checkSchema` diagnostic is about: every code it can give, stable (editors and tests
+ * match on them). A fix comes with `json_syntax` when the text is JSON but for trailing commas,
+ * comments or raw control characters in strings (the rest of the schema is then checked as if
+ * they were fixed), with a misspelt `unknown_keyword`, type name (`meta_schema` at the name) or
+ * `unknown_format`, and with `keyword_from_other_draft`, `ref_sibling`, `id_beside_ref`,
+ * `open_object` and `prefer_any_of`.
+ */
+export type DiagnosticCode =
+  // The text is not JSON.
+  | 'json_syntax'
+  // Why the schema does not compile (`SchemaIssue.kind`; `invalid_json` is `json_syntax` here).
+  | Exclude<SchemaErrorKind, 'invalid_json'>
+  // A keyword that the draft in effect does not have, but another draft does.
+  | 'keyword_from_other_draft'
+  // A warning: an `$id` beside `$ref` in Drafts 4–7, where it is ignored.
+  | 'id_beside_ref'
+  // Authoring lints.
+  | 'root_not_object'
+  | 'no_properties'
+  | 'open_object'
+  | 'no_required'
+  | 'required_not_in_properties'
+  | 'enum_in_description'
+  | 'prefer_any_of'
+  | 'missing_id'
+  | 'id_not_versioned'
+  | 'missing_title'
+  | 'missing_description'
+  // With `provider: 'openai'`: what OpenAI's strict mode does to the schema (`ToolChange.kind`).
+  | 'openai_closed_object'
+  | 'openai_made_nullable'
+  | 'openai_one_of_to_any_of'
+  | 'openai_merged_all_of'
+  | 'openai_dropped_keyword'
+  | 'openai_dropped_format'
+  | 'openai_rejected'
+  // With `provider: 'anthropic'`.
+  | 'anthropic_root_not_object'
+  | 'anthropic_external_ref';
+
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info';
-  /**
-   * Stable code: `json_syntax`, a `SchemaErrorKind` (`meta_schema`, `unknown_keyword`,
-   * `ref_sibling`, `unresolvable_ref`, `invalid_regex`, …), `keyword_from_other_draft`,
-   * `id_beside_ref` (a warning: an `$id` beside `$ref` in Drafts 4–7, where it is ignored),
-   * an authoring lint (`root_not_object`,
-   * `no_properties`, `open_object`, `no_required`, `required_not_in_properties`,
-   * `enum_in_description`, `prefer_any_of`, `missing_id`, `id_not_versioned`, `missing_title`,
-   * `missing_description`) or a provider rule (`openai_*`, `anthropic_*`).
-   */
-  code: string;
+  code: DiagnosticCode;
   message: string;
   /** JSON Pointer of the node concerned. */
   pointer: string;

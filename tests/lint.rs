@@ -40,11 +40,16 @@ fn a_good_schema_has_no_diagnostics() {
 
 #[test]
 fn syntax_errors_at_their_line_and_column() {
-    let text = "{\n  \"type\": \"object\",\n  \"properties\": {},\n}";
+    let text = "{\n  \"type\": \"object\"\n  \"properties\": {}\n}";
     let r = check_schema(text, &CheckOptions::default());
     assert!(!r.valid);
     let d = at(&r.diagnostics, "json_syntax");
-    assert_eq!((d.range.start.line, d.range.start.column), (4, 1));
+    assert_eq!((d.range.start.line, d.range.start.column), (3, 3));
+    assert_eq!(d.fix, None, "a missing comma is not repaired");
+    // A trailing comma is reported where it is, with its fix.
+    let text = "{\n  \"type\": \"object\",\n  \"properties\": {},\n}";
+    let d = at(&check_schema(text, &CheckOptions::default()).diagnostics, "json_syntax").clone();
+    assert_eq!((d.range.start.line, d.range.start.column, slice(text, &d).as_str()), (3, 19, ","));
     let r = check_schema("", &CheckOptions::default());
     assert_eq!(codes(&r.diagnostics), vec!["json_syntax"]);
     let r = check_schema("{\"a\": \"😀\" x}", &CheckOptions::default());
@@ -124,6 +129,16 @@ fn never_panics_on_prefixes_of_a_schema() {
             assert_eq!(r.valid, end == GOOD.len(), "prefix of {end} bytes");
         }
     }
+    // Nor on prefixes and suffixes of text the repair fixes: every range within the text.
+    let (decorated, _) = decorate(&GOOD.replace("PR review", "PR\n😀\treview"), true, "/* ü */");
+    for end in (0..=decorated.len()).filter(|&i| decorated.is_char_boundary(i)) {
+        for text in [&decorated[..end], &decorated[end..]] {
+            let units = text.encode_utf16().count();
+            for d in check_schema(text, &CheckOptions::default()).diagnostics {
+                assert!(d.range.start.offset <= d.range.end.offset && d.range.end.offset <= units, "{d:?} in {text:?}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -179,18 +194,39 @@ fn keywords_of_another_draft_are_errors_with_their_own_code() {
     assert_eq!(at(&r.diagnostics, "unknown_keyword").fix.as_ref().unwrap().replacement.as_deref(), Some("\"required\""));
 }
 
+/// The shared corpus's cases: each with its schema text and options.
+fn corpus() -> Vec<(serde_json::Value, String, CheckOptions)> {
+    let corpus: serde_json::Value = serde_json::from_str(include_str!("corpus/check-schema.json")).unwrap();
+    corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let text = case["schema"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<Vec<_>>().join("\n");
+            let options = CheckOptions {
+                draft: case["draft"].as_str().map(|d| output_contract::Draft::from_name(d).unwrap()),
+                provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
+            };
+            (case.clone(), text, options)
+        })
+        .collect()
+}
+
+/// `text` with `d`'s fix applied as an editor applies it (UTF-16 offsets).
+fn apply_fix(text: &str, d: &Diagnostic) -> String {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let replacement = d.fix.as_ref().and_then(|f| f.replacement.as_deref()).expect("a replacement");
+    let mut out = units[..d.range.start.offset].to_vec();
+    out.extend(replacement.encode_utf16());
+    out.extend(&units[d.range.end.offset..]);
+    String::from_utf16(&out).unwrap()
+}
+
 #[test]
 fn every_code_at_its_range_in_the_shared_corpus() {
-    use output_contract::Draft;
-    let corpus: serde_json::Value = serde_json::from_str(include_str!("corpus/check-schema.json")).unwrap();
     let mut failures = Vec::new();
-    for case in corpus["cases"].as_array().unwrap() {
+    for (case, text, options) in corpus() {
         let code = case["code"].as_str().unwrap();
-        let text = case["schema"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<Vec<_>>().join("\n");
-        let options = CheckOptions {
-            draft: case["draft"].as_str().map(|d| Draft::from_name(d).unwrap()),
-            provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
-        };
         let r = check_schema(&text, &options);
         let Some(d) = r.diagnostics.iter().find(|d| d.code == code) else {
             failures.push(format!("{code}: not reported, got {:?}", codes(&r.diagnostics)));
@@ -202,6 +238,18 @@ fn every_code_at_its_range_in_the_shared_corpus() {
             failures.push(format!("{code}: got {got:?}, want {want:?} ({})", d.message));
         }
         assert_eq!(r.valid, !r.diagnostics.iter().any(|d| d.severity == Severity::Error));
+        // A fix's replacement, put in place of the range, removes the diagnostic.
+        if let Some(want) = case.get("fix") {
+            let replacement = d.fix.as_ref().and_then(|f| f.replacement.as_deref());
+            if replacement != want.as_str() {
+                failures.push(format!("{code} at {:?}: fix {replacement:?}, want {want}", d.pointer));
+                continue;
+            }
+            let after = check_schema(&apply_fix(&text, d), &options);
+            if after.diagnostics.iter().any(|x| x.code == code && x.pointer == d.pointer) || (code != "json_syntax" && codes(&after.diagnostics).contains(&"json_syntax")) {
+                failures.push(format!("{code} at {:?}: still there after its fix: {:?}", d.pointer, codes(&after.diagnostics)));
+            }
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -293,20 +341,7 @@ fn a_rename_comes_from_the_issue_suggestion() {
 fn diagnostics_and_schema_errors_name_no_design_document() {
     use output_contract::agent::config::check_output_schema_config;
     use output_contract::{Contract, Options};
-    let corpus: serde_json::Value = serde_json::from_str(include_str!("corpus/check-schema.json")).unwrap();
-    let mut texts: Vec<(String, CheckOptions)> = corpus["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|case| {
-            let text = case["schema"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect::<Vec<_>>().join("\n");
-            let options = CheckOptions {
-                draft: case["draft"].as_str().map(|d| output_contract::Draft::from_name(d).unwrap()),
-                provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
-            };
-            (text, options)
-        })
-        .collect();
+    let mut texts: Vec<(String, CheckOptions)> = corpus().into_iter().map(|(_, text, options)| (text, options)).collect();
     for extra in [
         r##"{"type": "array", "items": {"$ref": "#/definitions/x", "$id": "x", "minItems": 1}, "definitions": {"x": {}}}"##,
         r#"{"properties": {"a": {"format": "no-such-format", "requried": [], "prefixItems": []}}}"#,
@@ -337,4 +372,299 @@ fn diagnostics_and_schema_errors_name_no_design_document() {
     assert!(read.len() > 100, "{} texts", read.len());
     let named: Vec<&String> = read.iter().filter(|m| m.to_lowercase().contains("seed")).collect();
     assert!(named.is_empty(), "{named:#?}");
+}
+
+
+/// `text` with a trailing comma after the last member or item of every non-empty object and
+/// array, and `comment` after every `{` and `,` (outside strings); with the UTF-16 start and
+/// length of each insertion, in text order.
+fn decorate(text: &str, commas: bool, comment: &str) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::new();
+    let mut inserted = Vec::new(); // byte start and length in `out`
+    let (mut in_string, mut escaped) = (false, false);
+    let mut last = (' ', 0); // the last character outside strings and whitespace, and its end in `out`
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => (in_string, last) = (false, ('"', out.len())),
+                _ => {}
+            }
+            continue;
+        }
+        if commas && matches!(c, '}' | ']') && !matches!(last.0, '{' | '[' | ',') {
+            out.insert(last.1, ',');
+            inserted.push((last.1, 1));
+        }
+        out.push(c);
+        in_string = c == '"';
+        if !c.is_whitespace() {
+            last = (c, out.len());
+        }
+        if matches!(c, '{' | ',') && !comment.is_empty() {
+            inserted.push((out.len(), comment.len()));
+            out.push_str(comment);
+        }
+    }
+    let units = |b: usize| out[..b].encode_utf16().count();
+    let spans = inserted.iter().map(|&(start, len)| (units(start), units(start + len) - units(start))).collect();
+    (out, spans)
+}
+
+/// Repaired text is checked as the text it stands for: every other diagnostic is the same, at the
+/// same place of the text (its offsets less the bytes the repair removes).
+#[test]
+fn repaired_syntax_keeps_every_other_diagnostic_at_its_place() {
+    let mut texts: Vec<(String, CheckOptions)> = corpus().into_iter().map(|(_, text, options)| (text, options)).collect();
+    texts.push((GOOD.to_string(), CheckOptions::default()));
+    let mut checked = 0;
+    for (text, options) in texts {
+        let want = check_schema(&text, &options);
+        if codes(&want.diagnostics).contains(&"json_syntax") {
+            continue;
+        }
+        let draft = want.draft;
+        for (commas, comment) in [(true, ""), (false, "/* ü 😀 */"), (true, "// ü 😀\n")] {
+            let (decorated, inserted) = decorate(&text, commas, comment);
+            let got = check_schema(&decorated, &options);
+            let (syntax, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) = got.diagnostics.iter().partition(|d| d.code == "json_syntax");
+            assert_eq!(syntax.len(), inserted.len(), "{decorated}");
+            for (d, (start, len)) in syntax.iter().zip(&inserted) {
+                // The comma, or the comment without the line end that closes it.
+                let what = if *len == 1 { "," } else { comment.trim_end() };
+                assert_eq!((d.range.start.offset, slice(&decorated, d).as_str()), (*start, what), "{decorated}");
+                assert_eq!(d.fix.as_ref().unwrap().replacement.as_deref(), Some(""));
+                assert_eq!(d.severity, Severity::Error);
+            }
+            let back = |offset: usize| offset - inserted.iter().filter(|(s, _)| *s < offset).map(|(_, l)| l).sum::<usize>();
+            let rest: Vec<_> = rest.iter().map(|d| (d.code.as_str(), d.pointer.as_str(), back(d.range.start.offset), back(d.range.end.offset), d.message.as_str())).collect();
+            let want: Vec<_> = want.diagnostics.iter().map(|d| (d.code.as_str(), d.pointer.as_str(), d.range.start.offset, d.range.end.offset, d.message.as_str())).collect();
+            assert_eq!(rest, want, "{decorated}");
+            assert_eq!((got.valid, got.draft), (false, draft));
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "{checked}");
+}
+
+#[test]
+fn raw_control_characters_in_strings_are_escaped_by_their_fixes() {
+    let text = "{\n  \"title\": \"Résumé\treview\",\n  \"type\": \"object\",\n  \"properties\": {\"level\": {\"type\": \"string\", \"description\": \"😀 One of:\nlow, medium, high\"}},\n  \"required\": [\"level\", \"levle\"]\n}";
+    let r = check_schema(text, &CheckOptions::default());
+    assert!(!r.valid);
+    let syntax: Vec<(String, Option<String>)> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "json_syntax")
+        .map(|d| (slice(text, d), d.fix.as_ref().unwrap().replacement.clone()))
+        .collect();
+    assert_eq!(syntax, [("\t".to_string(), Some("\\t".to_string())), ("\n".to_string(), Some("\\n".to_string()))]);
+    // The escapes are longer than the characters: the ranges after them are still the user's.
+    let d = at(&r.diagnostics, "enum_in_description");
+    assert_eq!(slice(text, d), "\"😀 One of:\nlow, medium, high\"");
+    assert_eq!(d.range.start.line, 4);
+    let d = at(&r.diagnostics, "required_not_in_properties");
+    assert_eq!((slice(text, d).as_str(), d.range.start.line), ("\"levle\"", 6));
+    // Each fix applied, one after the other: the text is JSON and keeps its lints.
+    let mut fixed = text.to_string();
+    while let Some(d) = check_schema(&fixed, &CheckOptions::default()).diagnostics.into_iter().find(|d| d.code == "json_syntax") {
+        fixed = apply_fix(&fixed, &d);
+    }
+    let after = check_schema(&fixed, &CheckOptions::default());
+    assert!(after.valid, "{:?}", codes(&after.diagnostics));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&fixed).unwrap()["title"], "Résumé\treview");
+    assert!(codes(&after.diagnostics).contains(&"required_not_in_properties"));
+}
+
+#[test]
+fn syntax_the_repair_cannot_fix_is_reported_as_before() {
+    for text in ["{\"type\": \"object\",, }", "{\"type\": \"object\", \"properties\" {},}", "{\"type\": \"object\", // open\n", "[1, 2,"] {
+        let r = check_schema(text, &CheckOptions::default());
+        assert!(!r.valid);
+        assert_eq!(codes(&r.diagnostics), ["json_syntax"], "{text}");
+        assert_eq!(r.diagnostics[0].fix, None, "{text}");
+    }
+}
+
+#[test]
+fn unknown_type_names_get_a_rename() {
+    let schema = |types: &str| format!(r#"{{"type": "object", "properties": {{"a": {{"type": {types}}}}}, "required": ["a"], "additionalProperties": false}}"#);
+    let cases = [
+        (r#""integr""#, "\"integr\"", "/properties/a/type", Some("integer")),
+        (r#""String""#, "\"String\"", "/properties/a/type", Some("string")),
+        (r#""float""#, "\"float\"", "/properties/a/type", Some("number")),
+        (r#""bool""#, "\"bool\"", "/properties/a/type", Some("boolean")),
+        (r#""obj""#, "\"obj\"", "/properties/a/type", Some("object")),
+        (r#"["string", "nul"]"#, "\"nul\"", "/properties/a/type/1", Some("null")),
+        (r#""colour""#, "\"colour\"", "/properties/a/type", None),
+    ];
+    for (types, at_text, pointer, near) in cases {
+        let text = schema(types);
+        let r = check_schema(&text, &CheckOptions::default());
+        let d = at(&r.diagnostics, "meta_schema");
+        assert_eq!((slice(&text, d).as_str(), d.pointer.as_str()), (at_text, pointer), "{types}");
+        match near {
+            Some(near) => {
+                assert!(d.message.contains(&format!("did you mean \"{near}\"")), "{}", d.message);
+                assert_eq!(d.fix.as_ref().unwrap().replacement, Some(format!("\"{near}\"")));
+                let after = check_schema(&apply_fix(&text, d), &CheckOptions::default());
+                assert!(!codes(&after.diagnostics).contains(&"meta_schema"), "{types}: {:?}", after.diagnostics);
+            }
+            None => {
+                assert_eq!(d.fix, None, "{types}");
+                assert!(d.message.contains("\"integer\""), "the types are listed: {}", d.message);
+            }
+        }
+    }
+    // A property called "type" is a schema, not a type name: no rename.
+    let text = r#"{"type": "object", "properties": {"type": "strng"}}"#;
+    let d = at(&check_schema(text, &CheckOptions::default()).diagnostics, "meta_schema").clone();
+    assert_eq!((d.pointer.as_str(), d.fix), ("/properties/type", None));
+}
+
+#[test]
+fn unknown_formats_get_a_rename_the_draft_knows() {
+    use output_contract::Draft;
+    let text = |format: &str| format!(r#"{{"type": "object", "properties": {{"a": {{"type": "string", "format": "{format}"}}}}}}"#);
+    let cases = [
+        ("datetime", Draft::Draft7, Some("date-time")),
+        ("Date_Time", Draft::Draft7, Some("date-time")),
+        ("emial", Draft::Draft7, Some("email")),
+        ("url", Draft::Draft7, Some("uri")),
+        ("guid", Draft::Draft202012, Some("uuid")),
+        // Draft 7 has no "uuid" format.
+        ("guid", Draft::Draft7, None),
+        ("colour", Draft::Draft7, None),
+    ];
+    for (format, draft, near) in cases {
+        let text = text(format);
+        let options = CheckOptions { draft: Some(draft), provider: None };
+        let r = check_schema(&text, &options);
+        let d = at(&r.diagnostics, "unknown_format");
+        assert_eq!(slice(&text, d), format!("\"{format}\""));
+        assert_eq!(d.fix.as_ref().and_then(|f| f.replacement.clone()), near.map(|n| format!("\"{n}\"")), "{format} under {draft:?}");
+        if near.is_some() {
+            assert!(r.diagnostics.iter().all(|d| d.code != "unknown_format" || d.message.contains("did you mean")));
+            let after = check_schema(&apply_fix(&text, d), &options);
+            assert!(after.valid, "{format}: {:?}", codes(&after.diagnostics));
+        }
+    }
+}
+
+/// The codes `DiagnosticCode` in pkg/index.d.ts lists; a member `Exclude<T, 'a'>` stands for the
+/// literals of the union `T` there but `a`.
+fn documented_codes() -> std::collections::BTreeSet<String> {
+    let dts = include_str!("../pkg/index.d.ts");
+    let union = |name: &str| -> Vec<String> {
+        let lines = dts.lines().skip_while(|l| !l.starts_with(&format!("export type {name} ="))).skip(1);
+        let mut out = Vec::new();
+        for line in lines.map(str::trim).filter(|l| !l.starts_with("//")) {
+            out.push(line.to_string());
+            if line.ends_with(';') {
+                break;
+            }
+        }
+        assert!(!out.is_empty(), "no type {name} in pkg/index.d.ts");
+        out
+    };
+    let quoted = |s: &str| s.split('\'').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>();
+    let mut codes = std::collections::BTreeSet::new();
+    for member in union("DiagnosticCode") {
+        match member.strip_prefix("| Exclude<") {
+            Some(rest) => {
+                let (name, except) = rest.split_once(',').unwrap();
+                let except = quoted(except);
+                codes.extend(union(name).iter().flat_map(|m| quoted(m)).filter(|c| !except.contains(c)));
+            }
+            None => codes.extend(quoted(&member)),
+        }
+    }
+    codes
+}
+
+/// The string literals of Rust source, outside comments and attributes.
+fn string_literals(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in source.lines().map(str::trim).filter(|l| !l.starts_with("//") && !l.starts_with("#[")) {
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            match chars[i] {
+                '\'' if chars.get(i + 1) == Some(&'\\') => i += 4,
+                '\'' if chars.get(i + 2) == Some(&'\'') => i += 3,
+                '"' => {
+                    let mut literal = String::new();
+                    i += 1;
+                    while i < chars.len() && chars[i] != '"' {
+                        if chars[i] == '\\' {
+                            i += 1;
+                        }
+                        literal.extend(chars.get(i));
+                        i += 1;
+                    }
+                    out.push(literal);
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    out
+}
+
+/// Every code `checkSchema` gives is in the list pkg/index.d.ts documents (`DiagnosticCode`, and
+/// API.md made from it), and the list has no code it never gives. The codes are literals of
+/// src/editor/lint.rs (none assembled with `format!`), plus the `SchemaErrorKind`s it passes on.
+#[test]
+fn every_code_check_schema_gives_is_documented() {
+    use output_contract::SchemaErrorKind as K;
+    let documented = documented_codes();
+    let kinds = [K::InvalidJson, K::MetaSchema, K::UnknownKeyword, K::RefSibling, K::UnknownDraft, K::UnresolvableRef, K::InvalidRegex, K::UnknownFormat, K::LimitExceeded, K::InvalidOption, K::Compile];
+    // Fails to compile when a kind is added: list it above.
+    let _every_kind_listed = |k: K| match k {
+        K::InvalidJson | K::MetaSchema | K::UnknownKeyword | K::RefSibling | K::UnknownDraft | K::UnresolvableRef | K::InvalidRegex | K::UnknownFormat | K::LimitExceeded | K::InvalidOption | K::Compile => (),
+    };
+    // Schema errors become diagnostics of their kind's name, but for invalid JSON (json_syntax).
+    let passed_on: Vec<&str> = kinds.iter().map(|k| k.as_str()).filter(|k| *k != "invalid_json").collect();
+    for kind in &passed_on {
+        assert!(documented.contains(*kind), "the schema error kind {kind} is not in DiagnosticCode (pkg/index.d.ts)");
+    }
+
+    let source = include_str!("../src/editor/lint.rs");
+    let literals = string_literals(source);
+    let code_like = |s: &str| {
+        let mut parts = s.split('_');
+        s.split('_').count() >= 2 && parts.all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+    };
+    let given: std::collections::BTreeSet<&str> = literals.iter().map(String::as_str).filter(|s| code_like(s)).collect();
+    assert!(given.len() >= 20 && given.contains("json_syntax") && given.contains("openai_rejected"), "{given:?}");
+    let undocumented: Vec<&&str> = given.iter().filter(|c| !documented.contains(**c)).collect();
+    assert!(undocumented.is_empty(), "codes in src/editor/lint.rs missing from DiagnosticCode in pkg/index.d.ts: {undocumented:?}");
+    // A code made with format! ("openai_{}") would escape the check above.
+    let assembled: Vec<&String> = literals
+        .iter()
+        .filter(|s| s.split_once('{').is_some_and(|(head, _)| head.ends_with('_') && head.chars().all(|c| c.is_ascii_lowercase() || c == '_')))
+        .collect();
+    assert!(assembled.is_empty(), "codes assembled at run time cannot be checked against the documented list: {assembled:?}");
+    let stale: Vec<&String> = documented.iter().filter(|c| !given.contains(c.as_str()) && !passed_on.contains(&c.as_str())).collect();
+    assert!(stale.is_empty(), "DiagnosticCode lists codes checkSchema never gives: {stale:?}");
+
+    // What it gives when run: the shared corpus (which has a case for every code that schema text
+    // can bring about), and a schema past the depth limit.
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let mut runs: Vec<(String, CheckOptions)> = corpus().into_iter().map(|(_, text, options)| (text, options)).collect();
+    runs.push((deep, CheckOptions::default()));
+    let mut seen = std::collections::BTreeSet::new();
+    for (text, options) in &runs {
+        for d in check_schema(text, options).diagnostics {
+            assert!(documented.contains(&d.code), "{} is not documented ({text})", d.code);
+            seen.insert(d.code);
+        }
+    }
+    // Not from schema text: an invalid option is refused before checking, and `compile` is the
+    // kind of an error without issues, never an issue's.
+    let unseen: Vec<&String> = documented.iter().filter(|c| !seen.contains(*c) && !["invalid_option", "compile"].contains(&c.as_str())).collect();
+    assert!(unseen.is_empty(), "no case in tests/corpus/check-schema.json gives {unseen:?}");
 }

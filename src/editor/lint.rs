@@ -1,7 +1,9 @@
 //! `checkSchema`: everything the schema editor shows about an output schema, as diagnostics at
 //! text ranges — JSON syntax, meta-schema and compile problems, authoring lints and provider
 //! compatibility. It never fails: broken text (the editor holds it while the user types) is a
-//! diagnostic like any other.
+//! diagnostic like any other. Text that is JSON but for trailing commas, comments or raw control
+//! characters in strings gets an error with a fix at each, and every other diagnostic as if they
+//! were fixed, at its place in the text as written.
 //!
 //! Ranges have 1-based lines and columns and 0-based offsets, columns and offsets counted in
 //! UTF-16 code units, as editors and JavaScript strings count them.
@@ -16,8 +18,11 @@ use crate::json::sourcemap::{SourceMap, Span};
 pub use crate::json::textpos::Range;
 use crate::json::textpos::LineIndex;
 use crate::agent::tool::{self, ChangeKind, Provider};
+use crate::check::extract::{self, Repair, RepairKind};
+use crate::validator::format;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -74,9 +79,13 @@ enum At {
 }
 
 struct Locator<'t> {
+    /// Of the text as the user wrote it: every range is in it.
     lines: LineIndex<'t>,
+    /// Of the text parsed: the user's, or its repaired form.
     map: Option<SourceMap>,
     len: usize,
+    /// The repairs that turned the user's text into the text parsed.
+    edits: Edits,
 }
 
 impl Locator<'_> {
@@ -91,8 +100,54 @@ impl Locator<'_> {
         }
     }
 
+    /// The range in the user's text of a span of the text parsed.
     fn range(&self, span: Span) -> Range {
-        self.lines.range(span.start, span.end)
+        self.lines.range(self.edits.original(span.start, false), self.edits.original(span.end, true))
+    }
+}
+
+/// Repairs as byte edits of the user's text, in text order.
+struct Edits(Vec<Edit>);
+
+struct Edit {
+    /// The span of the user's text replaced.
+    start: usize,
+    stop: usize,
+    /// Where its replacement starts in the repaired text, and its length (0 for a removal).
+    at: usize,
+    len: usize,
+}
+
+impl Edits {
+    /// From spans of the user's text and the lengths of their replacements.
+    fn new(spans: impl Iterator<Item = (usize, usize, usize)>) -> Edits {
+        let mut shift = 0isize;
+        let mut out = Vec::new();
+        for (start, stop, len) in spans {
+            let at = start.saturating_add_signed(shift);
+            shift += len as isize - stop.saturating_sub(start) as isize;
+            out.push(Edit { start, stop, at, len });
+        }
+        Edits(out)
+    }
+
+    /// The offset in the user's text of offset `at` of the repaired text. A span's `end` keeps
+    /// before a removal (so it never takes in a removed comma), its start after.
+    fn original(&self, at: usize, end: bool) -> usize {
+        // The last edit before `at`; the bytes after it are the user's, unchanged.
+        let after = self.0.partition_point(|e| e.at < at || !end && e.at == at);
+        let Some(e) = after.checked_sub(1).and_then(|i| self.0.get(i)) else { return at };
+        match e.at + e.len {
+            // Inside a replacement: the character it replaces.
+            replaced if at < replaced || end && at == replaced => {
+                if end {
+                    e.stop
+                } else {
+                    e.start
+                }
+            }
+            replaced => e.stop + (at - replaced),
+        }
     }
 }
 
@@ -111,26 +166,22 @@ impl Report<'_> {
 /// Checks schema text for the editor.
 pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     let compile = Options { draft: options.draft, ..Options::default() };
-    let lines = LineIndex::new(text);
-    let schema = match contract::parse_schema_text(text, &compile) {
-        Ok(v) => v,
-        Err(e) => {
-            let mut out = Vec::new();
-            for issue in &e.issues {
-                // serde's column counts bytes from the line start, 1-based.
-                let start = match (issue.line, issue.column) {
-                    (Some(l), Some(c)) => lines.byte_of_byte_column(l, c),
-                    _ => 0,
-                };
-                let range = lines.range(start, start + 1);
-                let code = if issue.kind == SchemaErrorKind::InvalidJson { "json_syntax" } else { issue.kind.as_str() };
-                out.push(Diagnostic { severity: Severity::Error, code: code.into(), message: issue.message.clone(), pointer: String::new(), range, fix: None });
-            }
-            let draft = options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT).name();
-            return CheckReport { valid: false, draft, diagnostics: out };
-        }
+    let (schema, repaired) = match contract::parse_schema_text(text, &compile) {
+        Ok(v) => (v, None),
+        Err(e) => match parse_repaired(text, &e, &compile) {
+            Some((v, fixed, repairs)) => (v, Some((fixed, repairs))),
+            None => return unparsed(text, &e, options),
+        },
     };
-    let mut report = Report { at: Locator { lines, map: SourceMap::new(text), len: text.len() }, out: Vec::new() };
+    let parsed = repaired.as_ref().map_or(text, |(fixed, _)| fixed.as_str());
+    let repairs = repaired.as_ref().map_or(&[][..], |(_, r)| r.as_slice());
+    let edits = Edits::new(repairs.iter().map(|r| (r.start, r.end, replacement(text, r).len())));
+    let at = Locator { lines: LineIndex::new(text), map: SourceMap::new(parsed), len: parsed.len(), edits };
+    let mut report = Report { at, out: Vec::new() };
+    for r in repairs {
+        syntax_repair(&mut report, text, r);
+    }
+    let objects = subschemas(&schema);
     let draft = match Contract::compile(&schema, &compile) {
         Ok(c) => c.draft(),
         Err(e) => {
@@ -139,17 +190,19 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                 .and_then(Value::as_str)
                 .and_then(Draft::from_meta_schema_uri)
                 .unwrap_or(options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT));
-            for issue in &e.issues {
-                compile_issue(&mut report, issue, draft);
+            // The meta-schema can report one problem through several of its branches.
+            let mut seen = BTreeSet::new();
+            for issue in e.issues.iter().filter(|i| seen.insert((i.pointer.as_str(), i.message.as_str()))) {
+                compile_issue(&mut report, issue, draft, &schema, &objects);
             }
             draft
         }
     };
     ids_beside_ref(&mut report, &schema, draft);
-    authoring(&mut report, &schema);
+    authoring(&mut report, &schema, &objects);
     match options.provider {
         Some(Provider::OpenAi) => openai(&mut report, &schema),
-        Some(Provider::Anthropic) => anthropic(&mut report, &schema),
+        Some(Provider::Anthropic) => anthropic(&mut report, &schema, &objects),
         _ => {}
     }
     let mut diagnostics = report.out;
@@ -158,13 +211,68 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     CheckReport { valid, draft: draft.name(), diagnostics }
 }
 
-fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft) {
+/// Text that is not JSON: its syntax errors, nothing else.
+fn unparsed(text: &str, e: &crate::schema::error::SchemaError, options: &CheckOptions) -> CheckReport {
+    let lines = LineIndex::new(text);
+    let mut out = Vec::new();
+    for issue in &e.issues {
+        // serde's column counts bytes from the line start, 1-based.
+        let start = match (issue.line, issue.column) {
+            (Some(l), Some(c)) => lines.byte_of_byte_column(l, c),
+            _ => 0,
+        };
+        let range = lines.range(start, start + 1);
+        let code = if issue.kind == SchemaErrorKind::InvalidJson { "json_syntax" } else { issue.kind.as_str() };
+        out.push(Diagnostic { severity: Severity::Error, code: code.into(), message: issue.message.clone(), pointer: String::new(), range, fix: None });
+    }
+    let draft = options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT).name();
+    CheckReport { valid: false, draft, diagnostics: out }
+}
+
+/// Text that is JSON but for what model output's repair fixes (trailing commas, comments, raw
+/// control characters in strings): the value of the repaired text, the text and the repairs.
+fn parse_repaired(text: &str, e: &crate::schema::error::SchemaError, options: &Options) -> Option<(Value, String, Vec<Repair>)> {
+    if e.kind != SchemaErrorKind::InvalidJson {
+        return None;
+    }
+    let (fixed, repairs) = extract::repair(text)?;
+    let value = contract::parse_schema_text(&fixed, options).ok()?;
+    Some((value, fixed, repairs))
+}
+
+/// What a repair puts in place of the text it fixes.
+fn replacement(text: &str, r: &Repair) -> String {
+    match (r.kind, text.as_bytes().get(r.start)) {
+        (RepairKind::ControlCharacter, Some(&b)) => extract::control_escape(b),
+        _ => String::new(),
+    }
+}
+
+/// A syntax error the repair fixed: an error at the text it fixes, with the repair as the fix.
+fn syntax_repair(report: &mut Report, text: &str, r: &Repair) {
+    let (message, fix_message) = match r.kind {
+        RepairKind::TrailingComma => ("trailing comma: JSON allows no comma after the last member of an object or the last item of an array", "remove the comma".to_string()),
+        RepairKind::Comment => ("comment: JSON has no comments (a schema can say it in \"$comment\" or \"description\")", "remove the comment".to_string()),
+        RepairKind::ControlCharacter => (
+            "raw control character (such as a line break or a tab) in a string: JSON strings must escape it",
+            format!("escape it as {}", replacement(text, r)),
+        ),
+    };
+    let range = report.at.lines.range(r.start, r.end);
+    let fix = Some(fix(fix_message, Some(replacement(text, r))));
+    report.out.push(Diagnostic { severity: Severity::Error, code: "json_syntax".into(), message: message.into(), pointer: String::new(), range, fix });
+}
+
+/// A schema object with its pointer, as [`subschemas`] lists them.
+type Object<'s> = (String, &'s Map<String, Value>);
+
+fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema: &Value, objects: &[Object]) {
     let keyword = issue.keyword.as_deref().unwrap_or_default();
     let (code, at, fix) = match issue.kind {
         SchemaErrorKind::UnknownKeyword => match (drafts_knowing(keyword, draft).first(), &issue.suggestion) {
             // A keyword of another draft gets its own code: the fix is choosing the draft, not a rename.
             (Some(home), _) => ("keyword_from_other_draft", At::Key, Some(fix(format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()), None))),
-            (None, Some(near)) => (issue.kind.as_str(), At::Key, Some(fix(format!("rename to '{near}'"), Some(format!("\"{near}\""))))),
+            (None, Some(near)) => (issue.kind.as_str(), At::Key, Some(rename(near))),
             (None, None) => (issue.kind.as_str(), At::Key, None),
         },
         SchemaErrorKind::RefSibling => {
@@ -174,6 +282,17 @@ fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft) {
             );
             (issue.kind.as_str(), At::Key, Some(fix(message, None)))
         }
+        SchemaErrorKind::MetaSchema if unknown_types(report, issue, objects) => return,
+        SchemaErrorKind::UnknownFormat => {
+            let name = schema.pointer(&issue.pointer).and_then(Value::as_str).unwrap_or_default();
+            let known: Vec<&str> = FORMATS.into_iter().filter(|f| format::lookup(f, draft).is_some()).collect();
+            if let Some(near) = nearest(name, &known, &FORMAT_ALIASES) {
+                let message = format!("unknown format {name:?} (did you mean {near:?}?): it would never be checked");
+                report.add(Severity::Error, issue.kind.as_str(), &issue.pointer, At::Value, message, Some(rename(near)));
+                return;
+            }
+            (issue.kind.as_str(), At::Value, None)
+        }
         _ => (issue.kind.as_str(), At::Value, None),
     };
     report.add(Severity::Error, code, &issue.pointer, at, issue.message.clone(), fix);
@@ -181,6 +300,97 @@ fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft) {
 
 fn fix(message: String, replacement: Option<String>) -> Fix {
     Fix { message, replacement }
+}
+
+/// The fix of a misspelt name: the name meant, in place of the string at the range.
+fn rename(near: &str) -> Fix {
+    fix(format!("rename to '{near}'"), Some(format!("\"{near}\"")))
+}
+
+/// JSON Schema's type names.
+const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
+/// What other languages call those types.
+const TYPE_ALIASES: [(&str, &str); 14] = [
+    ("int", "integer"), ("long", "integer"), ("float", "number"), ("double", "number"), ("decimal", "number"),
+    ("str", "string"), ("text", "string"), ("bool", "boolean"), ("dict", "object"), ("map", "object"),
+    ("list", "array"), ("tuple", "array"), ("none", "null"), ("nil", "null"),
+];
+/// The formats a schema may assert, as far as the draft in effect defines them.
+const FORMATS: [&str; 17] = [
+    "date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri",
+    "iri-reference", "json-pointer", "relative-json-pointer", "uri-template", "uuid", "regex",
+];
+/// Names other tools give those formats.
+const FORMAT_ALIASES: [(&str, &str); 6] =
+    [("url", "uri"), ("guid", "uuid"), ("timestamp", "date-time"), ("ipaddress", "ipv4"), ("pattern", "regex"), ("host", "hostname")];
+
+/// A meta-schema error at a `type` that names types JSON Schema does not have: an error at each
+/// such name (the item, in a list of types), with its did-you-mean. False for any other error.
+fn unknown_types(report: &mut Report, issue: &SchemaIssue, objects: &[Object]) -> bool {
+    let Some(parent) = issue.pointer.strip_suffix("/type") else { return false };
+    // Only where `type` is a keyword: a property called "type" is a schema, not a type name.
+    let Ok(i) = objects.binary_search_by(|(p, _)| p.as_str().cmp(parent)) else { return false };
+    let names: Vec<(String, &str)> = match objects.get(i).and_then(|(_, map)| map.get("type")) {
+        Some(Value::String(name)) => vec![(issue.pointer.clone(), name.as_str())],
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+            items.iter().enumerate().map(|(i, name)| (format!("{}/{i}", issue.pointer), name.as_str().unwrap_or_default())).collect()
+        }
+        _ => return false,
+    };
+    let unknown: Vec<(String, &str)> = names.into_iter().filter(|(_, name)| !TYPES.contains(name)).collect();
+    for (pointer, name) in &unknown {
+        let near = nearest(name, &TYPES, &TYPE_ALIASES);
+        let message = match near {
+            Some(near) => format!("unknown type {name:?} (did you mean {near:?}?)"),
+            None => format!("unknown type {name:?}: the types are \"string\", \"number\", \"integer\", \"boolean\", \"object\", \"array\" and \"null\""),
+        };
+        report.add(Severity::Error, issue.kind.as_str(), pointer, At::Value, message, near.map(rename));
+    }
+    !unknown.is_empty()
+}
+
+/// The name of `names` that `typed` most likely stands for: the same but for case, `-` and `_`;
+/// one of `aliases`; a name it begins (`int`, `obj`); or the one sharing the most letters in
+/// order with it, when it misses or adds two letters at most (`integr`, `emial`).
+fn nearest<'n>(typed: &str, names: &[&'n str], aliases: &[(&str, &'n str)]) -> Option<&'n str> {
+    let squeeze = |s: &str| s.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect::<String>();
+    let typed = squeeze(typed);
+    if let Some((_, name)) = aliases.iter().find(|(alias, name)| *alias == typed && names.contains(name)) {
+        return Some(name);
+    }
+    let score = |name: &str| {
+        let name = squeeze(name);
+        let shared = common_letters(&typed, &name);
+        match () {
+            () if name == typed => Some(usize::MAX),
+            () if typed.len() >= 3 && name.starts_with(&typed) => Some(usize::MAX - 1),
+            () if shared >= 3 && shared + 2 >= typed.len().max(name.len()) => Some(shared),
+            () => None,
+        }
+    };
+    let mut best: Option<(usize, &'n str)> = None;
+    for &name in names {
+        if let Some(s) = score(name).filter(|s| best.is_none_or(|(b, _)| *s > b)) {
+            best = Some((s, name));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// The length of the longest common subsequence of `a` and `b`.
+fn common_letters(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row = vec![0usize; b.len() + 1];
+    for ca in a.chars() {
+        // `row` holds the previous letter's row until each cell is overwritten.
+        let (mut diagonal, mut left) = (0, 0);
+        for (cb, cell) in b.iter().zip(row.iter_mut().skip(1)) {
+            let up = *cell;
+            *cell = if ca == *cb { diagonal + 1 } else { up.max(left) };
+            (diagonal, left) = (up, *cell);
+        }
+    }
+    row.last().copied().unwrap_or(0)
 }
 
 /// An identifier beside a `$ref` in Drafts 4–7: ignored, so a warning rather than an error.
@@ -193,7 +403,7 @@ fn ids_beside_ref(report: &mut Report, schema: &Value, draft: Draft) {
 }
 
 /// Every subschema with its pointer, root first (breadth of real schemas; bounded depth).
-fn subschemas(root: &Value) -> Vec<(String, &serde_json::Map<String, Value>)> {
+fn subschemas(root: &Value) -> Vec<Object<'_>> {
     const ONE: [&str; 11] = ["additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties"];
     const LISTS: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
     const MAPS: [&str; 5] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -223,7 +433,7 @@ fn subschemas(root: &Value) -> Vec<(String, &serde_json::Map<String, Value>)> {
     out
 }
 
-fn authoring(report: &mut Report, schema: &Value) {
+fn authoring(report: &mut Report, schema: &Value, objects: &[Object]) {
     // The schema was compiled above: only the root's shape is left to check.
     for d in shape_diagnostics(schema) {
         let (code, message) = match d.code {
@@ -240,14 +450,14 @@ fn authoring(report: &mut Report, schema: &Value) {
             Some(id) if !has_semver(id) => report.add(Severity::Info, "id_not_versioned", "/$id", At::Value, format!("\"$id\" {id:?} has no version: put a semver segment in its path (…/1.0.0) so a changed contract gets a new id"), None),
             _ => {}
         }
-        for key in ["title", "description"] {
+        for (key, code) in [("title", "missing_title"), ("description", "missing_description")] {
             if !root.contains_key(key) {
-                report.add(Severity::Info, &format!("missing_{key}"), "", At::Open, format!("no \"{key}\" at the root: the dashboard and the model's prompt show it"), None);
+                report.add(Severity::Info, code, "", At::Open, format!("no \"{key}\" at the root: the dashboard and the model's prompt show it"), None);
             }
         }
     }
-    for (pointer, map) in subschemas(schema) {
-        object_lints(report, &pointer, map);
+    for (pointer, map) in objects {
+        object_lints(report, pointer, map);
         if let Some(Value::String(description)) = map.get("description") {
             let free_string = map.get("type").and_then(Value::as_str) == Some("string")
                 && !["enum", "const", "pattern", "format"].iter().any(|k| map.contains_key(*k));
@@ -261,7 +471,7 @@ fn authoring(report: &mut Report, schema: &Value) {
     }
 }
 
-fn object_lints(report: &mut Report, pointer: &str, map: &serde_json::Map<String, Value>) {
+fn object_lints(report: &mut Report, pointer: &str, map: &Map<String, Value>) {
     let Some(Value::Object(props)) = map.get("properties") else { return };
     if !map.contains_key("additionalProperties") && !map.contains_key("unevaluatedProperties") && !map.contains_key("patternProperties") {
         report.add(Severity::Info, "open_object", &format!("{pointer}/properties"), At::Key, "this object accepts properties it does not declare: add \"additionalProperties\": false to catch misspelt fields".into(), Some(Fix { message: "close the object".into(), replacement: Some("\"additionalProperties\": false, \"properties\"".into()) }));
@@ -298,13 +508,17 @@ fn lists_options(description: &str) -> bool {
 fn openai(report: &mut Report, schema: &Value) {
     let def = tool::submit_result_tool(schema, Provider::OpenAi, None, None);
     for c in def.changes {
-        let (severity, what) = match c.kind {
-            ChangeKind::Rejected => (Severity::Error, "OpenAI strict mode rejects this schema"),
-            ChangeKind::DroppedKeyword | ChangeKind::DroppedFormat => (Severity::Warning, "OpenAI strict mode drops this (validation still checks it)"),
-            ChangeKind::OneOfToAnyOf | ChangeKind::MergedAllOf => (Severity::Warning, "OpenAI strict mode changes this"),
-            ChangeKind::ClosedObject | ChangeKind::MadeNullable => (Severity::Info, "OpenAI strict mode changes this"),
+        const DROPS: &str = "OpenAI strict mode drops this (validation still checks it)";
+        const CHANGES: &str = "OpenAI strict mode changes this";
+        let (severity, code, what) = match c.kind {
+            ChangeKind::Rejected => (Severity::Error, "openai_rejected", "OpenAI strict mode rejects this schema"),
+            ChangeKind::DroppedKeyword => (Severity::Warning, "openai_dropped_keyword", DROPS),
+            ChangeKind::DroppedFormat => (Severity::Warning, "openai_dropped_format", DROPS),
+            ChangeKind::OneOfToAnyOf => (Severity::Warning, "openai_one_of_to_any_of", CHANGES),
+            ChangeKind::MergedAllOf => (Severity::Warning, "openai_merged_all_of", CHANGES),
+            ChangeKind::ClosedObject => (Severity::Info, "openai_closed_object", CHANGES),
+            ChangeKind::MadeNullable => (Severity::Info, "openai_made_nullable", CHANGES),
         };
-        let code = format!("openai_{}", serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default());
         let at = match c.kind {
             ChangeKind::DroppedKeyword | ChangeKind::DroppedFormat | ChangeKind::OneOfToAnyOf | ChangeKind::MergedAllOf => At::Key,
             // About the object as a whole (closed, or refused at the root): its opening brace.
@@ -312,15 +526,15 @@ fn openai(report: &mut Report, schema: &Value) {
             ChangeKind::Rejected if c.pointer.is_empty() => At::Open,
             _ => At::Value,
         };
-        report.add(severity, &code, &c.pointer, at, format!("{what}: {}", c.message), None);
+        report.add(severity, code, &c.pointer, at, format!("{what}: {}", c.message), None);
     }
 }
 
-fn anthropic(report: &mut Report, schema: &Value) {
+fn anthropic(report: &mut Report, schema: &Value, objects: &[Object]) {
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         report.add(Severity::Error, "anthropic_root_not_object", "", At::Open, "Anthropic rejects a tool input_schema whose root is not \"type\": \"object\"".into(), None);
     }
-    for (pointer, map) in subschemas(schema) {
+    for (pointer, map) in objects {
         if let Some(Value::String(r)) = map.get("$ref") {
             if !r.starts_with('#') {
                 report.add(Severity::Error, "anthropic_external_ref", &format!("{pointer}/$ref"), At::Value, format!("Anthropic does not resolve references outside the schema ({r}): inline it under $defs"), None);

@@ -25,10 +25,16 @@ test('broken schema text: diagnostics at the right lines, never thrown', () => {
   assert.equal(typo.slice(d.range.start.offset, d.range.end.offset), '"strng"');
   assert.equal(d.range.start.line, typo.slice(0, d.range.start.offset).split('\n').length);
 
+  // A trailing comma: an error at the comma with its fix, and the rest checked as without it.
   const comma = prReviewer.replace(/\n}$/, ',\n}');
-  const syntax = errors(checkSchema(comma));
-  assert.equal(syntax[0].code, 'json_syntax');
-  assert.equal(syntax[0].range.start.line, comma.split('\n').length);
+  const report = checkSchema(comma);
+  const syntax = errors(report);
+  assert.equal(report.valid, false);
+  assert.deepEqual(syntax.map((x) => [x.code, comma.slice(x.range.start.offset, x.range.end.offset), x.fix.replacement]), [['json_syntax', ',', '']]);
+  assert.equal(syntax[0].range.start.line, comma.split('\n').length - 1);
+  const others = (r) => r.diagnostics.filter((x) => x.code !== 'json_syntax').map((x) => [x.code, x.pointer, x.range]);
+  assert.deepEqual(others(report), others(checkSchema(prReviewer)));
+  assert.ok(others(report).length > 0);
 
   const missing = prReviewer.replace('"approval",', '"approval", "verdict",');
   const w = checkSchema(missing).diagnostics.find((x) => x.code === 'required_not_in_properties');
@@ -77,15 +83,32 @@ test('every diagnostic code at its range (shared corpus, non-ASCII text on every
 });
 
 test('a fix with a replacement, applied at its range, removes its diagnostic', () => {
-  const withFix = corpus.cases.filter((c) => ['unknown_keyword', 'open_object', 'prefer_any_of'].includes(c.code));
-  assert.equal(withFix.length, 3);
+  const withFix = corpus.cases.filter((c) => 'fix' in c);
+  assert.deepEqual(
+    [...new Set(withFix.map((c) => c.code))].sort(),
+    ['json_syntax', 'meta_schema', 'open_object', 'prefer_any_of', 'unknown_format', 'unknown_keyword'],
+  );
   for (const c of withFix) {
     const text = c.schema.join('\n');
-    const d = checkSchema(text).diagnostics.find((x) => x.code === c.code);
-    assert.equal(typeof d.fix.replacement, 'string', c.code);
+    const d = checkSchema(text, { draft: c.draft, provider: c.provider }).diagnostics.find((x) => x.code === c.code);
+    assert.equal(d.fix.replacement, c.fix, c.code);
     const fixed = text.slice(0, d.range.start.offset) + d.fix.replacement + text.slice(d.range.end.offset);
-    const after = checkSchema(fixed);
+    const after = checkSchema(fixed, { draft: c.draft, provider: c.provider });
     assert.ok(!after.diagnostics.some((x) => x.code === c.code && x.pointer === d.pointer), `${c.code} after the fix: ${fixed}`);
     assert.ok(!after.diagnostics.some((x) => x.code === 'json_syntax'), c.code);
   }
+});
+
+test('misspelt type and format names: did you mean, with the rename as the fix', () => {
+  const schema = (type, format) =>
+    JSON.stringify({ type: 'object', properties: { a: { type, format } }, required: ['a'], additionalProperties: false });
+  const type = schema('integr');
+  const t = checkSchema(type).diagnostics.find((x) => x.code === 'meta_schema');
+  assert.equal(type.slice(t.range.start.offset, t.range.end.offset), '"integr"');
+  assert.match(t.message, /did you mean "integer"/);
+  assert.equal(t.fix.replacement, '"integer"');
+  const format = schema('string', 'datetime');
+  const f = checkSchema(format).diagnostics.find((x) => x.code === 'unknown_format');
+  assert.equal(format.slice(f.range.start.offset, f.range.end.offset), '"datetime"');
+  assert.equal(f.fix.replacement, '"date-time"');
 });
