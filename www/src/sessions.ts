@@ -125,7 +125,7 @@ export function sessionView(): void {
             el('h5', {}, 'Errors:'),
             violationList(outcome.error.violations),
             el('p', { class: 'retries' }, `Retry attempts: ${outcome.attempts - 1}/${retries} exhausted`),
-            el('details', {}, el('summary', {}, 'Run result (failure envelope)'), el('pre', { class: 'code' }, JSON.stringify(failureEnvelope(outcome.error, session.id, retries), null, 2))),
+            el('details', {}, el('summary', {}, 'Run result (failure envelope)'), el('pre', { class: 'code' }, JSON.stringify(failureEnvelope(outcome.error, session.id, outcome.attempts - 1), null, 2))),
           );
         } else {
           setBadge('refused');
