@@ -1,9 +1,10 @@
-// Seed 002's success metric, reproduced with scripted models: the share of tasks whose output
-// reaches the executor valid, for a naive executor (JSON.parse the answer, validate, no retry)
-// and with enforce() (extraction, validation, one retry with the seed 000 prompt). Seed 002
-// measured ~50% before and targets >= 95% after.
+// The structured-output success metric, reproduced with scripted models: the share of tasks
+// whose output reaches the executor valid, for a naive executor (JSON.parse the answer,
+// validate, no retry) and with enforce() (extraction, validation, one retry with the retry
+// prompt). Naive executors see about 50% valid; enforcement targets 95% or more.
 //
-// Each scripted model has one habit of real models (seed 002's failure modes). On a retry it
+// Each scripted model has one habit of real models (prose around the JSON, fences, trailing
+// commas, wrong types…). On a retry it
 // fixes its answer only if the retry prompt names its mistake, as a model reading it would.
 //   node tests/js/enforce-fixture.mjs
 import { readFileSync } from 'node:fs';
@@ -78,7 +79,7 @@ export async function run({ quiet = false } = {}) {
   const summary = { tasks: n, without: naive / n, withEnforce: enforced / n };
   if (!quiet) {
     for (const [name, ok, status, attempts] of rows) console.log(`${name.padEnd(24)} naive: ${ok ? 'valid  ' : 'invalid'}  enforce: ${status} (${attempts} attempt${attempts > 1 ? 's' : ''})`);
-    console.log(`\nsuccess rate over ${n} tasks: without enforcement ${(summary.without * 100).toFixed(1)}%, with enforce() ${(summary.withEnforce * 100).toFixed(1)}% (seed 002: ~50% -> >= 95%)`);
+    console.log(`\nsuccess rate over ${n} tasks: without enforcement ${(summary.without * 100).toFixed(1)}%, with enforce() ${(summary.withEnforce * 100).toFixed(1)}% (target: about 50% -> 95% or more)`);
   }
   return summary;
 }
