@@ -400,37 +400,51 @@ impl Checker {
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
                 let validator = &self.schema.validator;
-                let mut ids = Vec::new();
+                // The subschemas that apply there: most locations have one, kept apart so that
+                // finding it allocates nothing (this runs for every value of a stream).
+                let mut first: Option<(Token, NodeId)> = None;
+                let mut more: Vec<(Token, NodeId)> = Vec::new();
+                let mut add = |found: (Token, NodeId)| match first {
+                    None => first = Some(found),
+                    Some(_) => more.push(found),
+                };
                 match segment {
                     Segment::Key(k) => {
                         let mut matched = false;
                         for (i, (name, n)) in node.properties.iter().enumerate() {
                             if name == k {
-                                ids.push((Token::Property(*id, i), *n));
+                                add((Token::Property(*id, i), *n));
                                 matched = true;
                             }
                         }
                         for (i, (pattern, _, n)) in node.patterns.iter().enumerate() {
                             // A name the pattern could not decide may match.
                             if validator.name_matches(*pattern, k) {
-                                ids.push((Token::Pattern(*id, i), *n));
+                                add((Token::Pattern(*id, i), *n));
                                 matched = true;
                             }
                         }
                         if !matched {
                             // `additionalProperties: false` was reported at the key already.
-                            ids.extend(node.additional.filter(|a| !self.is_false(*a)).map(|n| (Token::Key("additionalProperties"), n)));
+                            if let Some(n) = node.additional.filter(|a| !self.is_false(*a)) {
+                                add((Token::Key("additionalProperties"), n));
+                            }
                         }
                     }
                     Segment::Index(i) => match node.prefix.get(*i) {
-                        Some(n) => ids.push((Token::Index(node.prefix_keyword, *i), *n)),
+                        Some(n) => add((Token::Index(node.prefix_keyword, *i), *n)),
                         // Items where none may be were reported at the array (`Check::Item`).
-                        None => ids.extend(node.rest.filter(|r| !self.is_false(*r)).map(|n| (Token::Key(node.rest_keyword), n))),
+                        None => {
+                            if let Some(n) = node.rest.filter(|r| !self.is_false(*r)) {
+                                add((Token::Key(node.rest_keyword), n));
+                            }
+                        }
                     },
                 }
-                match ids.as_slice() {
-                    [(token, one)] => self.expand(*one, self.step(*route, *token), 0),
-                    _ => Expr::All(ids.into_iter().map(|(token, n)| self.expand(n, self.step(*route, token), 0)).collect()),
+                match (first, more.is_empty()) {
+                    (None, _) => Expr::All(Vec::new()),
+                    (Some((token, one)), true) => self.expand(one, self.step(*route, token), 0),
+                    (Some(one), false) => Expr::All(std::iter::once(one).chain(more).map(|(token, n)| self.expand(n, self.step(*route, token), 0)).collect()),
                 }
             }
         }

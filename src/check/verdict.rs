@@ -24,7 +24,7 @@ use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
 use crate::json::path::{InstancePath, Segment};
-use crate::json::scan::{plain_run, NameSet};
+use crate::json::scan::{plain_run, NameHashes};
 
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
 /// checked while scanning, so a node the plan cannot check itself is the validator's to judge
@@ -392,35 +392,31 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
 
 /// The names of one object so far, to tell a repeated one (a violation of its own, which the
 /// full path reports: see `check::output::repeated_name`). A name the schema lists is told by
-/// its rule's bit, compared with no other; only the other names are compared with each other.
+/// its rule's bit, compared with no other; the others by the hash of their text as written
+/// (`NameHashes`: a collision only sends the output to the full path, which decides).
 #[derive(Default)]
-struct Names<'t> {
+struct Names {
     listed: u64,
-    unlisted: NameSet<'t>,
-    escaped: Vec<String>,
+    unlisted: NameHashes,
 }
 
-impl<'t> Names<'t> {
+impl Names {
     /// Adds the name written without escapes at `token` (quotes included), whose rule is
     /// `rule`: true when the object has it already.
-    fn repeated(&mut self, bytes: &'t [u8], token: std::ops::Range<usize>, rule: Option<usize>) -> bool {
-        if let Some(again) = self.listed(rule) {
-            return again;
+    fn repeated(&mut self, bytes: &[u8], token: std::ops::Range<usize>, rule: Option<usize>) -> bool {
+        match self.listed(rule) {
+            Some(again) => again,
+            None => !self.unlisted.insert(bytes.get(token).unwrap_or_default()),
         }
-        let token = bytes.get(token).unwrap_or_default();
-        !self.unlisted.insert(token) || self.escaped.iter().any(|e| e.as_bytes() == token)
     }
 
-    /// Adds a name written with escapes, `name` decoded (rare: kept apart, quoted, to compare
-    /// with the others as they are written).
+    /// Adds a name written with escapes, `name` decoded: hashed as the same name written
+    /// without escapes would be.
     fn repeated_decoded(&mut self, name: &str, rule: Option<usize>) -> bool {
-        if let Some(again) = self.listed(rule) {
-            return again;
+        match self.listed(rule) {
+            Some(again) => again,
+            None => !self.unlisted.insert(format!("\"{name}\"").as_bytes()),
         }
-        let quoted = format!("\"{name}\"");
-        let again = self.unlisted.contains(quoted.as_bytes()) || self.escaped.contains(&quoted);
-        self.escaped.push(quoted);
-        again
     }
 
     /// For a name the schema lists (by its rule's bit): whether it came before.
@@ -1124,14 +1120,13 @@ impl<'a> Run<'a> {
                 if self.at(p) == Some(b'}') {
                     return Ok(p + 1);
                 }
-                let mut names = NameSet::default();
+                let mut names = NameHashes::default();
                 loop {
                     if self.at(p) != Some(b'"') {
                         return Err(Stop::Bail);
                     }
                     let (key_end, escaped) = self.string(p)?;
-                    let bytes: &'a [u8] = self.bytes;
-                    if escaped || !names.insert(bytes.get(p..key_end).unwrap_or_default()) {
+                    if escaped || !names.insert(self.bytes.get(p..key_end).unwrap_or_default()) {
                         return Err(Stop::Bail);
                     }
                     p = self.ws(key_end);

@@ -39,14 +39,6 @@ pub struct NameSet<'t> {
 const FEW: usize = 16;
 
 impl<'t> NameSet<'t> {
-    /// Whether `name` is there.
-    pub fn contains(&self, name: &[u8]) -> bool {
-        match &self.many {
-            Some(set) => set.contains(name),
-            None => self.first == Some(name) || self.few.contains(&name),
-        }
-    }
-
     /// Adds `name`: false when it was there already.
     pub fn insert(&mut self, name: &'t [u8]) -> bool {
         if let Some(set) = self.many.as_mut() {
@@ -71,9 +63,80 @@ impl<'t> NameSet<'t> {
     }
 }
 
+/// The property names of one object as hashes of their text as written: tells a repeated name
+/// where a repeat only sends the text to a path that decides exactly (the one-pass verdict leaves
+/// it to the full parse). It never misses a repeat, and may report one that is not (two names of
+/// one 64-bit hash): costing a slower path, never a wrong answer. Cheaper than `NameSet` on the
+/// valid path, where every name of every object is added: no slice compared, no allocation
+/// below `FEW_HASHES` names; past it a keyed set, so that a built flood stays linear.
+#[derive(Default)]
+pub struct NameHashes {
+    few: [u64; FEW_HASHES],
+    len: usize,
+    many: Option<std::collections::HashSet<u64, ahash::RandomState>>,
+}
+
+const FEW_HASHES: usize = 16;
+
+impl NameHashes {
+    /// Adds the name written as `token`: false when it (or a name of the same hash) was there.
+    pub fn insert(&mut self, token: &[u8]) -> bool {
+        self.insert_hash(name_hash(token))
+    }
+
+    fn insert_hash(&mut self, hash: u64) -> bool {
+        if let Some(set) = self.many.as_mut() {
+            return set.insert(hash);
+        }
+        let seen = self.few.get(..self.len).unwrap_or_default();
+        if seen.contains(&hash) {
+            return false;
+        }
+        match self.few.get_mut(self.len) {
+            Some(slot) => {
+                *slot = hash;
+                self.len += 1;
+            }
+            None => {
+                let mut set = std::collections::HashSet::with_capacity_and_hasher(4 * FEW_HASHES, ahash::RandomState::default());
+                set.extend(self.few.iter().copied());
+                set.insert(hash);
+                self.many = Some(set);
+            }
+        }
+        true
+    }
+}
+
+/// A 64-bit hash of a name's text, eight bytes a step (multiply and rotate, as FxHash does).
+fn name_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in words.by_ref() {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default());
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let mut rest = [0u8; 8];
+    for (slot, b) in rest.iter_mut().zip(words.remainder()) {
+        *slot = *b;
+    }
+    (h.rotate_left(5) ^ u64::from_le_bytes(rest)).wrapping_mul(K)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{plain_run, NameSet};
+    use super::{plain_run, NameHashes, NameSet};
+
+    #[test]
+    fn name_hashes_tell_every_repeat_before_and_after_they_spill() {
+        let names: Vec<String> = (0..40).map(|i| format!("\"name number {i}\"")).collect();
+        let mut set = NameHashes::default();
+        for (i, name) in names.iter().enumerate() {
+            assert!(set.insert(name.as_bytes()), "{name}");
+            assert!(!set.insert(names[i / 2].as_bytes()), "{i}");
+        }
+    }
 
     #[test]
     fn name_sets_tell_repeats_before_and_after_they_hash() {

@@ -63,8 +63,8 @@ pub enum Event<'a> {
     Begin(Kind),
     /// An object key is complete; the value that follows is at `path + key`.
     Key(&'a str),
-    /// The key just reported is a name the object already has (sent right after its `Key`;
-    /// `path` is the object's).
+    /// The member just completed has a name the object already has (sent right after the
+    /// member's value ends; `path` is the object's).
     Repeated(&'a str),
     /// Decoded bytes appended to the string value being written (never for keys).
     StringBytes(&'a [u8]),
@@ -495,12 +495,6 @@ impl Parser {
         };
         if key {
             obs.event(Event::Key(&text), &self.path, self.pos);
-            if let Some(Frame::Object { map, .. }) = self.stack.last() {
-                if map.contains_key(&text) {
-                    obs.event(Event::Repeated(&text), &self.path, self.pos);
-                    self.repeated.push((self.path.clone(), text.clone()));
-                }
-            }
             if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(text.clone()));
                 *key = Some(text);
@@ -531,11 +525,25 @@ impl Parser {
                 self.status = Status::Complete;
             }
             Some(Frame::Object { map, key, state }) => {
-                if let Some(k) = key.take() {
-                    map.insert(k, value);
-                }
                 *state = ObjState::CommaOrEnd;
+                // A repeated name is told as its value goes in (the last value keeps the first
+                // one's place): no lookup of its own per name.
+                let repeated = match key.take().map(|k| map.entry(k)) {
+                    Some(serde_json::map::Entry::Occupied(mut slot)) => {
+                        slot.insert(value);
+                        Some(slot.key().clone())
+                    }
+                    Some(serde_json::map::Entry::Vacant(slot)) => {
+                        slot.insert(value);
+                        None
+                    }
+                    None => None,
+                };
                 self.path_pop();
+                if let Some(name) = repeated {
+                    obs.event(Event::Repeated(&name), &self.path, self.pos);
+                    self.repeated.push((self.path.clone(), name));
+                }
             }
             Some(Frame::Array { items, state }) => {
                 items.push(value);
