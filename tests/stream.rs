@@ -318,3 +318,31 @@ fn a_repeated_member_name_is_reported_early_and_in_the_final_error() {
     let one_shot: Vec<Value> = contract.validate_text(text).unwrap_err().violations.iter().map(|v| serde_json::to_value(v).unwrap()).collect();
     assert_eq!(one_shot, last);
 }
+
+#[test]
+fn a_runaway_stream_is_cut_at_its_limit_whatever_the_abort_option() {
+    // Past maxOutputBytes or maxDepth no answer can be valid: an early violation that ends the
+    // attempt, not retried, even when early violations do not abort.
+    let options = Options { limits: output_contract::OutputLimits { max_output_bytes: 64, max_depth: 4 }, ..Options::default() };
+    let contract = Contract::compile(&json!({"type": "object"}), &options).unwrap();
+    for (text, keyword) in [(format!(r#"{{"a": "{}"}}"#, "x".repeat(200)), "maxOutputBytes"), (r#"{"a": [[[[[1]]]]]}"#.to_string(), "maxDepth")] {
+        let mut s = OutputStream::new(&contract, StreamOptions { max_retries: 3, abort_on_early_violation: false, ..StreamOptions::default() });
+        let mut cut_at = None;
+        for (i, b) in text.as_bytes().iter().enumerate() {
+            let status = s.push(std::slice::from_ref(b));
+            if status.aborted && cut_at.is_none() {
+                cut_at = Some(i);
+                assert_eq!(status.early_violations.iter().map(|v| v.keyword.as_str()).collect::<Vec<_>>(), vec![keyword]);
+            }
+        }
+        assert!(cut_at.is_some_and(|i| i < text.len() - 1), "{keyword}: cut at {cut_at:?}");
+        match s.finish(StopReason::Stop, None) {
+            StreamOutcome::Failed { error, attempts, .. } => {
+                assert_eq!(attempts, 1, "{keyword}: not retried");
+                assert_eq!(error.violations[0].keyword, keyword);
+                assert!(!error.retryable);
+            }
+            other => panic!("{keyword}: {other:?}"),
+        }
+    }
+}

@@ -75,7 +75,8 @@ pub struct StreamStatus {
     pub complete: bool,
     /// Every early violation of this attempt so far.
     pub early_violations: Vec<Violation>,
-    /// The attempt was ended by an early violation (`abortOnEarlyViolation`).
+    /// The attempt was ended by an early violation (`abortOnEarlyViolation`, or a size or depth
+    /// limit, which ends it always).
     pub aborted: bool,
 }
 
@@ -250,6 +251,18 @@ impl OutputStream {
             self.parser.push(chunk, &mut watchers);
             // The attempt ends at the chunk where the first early violation appears.
             self.aborted = self.options.abort_on_early_violation && !self.checker.violations().is_empty();
+            // Past a size or depth limit nothing more is read, and no answer can repair that:
+            // an early violation that ends the attempt whatever the options say, so a runaway
+            // stream is cut (its upstream cancelled) instead of read to its end.
+            let limit = match self.parser.status() {
+                Status::Limit(LimitKind::Bytes(limit)) => Some(output::too_large(self.parser.bytes() + 1, *limit)),
+                Status::Limit(LimitKind::Depth(limit)) => Some(output::too_deep(*limit)),
+                _ => None,
+            };
+            if let Some(v) = limit {
+                self.checker.report_output(v, self.parser.bytes());
+                self.aborted = true;
+            }
         }
         self.checker.violations().len()
     }

@@ -321,6 +321,13 @@ impl Checker {
         self.schema.get(id).is_some_and(|n| n.always_false)
     }
 
+    /// A violation of the output as a whole (a size or depth limit), certain at byte `offset`.
+    pub fn report_output(&mut self, v: Violation, offset: usize) {
+        self.found.push(v);
+        self.offsets.push(offset);
+        self.revision += 1;
+    }
+
     /// A closed value under one shallow node (see `Node::shallow`) whose required names are
     /// there: its children were checked as they closed, so it needs no validation.
     fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
