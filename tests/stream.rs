@@ -346,3 +346,22 @@ fn a_runaway_stream_is_cut_at_its_limit_whatever_the_abort_option() {
         }
     }
 }
+
+#[test]
+fn a_disjunction_reports_one_branch_early_the_one_the_final_error_shows() {
+    // At "a" branch 1 breaks fewer rules, at "b" branch 0 does; at "c" branch 1 holds. The final
+    // error shows branch 1 (three violations against four); early, the branch first reported is
+    // kept, so no violation of branch 0 is mixed in.
+    let schema = json!({"anyOf": [
+        {"properties": {"a": {"type": "string", "enum": ["x"]}, "b": {"type": "string"}, "c": {"type": "string"}}},
+        {"properties": {"a": {"type": "string"}, "b": {"type": "string", "enum": ["y"]}}}
+    ]});
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let (mut early, mut last) = early_and_final(&contract, r#"{"a": 1, "b": 2, "c": 3}"#);
+    let key = |v: &Value| format!("{}|{}", v["pointer"], v["keyword"]);
+    early.sort_by_key(key);
+    last.sort_by_key(key);
+    assert_eq!(last.len(), 3);
+    assert!(last.iter().all(|v| v["branch"]["index"] == 1), "{last:?}");
+    assert_eq!(early, last);
+}

@@ -222,7 +222,9 @@ const NO_ROUTE: u32 = u32::MAX;
 enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
-    Any(&'static str, Vec<Expr>),
+    /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
+    /// branch reported for it once is the one reported at every location below it.
+    Any(&'static str, u32, Vec<Expr>),
 }
 
 /// Per open location: its constraints and what has been seen of its value.
@@ -264,6 +266,9 @@ pub struct Checker {
     routes: RefCell<Vec<Route>>,
     /// Counts every change to `found` (a violation added, or completed when its value closed).
     revision: usize,
+    /// The next disjunction's id, and the branch reported for each disjunction that failed.
+    disjunctions: std::cell::Cell<u32>,
+    chosen: RefCell<std::collections::HashMap<u32, usize>>,
 }
 
 enum Check<'a> {
@@ -276,7 +281,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0 }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()) }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -343,7 +348,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&Node) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, xs) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(xs) | Expr::Any(_, _, xs) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -393,7 +398,9 @@ impl Checker {
         let mut parts = vec![Expr::Leaf(id, route)];
         parts.extend(node.all.iter().map(|(token, n)| self.expand(*n, self.step(route, *token), depth + 1)));
         for (kw, branches) in &node.any {
-            parts.push(Expr::Any(kw, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
+            let id = self.disjunctions.get();
+            self.disjunctions.set(id.wrapping_add(1));
+            parts.push(Expr::Any(kw, id, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
         }
         Expr::All(parts)
     }
@@ -403,7 +410,7 @@ impl Checker {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
-            Expr::Any(kw, xs) => Expr::Any(kw, xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::Any(kw, id, xs) => Expr::Any(kw, *id, xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
                 let validator = &self.schema.validator;
@@ -470,19 +477,31 @@ impl Checker {
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, xs) => {
-                let mut best: Option<(usize, Vec<Found>)> = None;
-                for (i, x) in xs.iter().enumerate() {
+            Expr::Any(kw, id, xs) => {
+                let mut failed = Vec::with_capacity(xs.len());
+                for x in xs {
                     match self.eval(x, check, path) {
                         Ok(()) => return Ok(()),
-                        Err(v) => {
-                            if best.as_ref().is_none_or(|(_, b)| v.len() < b.len()) {
-                                best = Some((i, v));
-                            }
-                        }
+                        Err(v) => failed.push(v),
                     }
                 }
-                let Some((index, mut found)) = best else { return Ok(()) };
+                // No branch holds. Report the branch the final error will most likely show, as
+                // it chooses: one whose very type is wrong here last, then the fewest
+                // violations, then the first; and keep to it, so that later checks below this
+                // disjunction do not mix in another branch's violations.
+                let chosen = self.chosen.borrow().get(id).copied();
+                let here = path.to_jsonpath();
+                let Some(index) = chosen.or_else(|| {
+                    failed
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(i, v)| (v.iter().any(|f| f.violation.path == here && matches!(f.violation.keyword.as_str(), "type" | "falseSchema")), v.len(), *i))
+                        .map(|(i, _)| i)
+                }) else {
+                    return Ok(());
+                };
+                self.chosen.borrow_mut().insert(*id, index);
+                let Some(mut found) = failed.into_iter().nth(index) else { return Ok(()) };
                 for f in &mut found {
                     if f.violation.branch.is_none() {
                         f.violation.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
