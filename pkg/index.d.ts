@@ -314,7 +314,7 @@ export declare function enrichSystemPrompt(systemPrompt: string, schema: object 
 /** The retry prompt: an `<output-validation-error>` block with one `- {path}: {message}` line per violation, then the schema. */
 export declare function retryPrompt(violations: ViolationSource, schema: object | boolean, options?: { templates?: PromptTemplates }): string;
 
-/** The reply to an output tool call: a success text when valid, else the numbered violations and a request to call `tool` again (default `task_output`). */
+/** The reply to an output tool call: a success text when valid, else the numbered violations and a request to call `tool` again: the name the output tool was declared with (default `submit_result`, the name submitResultTool gives it). */
 export declare function toolFeedback(result: ViolationSource, options?: { tool?: string; templates?: PromptTemplates }): string;
 
 export type Provider = 'openai' | 'anthropic' | 'generic';

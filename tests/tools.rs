@@ -3,7 +3,7 @@
 
 use output_contract::agent::config::{check_output_schema_config, ConfigCode};
 use output_contract::agent::prompt::{enrich_system_prompt, retry_prompt, retry_prompt_with, tool_feedback, Templates, DEFAULT_TOOL};
-use output_contract::agent::tool::{strip_absent_nulls, submit_result_tool, validate_tool_call, validate_tool_call_text, ChangeKind, Provider, ToolCallOptions};
+use output_contract::agent::tool::{strip_absent_nulls, DEFAULT_NAME, submit_result_tool, validate_tool_call, validate_tool_call_text, ChangeKind, Provider, ToolCallOptions};
 use output_contract::{Contract, Options, Violation};
 use serde_json::{json, Value};
 
@@ -26,9 +26,20 @@ fn prompts_are_the_seed_texts() {
         assert_eq!(retry_prompt(&violations(&case["violations"]), &case["schema"]), case["expected"].as_str().unwrap());
     }
     for case in c["toolFeedback"].as_array().unwrap() {
-        let tool = case["tool"].as_str().unwrap_or(DEFAULT_TOOL);
+        // The seed texts name `task_output` where they give no tool.
+        let tool = case["tool"].as_str().unwrap_or("task_output");
         assert_eq!(tool_feedback(&violations(&case["violations"]), tool, &Templates::default()), case["expected"].as_str().unwrap());
     }
+}
+
+#[test]
+fn tool_feedback_names_the_tool_submit_result_tool_defines() {
+    assert_eq!(DEFAULT_TOOL, DEFAULT_NAME);
+    let def = submit_result_tool(&json!({"type": "object"}), Provider::Generic, None, None);
+    assert_eq!(def.tool["name"], DEFAULT_TOOL);
+    let v = vec![Violation::of_output("json", json!(null), json!(null), "m".into())];
+    assert!(tool_feedback(&v, DEFAULT_TOOL, &Templates::default()).ends_with("call `submit_result` again."));
+    assert!(tool_feedback(&v, "record_review", &Templates::default()).ends_with("call `record_review` again."));
 }
 
 #[test]

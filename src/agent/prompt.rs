@@ -31,8 +31,9 @@ pub const TOOL_FAILURE: &str = "## Validation Failed\n\nYour output does not mat
 /// `{keyword}`.
 pub const TOOL_FAILURE_LINE: &str = "{index}. **{path}**: {message}";
 
-/// The output tool the reply asks the model to call again, by default.
-pub const DEFAULT_TOOL: &str = "task_output";
+/// The output tool the reply asks the model to call again, by default: the name
+/// `submit_result_tool` gives the tool it defines, so the two agree unless the caller renames it.
+pub const DEFAULT_TOOL: &str = crate::agent::tool::DEFAULT_NAME;
 
 /// The templates, each defaulting to the built-in text; from JS a partial object overrides some.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]

@@ -91,11 +91,16 @@ test('prompts: the exact seed texts, templates overridable', () => {
   const c = corpus('prompts.json');
   for (const e of c.enrich) assert.equal(enrichSystemPrompt(e.systemPrompt, e.schema), e.expected);
   for (const r of c.retry) assert.equal(retryPrompt(r.violations, r.schema), r.expected);
-  for (const f of c.toolFeedback) assert.equal(toolFeedback(f.violations, { tool: f.tool }), f.expected);
+  // The seed texts name `task_output` where they give no tool.
+  for (const f of c.toolFeedback) assert.equal(toolFeedback(f.violations, { tool: f.tool ?? 'task_output' }), f.expected);
   // From a validation result and a canonical error, too.
   const contract = Contract.compile(prReviewer);
   const result = contract.validate({ summary: 'short', approval: 'approve' });
-  assert.equal(toolFeedback(result), "## Validation Failed\n\nYour output does not match the expected schema:\n\n1. **$.summary**: 'short' is shorter than 10 characters\n\nPlease fix these issues and call `task_output` again.");
+  assert.equal(toolFeedback(result), "## Validation Failed\n\nYour output does not match the expected schema:\n\n1. **$.summary**: 'short' is shorter than 10 characters\n\nPlease fix these issues and call `submit_result` again.");
+  // The tool the caller declared, by the name it gave it.
+  const named = submitResultTool(prReviewer, { name: 'record_review' });
+  assert.ok(toolFeedback(result, { tool: named.tool.name }).endsWith('call `record_review` again.'));
+  assert.equal(toolFeedback(result, { tool: submitResultTool(prReviewer).tool.name }), toolFeedback(result));
   assert.equal(toolFeedback(contract.validate(valid)), 'Output validated successfully. You may now complete the task.');
   assert.ok(retryPrompt(result.error, prReviewer).includes("- $.summary: 'short' is shorter than 10 characters\n"));
   assert.equal(retryPrompt(result, { type: 'object' }, { templates: { retry: 'Fix:\n{errors}', retryLine: '* {keyword} at {path}' } }), 'Fix:\n* minLength at $.summary');
