@@ -106,10 +106,24 @@ export declare class SchemaError extends Error {
   readonly issues: SchemaIssue[];
 }
 
+/**
+ * Thrown by every function that takes an options object, for a key it does not take (`option` is
+ * the key, `allowed` the names it takes) or a value the option does not allow (`allowed` says
+ * what it does, in words). A programming error, never a model's: nothing is retried.
+ */
+export declare class OptionError extends TypeError {
+  readonly name: 'OptionError';
+  readonly kind: 'invalid_option';
+  /** The option's name (`templates.retryLine` inside `templates`; `""` for the options object itself). */
+  readonly option: string;
+  /** What the option allows (`a positive integer`), or for an unknown key the names the function takes. */
+  readonly allowed: string;
+}
+
 /** A compiled output contract. */
 export declare class Contract {
   private constructor();
-  /** Compiles `schema` (an object or JSON text), or returns the cached compilation. Throws `SchemaError`. */
+  /** Compiles `schema` (an object or JSON text), or returns the cached compilation. Throws `SchemaError`, or `OptionError` for bad options. */
   static compile(schema: object | boolean | string, options?: CompileOptions): Contract;
   readonly schemaId: string;
   readonly agentId: string | null;

@@ -20,6 +20,9 @@ import {
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
 import { currentAttempt, executorStream, finishText } from './internal.js';
+import { OptionError, checkOptions } from './options.js';
+
+export { OptionError } from './options.js';
 
 // Texts cross as UTF-8 bytes (see `utf8` in src/bindings/wasm.rs): TextEncoder encodes ~30× faster than
 // the per-character copy wasm-bindgen generates for string arguments.
@@ -132,7 +135,10 @@ export class SchemaError extends Error {
 function schemaErrorFrom(thrown) {
   if (typeof thrown === 'string') {
     try {
-      return new SchemaError(JSON.parse(thrown));
+      const data = JSON.parse(thrown);
+      // The module's own check of the options (after checkOptions, only what it alone can tell).
+      if (data.kind === 'invalid_option') return new OptionError('', '', data.issues?.[0]?.message ?? data.message);
+      return new SchemaError(data);
     } catch {
       // not one of ours: fall through
     }
@@ -208,11 +214,8 @@ export class Contract extends Owned {
       }
       if (text === undefined) throw invalidJsonError('schema must be an object, a boolean or JSON text');
     }
-    let optionsText = '';
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError('options must be an object');
-      optionsText = JSON.stringify(options);
-    }
+    checkOptions('Contract.compile', options);
+    const optionsText = options == null ? '' : JSON.stringify(options);
     let contract;
     try {
       contract = new Contract(wasm.compileContract(utf8(text), optionsText));
@@ -255,6 +258,7 @@ export class Contract extends Owned {
    */
   validateText(text, options) {
     if (typeof text !== 'string') throw new TypeError('validateText expects a string');
+    checkOptions('contract.validateText', options);
     if (options?.extract) {
       const { extraction, error } = JSON.parse(handleOf(this).extractAndValidate(toInput(text), Boolean(options.repair)));
       return error === undefined ? { valid: true, data: extraction.value, extraction } : { valid: false, error, extraction };
@@ -270,6 +274,7 @@ export class Contract extends Owned {
    * property that does not accept null is read as absent and left out of `data`.
    */
   validateToolCall(args, options) {
+    checkOptions('contract.validateToolCall', options);
     let text = args;
     if (typeof args !== 'string') {
       try {
@@ -310,6 +315,7 @@ export class Contract extends Owned {
 
   /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
   stream(options) {
+    checkOptions('contract.stream', options);
     const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#text).
@@ -549,12 +555,14 @@ function violationsOf(input) {
 export function extractJson(text, options) {
   assertReady();
   if (typeof text !== 'string') throw new TypeError('extractJson expects a string');
+  checkOptions('extractJson', options);
   return JSON.parse(wasm.extractJson(text, Boolean(options?.repair), options?.maxOutputBytes, options?.maxDepth));
 }
 
 /** The system prompt with a `## Required Output Format` section (the schema) appended last. */
 export function enrichSystemPrompt(systemPrompt, schema, options) {
   assertReady();
+  checkOptions('enrichSystemPrompt', options);
   const schemaText = schema == null ? '' : jsonText(schema, 'schema');
   return wasm.enrichSystemPrompt(String(systemPrompt ?? ''), schemaText, templatesText(options?.templates));
 }
@@ -562,18 +570,21 @@ export function enrichSystemPrompt(systemPrompt, schema, options) {
 /** The `<output-validation-error>` retry prompt: the violations, then the schema. */
 export function retryPrompt(violations, schema, options) {
   assertReady();
+  checkOptions('retryPrompt', options);
   return wasm.retryPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
 }
 
 /** The reply to an output tool call: success text, or the numbered violations. */
 export function toolFeedback(result, options) {
   assertReady();
+  checkOptions('toolFeedback', options);
   return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
 }
 
 /** A `submit_result` tool definition for a provider, with what normalisation changed. */
 export function submitResultTool(schema, options) {
   assertReady();
+  checkOptions('submitResultTool', options);
   const provider = options?.provider ?? 'generic';
   return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined));
 }
@@ -581,6 +592,7 @@ export function submitResultTool(schema, options) {
 /** Load-time checks of an output schema, as diagnostics (empty: usable). */
 export function checkOutputSchemaConfig(schema, options) {
   assertReady();
+  checkOptions('checkOutputSchemaConfig', options);
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema) ?? 'null';
   return JSON.parse(wasm.checkOutputSchemaConfig(text, options == null ? '' : JSON.stringify(options)));
 }
@@ -593,6 +605,7 @@ export function checkOutputSchemaConfig(schema, options) {
 export function checkSchema(text, options) {
   assertReady();
   if (typeof text !== 'string') throw new TypeError('checkSchema expects the schema text');
+  checkOptions('checkSchema', options);
   return JSON.parse(wasm.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined));
 }
 
@@ -618,6 +631,7 @@ export class McpJsonSchemaValidator {
   #options;
 
   constructor(options) {
+    checkOptions('McpJsonSchemaValidator', options);
     this.#options = { draft: 'draft2020-12', strict: false, ...options };
   }
 

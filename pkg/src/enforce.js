@@ -8,6 +8,7 @@
 // its answer, and acts on the outcome.
 import { enrichSystemPrompt, failureEnvelope } from './api.js';
 import { currentAttempt, executorStream, finishText } from './internal.js';
+import { checkOptions } from './options.js';
 
 // A model reply in any of the accepted shapes, as { text } or { stream } plus how it ended.
 function normalise(reply) {
@@ -68,8 +69,8 @@ async function textAttempt(stream, reply, repair) {
  * deltas (or UTF-8 bytes), or `{ text | stream, stopReason?, refusal?, end?() }`.
  */
 export async function enforce(contract, model, options = {}) {
+  checkOptions('enforce', options);
   const { systemPrompt = '', messages: conversation = [], task, maxRetries, onAttempt, templates, repair = false, abortOnEarlyViolation = true, runId } = options;
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) throw new TypeError('maxRetries must be a non-negative integer');
   const messages = [{ role: 'system', content: enrichSystemPrompt(systemPrompt, contract.schema, { templates }) }, ...conversation];
   if (task !== undefined) messages.push({ role: 'user', content: String(task) });
   // Without maxRetries, the machine's default.

@@ -42,7 +42,7 @@ test('broken schema text: diagnostics at the right lines, never thrown', () => {
 
   assert.deepEqual(checkSchema('').diagnostics.map((x) => x.code), ['json_syntax']);
   assert.ok(checkSchema('{"type": "object"}', { provider: 'openai' }).diagnostics.length > 0);
-  assert.throws(() => checkSchema('{}', { provider: 'gemini' }), /unknown provider/);
+  assert.throws(() => checkSchema('{}', { provider: 'gemini' }), /provider must be "openai" or "anthropic", got "gemini"/);
 });
 
 test('locateJson: violation pointers become spots in the answer text', async () => {

@@ -104,7 +104,7 @@ test('prompts: the exact seed texts, templates overridable', () => {
   assert.equal(toolFeedback(contract.validate(valid)), 'Output validated successfully. You may now complete the task.');
   assert.ok(retryPrompt(result.error, prReviewer).includes("- $.summary: 'short' is shorter than 10 characters\n"));
   assert.equal(retryPrompt(result, { type: 'object' }, { templates: { retry: 'Fix:\n{errors}', retryLine: '* {keyword} at {path}' } }), 'Fix:\n* minLength at $.summary');
-  assert.throws(() => enrichSystemPrompt('s', {}, { templates: { nope: 'x' } }), /invalid templates/);
+  assert.throws(() => enrichSystemPrompt('s', {}, { templates: { nope: 'x' } }), /unknown option templates.nope/);
 });
 
 test('submitResultTool: OpenAI strict normalisation, Anthropic and generic shapes', () => {
@@ -123,7 +123,7 @@ test('submitResultTool: OpenAI strict normalisation, Anthropic and generic shape
   const anthropic = submitResultTool(prReviewer, { provider: 'anthropic', name: 'task_output', description: 'Submit the task output.' });
   assert.deepEqual(anthropic.tool, { name: 'task_output', description: 'Submit the task output.', input_schema: prReviewer });
   assert.deepEqual(submitResultTool(prReviewer).tool.parameters, prReviewer);
-  assert.throws(() => submitResultTool(prReviewer, { provider: 'gemini' }), /unknown provider/);
+  assert.throws(() => submitResultTool(prReviewer, { provider: 'gemini' }), /provider must be "openai", "anthropic" or "generic", got "gemini"/);
 });
 
 test('validateToolCall: JSON text or object, strict-mode nulls read as absent', () => {
