@@ -191,16 +191,21 @@ export interface StreamEnd {
   refusal?: string;
 }
 
-/** Validates an output as it streams in; after a `retry` outcome the next push starts the next attempt. */
+/**
+ * Validates an output as it streams in; after a `retry` outcome the next push starts the next
+ * attempt. The final outcome (valid, `hard-complete` or `refused`) ends the stream: `push` and
+ * `finish` then throw an `Error` (create a new stream with `contract.stream()`).
+ */
 export declare class OutputStream {
   private constructor();
-  /** Text or UTF-8 bytes, split anywhere (a text chunk may end inside a surrogate pair). */
+  /** Text or UTF-8 bytes, split anywhere (a text chunk may end inside a surrogate pair). Throws once the stream has ended. */
   push(chunk: string | Uint8Array): StreamStatus;
   partial(): unknown;
   /** Changes since the last call (the first call: the whole partial value at `$`). */
   changes(): Array<{ path: string; value?: JsonValue; append?: string }>;
   /** With `extract`: what was skipped before and after the JSON value (UTF-8 byte offsets, end exclusive). */
   skipped(): Array<{ start: number; end: number; place: 'before' | 'after' }>;
+  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). */
   finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;
   /** Chunks in, a status per chunk out. */
   transform(): TransformStream<string | Uint8Array, StreamStatus>;

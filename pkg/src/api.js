@@ -352,9 +352,22 @@ export class OutputStream extends Owned {
   // half: encoded alone, each half of a pair would reach the module as U+FFFD, and a valid
   // output could fail (`maxLength`, `pattern`, `enum`) and be retried.
   #high = '';
+  // The state of the final outcome once there is one (the module says when: `ended`); from then
+  // on push and finish throw, where they would answer with a stale status or outcome.
+  #ended = null;
+
+  #assertOpen() {
+    if (this.#ended !== null) throw new Error(`the stream has ended (${this.#ended}): create a new one with contract.stream()`);
+  }
+
+  // Called with each outcome: whether it is the final one.
+  #settle(handle, outcome) {
+    if (handle.ended) this.#ended = outcome.state;
+  }
 
   /** Appends a chunk (text, or UTF-8 bytes), split anywhere: a text chunk may end inside a surrogate pair. */
   push(chunk) {
+    this.#assertOpen();
     const handle = handleOf(this);
     let packed;
     if (typeof chunk === 'string') {
@@ -426,12 +439,15 @@ export class OutputStream extends Owned {
 
   /** The model stopped: `{ stopReason?: "stop" | "length" | "refusal" | "tool_use", refusal?: string }`. */
   finish(end) {
+    this.#assertOpen();
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
     this.#early = [];
     const text = this.#text;
-    const outcome = JSON.parse(handleOf(this).finish(stopReason, refusal, text === null));
+    const handle = handleOf(this);
+    const outcome = JSON.parse(handle.finish(stopReason, refusal, text === null));
+    this.#settle(handle, outcome);
     // A retry starts the next attempt's text; past a final outcome the module answers alone.
     this.#text = this.#plain && outcome.retry === true ? '' : null;
     if (outcome.state === 'soft-complete' && outcome.valid && !('data' in outcome)) {
@@ -443,11 +459,14 @@ export class OutputStream extends Owned {
   // An attempt whose whole text the caller holds (`streamed`: pushed here as it arrived); the
   // module reads it (OutputStream::finish_text) and its outcome carries the data.
   [finishText](end, text, streamed, repair) {
+    this.#assertOpen();
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
     this.#early = [];
-    const outcome = JSON.parse(handleOf(this).finishText(stopReason, refusal, toInput(text), streamed, repair));
+    const handle = handleOf(this);
+    const outcome = JSON.parse(handle.finishText(stopReason, refusal, toInput(text), streamed, repair));
+    this.#settle(handle, outcome);
     this.#text = this.#plain && outcome.retry === true ? '' : null;
     return outcome;
   }

@@ -528,6 +528,20 @@ impl WasmStream {
         self.stream.is_aborted()
     }
 
+    /// Whether the stream has reached its final outcome (valid, hard-complete or refused): no
+    /// attempt follows, and pushes and finishes are refused (pkg/src/api.js tells which outcome).
+    #[wasm_bindgen(getter)]
+    pub fn ended(&self) -> bool {
+        self.stream.is_done()
+    }
+
+    fn not_ended(&self) -> Result<(), JsError> {
+        if self.stream.is_done() {
+            return Err(JsError::new("the stream has ended: create a new one with contract.stream()"));
+        }
+        Ok(())
+    }
+
     /// The status in one number, laid out by the `STATUS_` constants.
     fn packed_status(&self) -> f64 {
         let attempt = (self.stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
@@ -568,6 +582,7 @@ impl WasmStream {
     /// Ends the attempt; `stop_reason` as the providers say it (`stop`, `length`, `refusal`, …).
     /// Without `with_data`, a valid outcome leaves its `data` to JS (which has the text).
     pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<String, JsError> {
+        self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
         Ok(match self.stream.finish(reason, refusal.as_deref()) {
             // JS holds the text, whose JSON.parse is the data: serializing the value here, then
@@ -581,6 +596,7 @@ impl WasmStream {
     /// into this stream or not (`OutputStream::finish_text`): the outcome as JSON, with its data.
     #[wasm_bindgen(js_name = finishText)]
     pub fn finish_text(&mut self, stop_reason: Option<String>, refusal: Option<String>, len: usize, streamed: bool, repair: bool) -> Result<String, JsError> {
+        self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
         let outcome = with_input(len, |text| self.stream.finish_text(reason, refusal.as_deref(), text, streamed, repair));
         Ok(serde_json::to_string(&outcome).unwrap_or_default())
