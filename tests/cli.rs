@@ -78,7 +78,10 @@ fn usage_and_schema_errors_exit_2() {
     let (code, _, err) = run(&["validate", "--schema", &broken], "{}");
     assert_eq!(code, 2);
     assert!(err.contains("strng"), "{err}");
-    assert_eq!(run(&["validate"], "{}").0, 2);
+    assert!(!err.contains("usage:"), "a schema error is told alone: {err}");
+    let (code, _, err) = run(&["validate"], "{}");
+    assert_eq!(code, 2);
+    assert!(err.contains("usage:"), "a wrong command line is told with the usage: {err}");
     assert_eq!(run(&["validate", "--schema", "/nonexistent.json"], "{}").0, 2);
     assert_eq!(run(&["frobnicate"], "").0, 2);
     assert_eq!(run(&["validate", "--bogus"], "").0, 2);
@@ -122,4 +125,45 @@ fn extract_prints_the_extraction() {
     let (code, out, _) = run(&["extract", "--repair"], "{\"a\": 1,}");
     assert_eq!(code, 0);
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["repairs"][0]["kind"], "trailing_comma");
+}
+
+#[test]
+fn schema_options_and_limits() {
+    let schema = file("ref.json", r#"{"$ref": "https://example.com/item.json"}"#);
+    let item = file("item.json", r#"{"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}}"#);
+    let (code, _, err) = run(&["validate", "--schema", &schema, "-"], r#"{"a": 1}"#);
+    assert_eq!(code, 2, "not resolvable without the resource");
+    assert!(err.contains("cannot be resolved"), "{err}");
+    let resource = format!("https://example.com/item.json={item}");
+    assert_eq!(run(&["validate", "--schema", &schema, "--resource", &resource], r#"{"a": 1}"#).0, 0);
+    let (code, out, _) = run(&["validate", "--schema", &schema, "--resource", &resource], r#"{"a": "x"}"#);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["violations"][0]["schema_path"], "/$ref/properties/a/type");
+    // Compiles with the resource; the root's shape ($ref, no type) is what check reports.
+    let (code, out, _) = run(&["check", &schema, "--resource", &resource], "");
+    assert_eq!(code, 1);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((r["issues"].clone(), r["config"][0]["code"].clone()), (json!([]), json!("root_not_object")));
+    assert_eq!(run(&["validate", "--schema", &schema, "--resource", "no-file"], "{}").0, 2);
+    assert_eq!(run(&["validate", "--schema", &schema, "--resource", &format!("https://x={schema}.missing")], "{}").0, 2);
+
+    let loose = file("loose.json", r#"{"type": "object", "properties": {"a": {"type": "string"}}, "foo": 1}"#);
+    assert_eq!(run(&["validate", "--schema", &loose], "{}").0, 2);
+    assert_eq!(run(&["validate", "--schema", &loose, "--no-strict"], "{}").0, 0);
+    assert_eq!(run(&["check", &loose, "--no-strict"], "").0, 0);
+
+    let object = file("object.json", r#"{"type": "object"}"#);
+    let (code, out, _) = run(&["validate", "--schema", &object, "--max-output-bytes", "8"], r#"{"a": "long enough"}"#);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["violations"][0]["keyword"], "maxOutputBytes");
+    let deep = file("deep.json", r#"{"a": {"b": {"c": 1}}}"#);
+    let (code, out, _) = run(&["validate", "--schema", &object, "--max-depth", "2", &deep], "");
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["violations"][0]["keyword"], "maxDepth");
+    assert_eq!(run(&["validate", "--schema", &object, "--max-depth", "3", &deep], "").0, 0);
+    let (code, out, _) = run(&["extract", "--max-depth", "1"], r#"{"a": [1]}"#);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["found"], false);
+    assert_eq!(run(&["validate", "--schema", &object, "--max-depth", "-1"], "{}").0, 2);
+    assert_eq!(run(&["extract", "--no-strict"], "{}").0, 2, "not an option of extract");
 }

@@ -7,24 +7,23 @@ use output_contract::agent::config::shape_diagnostics;
 use output_contract::schema::contract::{Contract, Options};
 use output_contract::Draft;
 use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
+use output_contract::check::output::OutputLimits;
 use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  output-contract check SCHEMA [--draft D]
-      Schema diagnostics as JSON; exit 1 when the schema has problems.
-  output-contract validate --schema SCHEMA [--agent-id ID] [--draft D] [--extract] [--repair] [FILE|-]
-      Validates an output (stdin when FILE is - or absent; streamed as it arrives). Prints the data
-      when valid, else the canonical output_validation_failed error as JSON and exits 1.
-  output-contract extract [--repair] [FILE|-]
-      The JSON found in model text, with what was skipped (byte offsets); exit 1 when none.
+/// Shared with the npm package's command (pkg/bin/output-contract.mjs); ends with a newline.
+const USAGE: &str = include_str!("../../pkg/bin/usage.txt");
 
-Exit codes: 0 valid, 1 invalid, 2 usage error or unusable schema.";
-
-/// A failure that ends the command with exit code 2.
-struct Usage(String);
+/// A failure that ends the command with exit code 2: a wrong command line (`Usage`, told with
+/// the usage text), or a file or schema that cannot be used (`Unusable`, told alone).
+enum Failure {
+    Usage(String),
+    Unusable(String),
+}
+use Failure::{Unusable, Usage};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,7 +32,7 @@ fn main() -> ExitCode {
         Some("validate") => validate(args.get(1..).unwrap_or_default()),
         Some("extract") => extract(args.get(1..).unwrap_or_default()),
         Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
+            print!("{USAGE}");
             Ok(true)
         }
         Some(other) => Err(Usage(format!("unknown command {other:?}"))),
@@ -43,7 +42,11 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(Usage(message)) => {
-            eprintln!("output-contract: {message}\n\n{USAGE}");
+            eprint!("output-contract: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Unusable(message)) => {
+            eprintln!("output-contract: {message}");
             ExitCode::from(2)
         }
     }
@@ -55,12 +58,25 @@ struct Args {
     schema: Option<String>,
     agent_id: Option<String>,
     draft: Option<Draft>,
+    no_strict: bool,
+    /// `(URI, FILE)` pairs.
+    resources: Vec<(String, String)>,
+    max_output_bytes: Option<usize>,
+    max_depth: Option<usize>,
     extract: bool,
     repair: bool,
     input: Option<String>,
 }
 
-fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Usage> {
+/// The options that compile a schema, and the limits shared by every command that reads output.
+const SCHEMA_FLAGS: [&str; 3] = ["--draft", "--no-strict", "--resource"];
+const LIMIT_FLAGS: [&str; 2] = ["--max-output-bytes", "--max-depth"];
+
+fn count(flag: &str, text: &str) -> Result<usize, Failure> {
+    text.parse().map_err(|_| Usage(format!("{flag} needs a non-negative integer, not {text:?}")))
+}
+
+fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Failure> {
     let mut out = Args::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -76,6 +92,14 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Usage> {
                 let name = value()?;
                 out.draft = Some(Draft::from_name(&name).ok_or_else(|| Usage(format!("unknown draft {name:?}")))?);
             }
+            "--no-strict" => out.no_strict = true,
+            "--resource" => {
+                let pair = value()?;
+                let (uri, file) = pair.rsplit_once('=').filter(|(u, f)| !u.is_empty() && !f.is_empty()).ok_or_else(|| Usage(format!("--resource needs URI=FILE, not {pair:?}")))?;
+                out.resources.push((uri.to_owned(), file.to_owned()));
+            }
+            "--max-output-bytes" => out.max_output_bytes = Some(count(flag, &value()?)?),
+            "--max-depth" => out.max_depth = Some(count(flag, &value()?)?),
             "--extract" => out.extract = true,
             "--repair" => out.repair = true,
             _ if out.input.is_none() => out.input = Some(arg.clone()),
@@ -85,15 +109,15 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Usage> {
     Ok(out)
 }
 
-fn read_file(path: &str) -> Result<String, Usage> {
-    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))
+fn read_file(path: &str) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| Unusable(format!("cannot read {path}: {e}")))
 }
 
-fn read_input(input: Option<&str>) -> Result<String, Usage> {
+fn read_input(input: Option<&str>) -> Result<String, Failure> {
     match input {
         None | Some("-") => {
             let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Unusable(format!("cannot read stdin: {e}")))?;
             Ok(text)
         }
         Some(path) => read_file(path),
@@ -106,15 +130,35 @@ fn print(value: &Value) {
     let _ = writeln!(std::io::stdout(), "{text}");
 }
 
-fn options(args: &Args) -> Options {
-    Options { draft: args.draft, agent_id: args.agent_id.clone(), ..Options::default() }
+fn limits(args: &Args) -> OutputLimits {
+    let defaults = OutputLimits::default();
+    OutputLimits {
+        max_output_bytes: args.max_output_bytes.unwrap_or(defaults.max_output_bytes),
+        max_depth: args.max_depth.unwrap_or(defaults.max_depth),
+    }
 }
 
-fn check(args: &[String]) -> Result<bool, Usage> {
-    let args = parse(args, &["--draft"])?;
+fn options(args: &Args) -> Result<Options, Failure> {
+    let mut resources = BTreeMap::new();
+    for (uri, path) in &args.resources {
+        let doc = serde_json::from_str(&read_file(path)?).map_err(|e| Unusable(format!("{path}: not JSON: {e}")))?;
+        resources.insert(uri.clone(), doc);
+    }
+    Ok(Options {
+        draft: args.draft,
+        agent_id: args.agent_id.clone(),
+        strict: !args.no_strict,
+        resources,
+        limits: limits(args),
+        ..Options::default()
+    })
+}
+
+fn check(args: &[String]) -> Result<bool, Failure> {
+    let args = parse(args, &SCHEMA_FLAGS)?;
     let path = args.input.as_deref().ok_or_else(|| Usage("check needs a SCHEMA file".into()))?;
     let text = read_file(path)?;
-    let options = options(&args);
+    let options = options(&args)?;
     let report = match Contract::compile_text(&text, &options) {
         Ok(contract) => {
             let config = shape_diagnostics(contract.schema());
@@ -126,11 +170,12 @@ fn check(args: &[String]) -> Result<bool, Usage> {
     Ok(report["valid"] == json!(true))
 }
 
-fn validate(args: &[String]) -> Result<bool, Usage> {
-    let args = parse(args, &["--schema", "--agent-id", "--draft", "--extract", "--repair"])?;
+fn validate(args: &[String]) -> Result<bool, Failure> {
+    let allowed = [&["--schema", "--agent-id", "--extract", "--repair"][..], &SCHEMA_FLAGS, &LIMIT_FLAGS].concat();
+    let args = parse(args, &allowed)?;
     let schema_path = args.schema.as_deref().ok_or_else(|| Usage("validate needs --schema SCHEMA".into()))?;
-    let contract = Contract::compile_text(&read_file(schema_path)?, &options(&args))
-        .map_err(|e| Usage(format!("{schema_path}: {}", e.message)))?;
+    let contract = Contract::compile_text(&read_file(schema_path)?, &options(&args)?)
+        .map_err(|e| Unusable(format!("{schema_path}: {}", e.message)))?;
     if args.extract || args.repair {
         let text = read_input(args.input.as_deref())?;
         let (_, result) = contract.extract_and_validate(&text, args.repair);
@@ -148,13 +193,13 @@ fn validate(args: &[String]) -> Result<bool, Usage> {
 /// Standard input through the stream validator: parsed as it arrives, never held whole, and
 /// refused once past the contract's output limit. Early violations do not stop the reading, so
 /// the report is the same as for the whole text.
-fn stream_stdin(contract: &Contract) -> Result<bool, Usage> {
+fn stream_stdin(contract: &Contract) -> Result<bool, Failure> {
     let options = StreamOptions { max_retries: 0, ..StreamOptions::default() };
     let mut stream = OutputStream::new(contract, options);
     let mut stdin = std::io::stdin().lock();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        let n = stdin.read(&mut buf).map_err(|e| Usage(format!("cannot read stdin: {e}")))?;
+        let n = stdin.read(&mut buf).map_err(|e| Unusable(format!("cannot read stdin: {e}")))?;
         let Some(chunk) = buf.get(..n).filter(|c| !c.is_empty()) else { break };
         stream.push_quiet(chunk);
     }
@@ -180,10 +225,10 @@ fn report(result: Result<Value, Value>) -> bool {
     }
 }
 
-fn extract(args: &[String]) -> Result<bool, Usage> {
-    let args = parse(args, &["--repair"])?;
+fn extract(args: &[String]) -> Result<bool, Failure> {
+    let args = parse(args, &[&["--repair"][..], &LIMIT_FLAGS].concat())?;
     let text = read_input(args.input.as_deref())?;
-    let got = extract_json(&text, &ExtractOptions { repair: args.repair, ..ExtractOptions::default() });
+    let got = extract_json(&text, &ExtractOptions { repair: args.repair, limits: limits(&args) });
     print(&got.to_json(&text, Offsets::Bytes));
     Ok(got.found())
 }
