@@ -165,5 +165,6 @@ fn schema_options_and_limits() {
     assert_eq!(code, 1);
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["found"], false);
     assert_eq!(run(&["validate", "--schema", &object, "--max-depth", "-1"], "{}").0, 2);
+    assert_eq!(run(&["validate", "--schema", &object, "--max-output-bytes", "0"], "{}").0, 2);
     assert_eq!(run(&["extract", "--no-strict"], "{}").0, 2, "not an option of extract");
 }

@@ -24,7 +24,7 @@ const LIMIT_FLAGS = ['--max-output-bytes', '--max-depth'];
 const VALUED = new Set(['--schema', '--agent-id', '--draft', '--resource', '--max-output-bytes', '--max-depth']);
 
 function count(flag, text) {
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) throw usage(`${flag} needs a non-negative integer, not ${JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) === 0) throw usage(`${flag} needs a positive integer, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 

@@ -73,7 +73,7 @@ const SCHEMA_FLAGS: [&str; 3] = ["--draft", "--no-strict", "--resource"];
 const LIMIT_FLAGS: [&str; 2] = ["--max-output-bytes", "--max-depth"];
 
 fn count(flag: &str, text: &str) -> Result<usize, Failure> {
-    text.parse().map_err(|_| Usage(format!("{flag} needs a non-negative integer, not {text:?}")))
+    text.parse().ok().filter(|&n| n > 0).ok_or_else(|| Usage(format!("{flag} needs a positive integer, not {text:?}")))
 }
 
 fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Failure> {

@@ -164,6 +164,7 @@ test('--no-strict, --resource URI=FILE, --max-output-bytes, --max-depth', () => 
   assert.equal(shallow.code, 1);
   assert.equal(shallow.json().found, false);
   assert.equal(run(['extract', '--no-strict'], '{}').code, 2, 'not an option of extract');
+  assert.equal(run(['validate', '--schema', object, '--max-output-bytes', '0'], '{}').code, 2);
 });
 
 test('the packed tarball as `npx output-contract` in a fresh project (offline)', { timeout: 180_000 }, () => {
