@@ -128,15 +128,21 @@ export declare class Contract {
   readonly schemaId: string;
   readonly agentId: string | null;
   readonly draft: Draft;
-  /** Validates a value; every violation is collected. */
+  /**
+   * Validates a value (as its JSON form); every violation is collected. A value JSON cannot carry
+   * — a cycle, `NaN` or `±Infinity`, a `BigInt`, `undefined` or a function at the root or in an
+   * array — is a programming error, not a model's: it throws a `TypeError` naming where it is
+   * (`$.a.b: NaN is not a JSON value`).
+   */
   validate<T = unknown>(value: unknown): ValidationResult<T>;
   /** Parses and validates model output text; `data` is the parsed value. */
   validateText<T = unknown>(text: string): ValidationResult<T>;
   /** Finds the JSON in model text first (see `extractJson`); the result carries the extraction. */
   validateText<T = unknown>(text: string, options: ValidateTextOptions): ValidationResult<T> & { extraction: Extraction };
   /**
-   * Validates tool-call arguments (JSON text or a value). With `nullAsAbsent`, a null for an
-   * optional property that does not accept null is read as absent and left out of `data`.
+   * Validates tool-call arguments (JSON text or a value; none at all fail as empty text does, a
+   * value JSON cannot carry throws a `TypeError` as `validate`'s does). With `nullAsAbsent`, a null for an optional property that
+   * does not accept null is read as absent and left out of `data`.
    */
   validateToolCall<T = unknown>(args: string | unknown, options?: ToolCallOptions): ValidationResult<T>;
   /** The schema as compiled (a fresh copy on each read). */

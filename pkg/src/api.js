@@ -21,6 +21,7 @@ import {
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
 import { currentAttempt, executorStream, finishText } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
+import { jsonTextOf, notJson } from './json-value.js';
 
 export { OptionError } from './options.js';
 
@@ -238,15 +239,12 @@ export class Contract extends Owned {
     return handleOf(this).draft;
   }
 
-  /** Validates a JavaScript value (as its JSON form: what would be sent or stored). */
+  /**
+   * Validates a JavaScript value (as its JSON form: what would be sent or stored). A value JSON
+   * cannot carry (a cycle, NaN, a BigInt, …) throws a TypeError naming where it is.
+   */
   validate(value) {
-    let text;
-    try {
-      text = JSON.stringify(value);
-    } catch (e) {
-      return { valid: false, error: JSON.parse(handleOf(this).unserializable(e.message)) };
-    }
-    if (text === undefined) return { valid: false, error: JSON.parse(handleOf(this).unserializable(`${typeof value} is not a JSON value`)) };
+    const text = jsonTextOf(value);
     const len = toInput(text);
     const failure = handleOf(this).validateText(len);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };
@@ -275,15 +273,9 @@ export class Contract extends Owned {
    */
   validateToolCall(args, options) {
     checkOptions('contract.validateToolCall', options);
-    let text = args;
-    if (typeof args !== 'string') {
-      try {
-        text = JSON.stringify(args);
-      } catch (e) {
-        return { valid: false, error: JSON.parse(handleOf(this).unserializable(e.message)) };
-      }
-      if (text === undefined) return { valid: false, error: JSON.parse(handleOf(this).unserializable(`${typeof args} is not a JSON value`)) };
-    }
+    // No arguments at all are the model's to repair, as empty text is; a value JSON cannot carry
+    // is the caller's error (a TypeError, as validate's).
+    const text = typeof args === 'string' ? args : args === undefined ? '' : jsonTextOf(args);
     return JSON.parse(handleOf(this).validateToolCall(toInput(text), Boolean(options?.nullAsAbsent)));
   }
 
@@ -302,7 +294,14 @@ export class Contract extends Owned {
       version: 1,
       vendor: 'output-contract',
       validate(value) {
-        const result = contract.validate(value);
+        let result;
+        try {
+          result = contract.validate(value);
+        } catch (e) {
+          // A Standard Schema answers any input with issues, that one too.
+          if (e?.[notJson] === true) return { issues: [{ message: e.message, path: [] }] };
+          throw e;
+        }
         if (result.valid) return { value: result.data };
         return { issues: result.error.violations.map((v) => ({ message: v.message, path: pathSegments(v.pointer, value) })) };
       },

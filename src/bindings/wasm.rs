@@ -231,18 +231,6 @@ impl WasmContract {
         }
         Ok(WasmStream { stream: stream.with_templates(templates(templates_json)?) })
     }
-
-    /// The canonical error for an output the JS side could not serialize (e.g. a BigInt).
-    #[wasm_bindgen(js_name = unserializable)]
-    pub fn unserializable(&self, reason: &str) -> String {
-        let v = Violation::of_output(
-            "json",
-            Value::from("a JSON-serializable value"),
-            Value::Null,
-            format!("output cannot be serialized as JSON: {reason}"),
-        );
-        serde_json::to_string(&self.contract.failure(vec![v], "")).unwrap_or_default()
-    }
 }
 
 /// The run failure envelope (`status: "failed"`) for a canonical error given as JSON, after

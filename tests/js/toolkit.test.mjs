@@ -137,7 +137,10 @@ test('validateToolCall: JSON text or object, strict-mode nulls read as absent', 
   const bad = contract.validateToolCall(args);
   assert.deepEqual(bad.error.violations.map((v) => v.path), ['$.comments[0].line']);
   assert.equal(contract.validateToolCall('{"summary": ').error.violations[0].keyword, 'truncated');
-  assert.equal(contract.validateToolCall(undefined).valid, false);
+  // No arguments: a retryable failure, as empty text is; a value JSON cannot carry: a TypeError.
+  const none = contract.validateToolCall(undefined);
+  assert.deepEqual([none.valid, none.error.violations[0].keyword, none.error.retryable], [false, 'json', true]);
+  assert.throws(() => contract.validateToolCall({ ...valid, risk: NaN }), (e) => e instanceof TypeError && e.message === '$.risk: NaN is not a JSON value');
   // Arguments arriving as deltas, through contract.stream().
   const stream = contract.stream({ maxRetries: 0, ...validateOptions });
   for (let i = 0; i < args.length; i += 5) assert.deepEqual(stream.push(args.slice(i, i + 5)).earlyViolations, []);
