@@ -192,8 +192,25 @@ export type StreamOutcome<T = unknown> =
   | { state: 'hard-complete'; valid: false; error: OutputValidationError; attempts: number }
   | { state: 'refused'; refusal: string; attempt: number };
 
+/**
+ * Why the model stopped, as the providers say it (OpenAI's `finish_reason`, Anthropic's
+ * `stop_reason`). Each reads as one of four.
+ *
+ * `'stop'`, `'end_turn'`, `'stop_sequence'`: the answer is complete, and validated (the default).
+ *
+ * `'length'`, `'max_tokens'`: cut at the token limit; a `truncated` violation whatever the text
+ * parses as (retried like any repairable failure).
+ *
+ * `'refusal'`, `'content_filter'`: refused; the outcome is `refused`, never validated or retried.
+ *
+ * `'tool_use'`, `'tool_calls'`: the answer is a tool call's arguments, validated as for `'stop'`.
+ *
+ * Any other name throws.
+ */
+export type StopReason = 'stop' | 'end_turn' | 'stop_sequence' | 'length' | 'max_tokens' | 'refusal' | 'content_filter' | 'tool_use' | 'tool_calls';
+
 export interface StreamEnd {
-  stopReason?: 'stop' | 'length' | 'refusal' | 'tool_use';
+  stopReason?: StopReason;
   refusal?: string;
 }
 
@@ -408,7 +425,7 @@ export interface ChatMessage {
 
 /** How a model reply ended. */
 export interface ModelEnd {
-  stopReason?: 'stop' | 'length' | 'refusal' | 'tool_use';
+  stopReason?: StopReason;
   refusal?: string;
 }
 

@@ -436,7 +436,7 @@ export class OutputStream extends Owned {
     return JSON.parse(handleOf(this).skipped());
   }
 
-  /** The model stopped: `{ stopReason?: "stop" | "length" | "refusal" | "tool_use", refusal?: string }`. */
+  /** The model stopped: `{ stopReason?, refusal? }`, the stop reason as the provider said it (StopReason in index.d.ts). */
   finish(end) {
     this.#assertOpen();
     const stopReason = end?.stopReason ?? undefined;

@@ -12,6 +12,7 @@ import {
   type Extraction,
   type EnforceResult,
   type ModelFunction,
+  type StopReason,
   type ToolChange,
 } from 'output-contract';
 
@@ -36,6 +37,12 @@ export async function toolkit(contract: Contract): Promise<string> {
   const call = contract.validateToolCall<Review>('{}', openai.validateOptions);
   const codes: string[] = checkOutputSchemaConfig(contract.schema).map((d) => d.code);
   const model: ModelFunction = async (messages, { attempt }) => (attempt > 1 ? `${messages.length}` : { text: '{}', stopReason: 'stop' });
+  // Every stop reason the providers send is typed; a misspelt one is not.
+  const anthropicCut: StopReason = 'max_tokens';
+  contract.stream().finish({ stopReason: anthropicCut });
+  contract.stream().finish({ stopReason: 'content_filter' });
+  // @ts-expect-error not a stop reason
+  contract.stream().finish({ stopReason: 'max-tokens' });
   const done: EnforceResult<Review> = await enforce<Review>(contract, model, { task: 'x', onAttempt: (e) => console.log(e.keywords) });
   const summary = done.status === 'completed' ? done.result_data.summary : done.status === 'refused' ? done.refusal : done.error.message;
   const std = contract['~standard'].validate({});
