@@ -460,7 +460,12 @@ export interface EnforceOptions {
   templates?: PromptTemplates;
   /** Repair text answers (trailing commas, comments, raw newlines) before validating. */
   repair?: boolean;
-  /** Stop reading a streamed answer at its first early violation. Default: true. */
+  /**
+   * Stop reading a streamed answer at its first early violation (and cancel it). Default: false:
+   * the answer is read to its end, so the retry prompt names every violation; a model told all
+   * its mistakes fixes them in one retry, where one told the first fixes only that. True saves
+   * the tokens of a bad answer's rest at the cost of more retries.
+   */
   abortOnEarlyViolation?: boolean;
   runId?: string;
 }

@@ -56,6 +56,9 @@ export default {
     const result = await enforce(contract, (messages) => callModel(env.MODEL_URL, messages), {
       systemPrompt: blueprint.system_prompt ?? '',
       task,
+      // At the edge every token is paid for: cut a bad answer at its first early violation
+      // (the retry then names that one).
+      abortOnEarlyViolation: true,
       onAttempt: (event) => attempts.push(event),
     });
     return Response.json({ ...result, attempt_log: attempts });

@@ -4,8 +4,12 @@
 // prompt). Naive executors see about 50% valid; enforcement targets 95% or more.
 //
 // Each scripted model has one habit of real models (prose around the JSON, fences, trailing
-// commas, wrong types…). On a retry it
-// fixes its answer only if the retry prompt names its mistake, as a model reading it would.
+// commas, wrong types…), one makes five mistakes at once. On a retry a model fixes its answer
+// only if the retry prompt names its mistakes, as a model reading it would.
+// Each task runs with the answers as text and streamed; streamed, once with enforce()'s default
+// (the answer read to its end, so the retry prompt names every violation) and once with
+// `abortOnEarlyViolation: true` (cut at the first early violation: fewer tokens, but the prompt
+// names only that one).
 //   node tests/js/enforce-fixture.mjs
 import { readFileSync } from 'node:fs';
 import { Contract, ready, enforce } from 'output-contract';
@@ -35,12 +39,21 @@ const habits = [
   ['never learns', (i) => json({ summary: 'Fine.', approval: 'lgtm', comments: [] }), 'no hint fixes this model'],
 ];
 
+// Five mistakes at once: fixed only when the retry prompt names all five.
+const comment = (i, line, severity) => ({ file: `src/m${i}.rs`, line, severity, message: 'Name the constant.' });
+const fiveMistakes = [
+  'five mistakes',
+  (i) => json({ ...answer(i), approval: 'lgtm', comments: [comment(i, '12', 'minor'), comment(i, '7', 'major')] }),
+  ['$.approval', '$.comments[0].line', '$.comments[0].severity', '$.comments[1].line', '$.comments[1].severity'],
+];
+
 function model(i, habit) {
   const [, first, hint] = habit;
   return async (messages) => {
     const last = messages.at(-1);
     const retried = last.role === 'user' && last.content.startsWith('<output-validation-error>');
-    if (retried && hint !== null && last.content.includes(hint)) return json(answer(i));
+    const named = hint === null ? false : [hint].flat().every((h) => last.content.includes(h));
+    if (retried && named) return json(answer(i));
     return first(i);
   };
 }
@@ -53,10 +66,18 @@ function tasks() {
     const habit = i === 9 ? habits[9] : habits[i % 9];
     out.push({ name: habit[0], model: model(i, habit) });
   }
+  out.push({ name: fiveMistakes[0], model: model(20, fiveMistakes) });
   return out;
 }
 
-export async function run({ quiet = false } = {}) {
+async function* chunks(text, size = 16) {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+/** The same scripted model, answering as a stream. */
+const streaming = (m) => async (messages) => ({ stream: chunks(await m(messages)), end: () => ({ stopReason: 'stop' }) });
+
+export async function run({ quiet = false, streamed = false, abortOnEarlyViolation } = {}) {
   await ready;
   const contract = Contract.compile(schema);
   let naive = 0;
@@ -70,18 +91,25 @@ export async function run({ quiet = false } = {}) {
     } catch {
       ok = false;
     }
-    const result = await enforce(contract, t.model, { systemPrompt: blueprint.system_prompt, task: 'review' });
+    const options = { systemPrompt: blueprint.system_prompt, task: 'review' };
+    if (abortOnEarlyViolation !== undefined) options.abortOnEarlyViolation = abortOnEarlyViolation;
+    const result = await enforce(contract, streamed ? streaming(t.model) : t.model, options);
     naive += ok ? 1 : 0;
     enforced += result.status === 'completed' ? 1 : 0;
     rows.push([t.name, ok, result.status, result.attempts]);
   }
   const n = rows.length;
-  const summary = { tasks: n, without: naive / n, withEnforce: enforced / n };
+  const summary = { tasks: n, without: naive / n, withEnforce: enforced / n, rows };
   if (!quiet) {
     for (const [name, ok, status, attempts] of rows) console.log(`${name.padEnd(24)} naive: ${ok ? 'valid  ' : 'invalid'}  enforce: ${status} (${attempts} attempt${attempts > 1 ? 's' : ''})`);
-    console.log(`\nsuccess rate over ${n} tasks: without enforcement ${(summary.without * 100).toFixed(1)}%, with enforce() ${(summary.withEnforce * 100).toFixed(1)}% (target: about 50% -> 95% or more)`);
+    const how = streamed ? `streamed${abortOnEarlyViolation ? ', abortOnEarlyViolation' : ''}` : 'as text';
+    console.log(`\nsuccess rate over ${n} tasks (${how}): without enforcement ${(summary.without * 100).toFixed(1)}%, with enforce() ${(summary.withEnforce * 100).toFixed(1)}% (target: about 50% -> 95% or more)`);
   }
   return summary;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  await run({ streamed: true });
+  await run({ streamed: true, abortOnEarlyViolation: true });
+}

@@ -64,10 +64,10 @@ test('enforce: the attempts, retries and final failure are those of the public s
 test('enforce: one machine counts streamed and text attempts alike', async () => {
   const events = [];
   const { model, calls } = scripted([asStream(short, { stopReason: 'stop' }), asText(short), asStream(good)]);
-  const result = await enforce(contract, model, { maxRetries: 2, onAttempt: (e) => events.push(e) });
+  const result = await enforce(contract, model, { maxRetries: 2, abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
   assert.deepEqual(result, { status: 'completed', result_data: JSON.parse(good), attempts: 3 });
   assert.deepEqual(calls.map((c) => c.attempt), [1, 2, 3]);
-  // The streamed answer ends at the early violation (the summary's closing quote, byte 20).
+  // Told to abort, the streamed answer ends at the early violation (the summary's closing quote, byte 20).
   assert.deepEqual(events.map((e) => [e.attempt, e.outcome, e.streamed, e.bytes]), [[1, 'aborted', true, 20], [2, 'invalid', false, 43], [3, 'valid', true, 63]]);
 });
 

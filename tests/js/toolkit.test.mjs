@@ -231,6 +231,7 @@ test('enforce: streamed answers, early abort cancels the upstream, refusals', as
   }
   const events = [];
   const result = await enforce(contract, scripted([wrong, () => ({ stream: deltas(JSON.stringify(valid)), end: () => ({ stopReason: 'stop' }) })]).model, {
+    abortOnEarlyViolation: true,
     onAttempt: (e) => events.push(e),
   });
   assert.deepEqual(result, { status: 'completed', result_data: valid, attempts: 2 });
@@ -250,11 +251,20 @@ test('enforce: streamed answers, early abort cancels the upstream, refusals', as
   assert.equal(truncated.validation_error.violations[0].keyword, 'truncated');
 });
 
-test('seed 002 success rate: without vs with enforcement (fixture script)', async () => {
+test('success rate without vs with enforcement, as text and streamed (fixture script)', async () => {
   const { run } = await import('./enforce-fixture.mjs');
-  const { without, withEnforce } = await run({ quiet: true });
-  assert.ok(without <= 0.6, `baseline ${without}`);
-  assert.ok(withEnforce >= 0.95, `with enforcement ${withEnforce}`);
+  const fiveMistakes = (rows) => rows.find(([name]) => name === 'five mistakes')[2];
+  const text = await run({ quiet: true });
+  assert.ok(text.without <= 0.6, `baseline ${text.without}`);
+  assert.ok(text.withEnforce >= 0.95, `with enforcement ${text.withEnforce}`);
+  // Streamed, the default reads a bad answer to its end: the retry names all five mistakes.
+  const streamed = await run({ quiet: true, streamed: true });
+  assert.equal(streamed.withEnforce, text.withEnforce);
+  assert.equal(fiveMistakes(streamed.rows), 'completed');
+  // Cut at the first early violation, the retry names one mistake of five.
+  const cut = await run({ quiet: true, streamed: true, abortOnEarlyViolation: true });
+  assert.equal(fiveMistakes(cut.rows), 'failed');
+  assert.ok(cut.withEnforce < streamed.withEnforce);
 });
 
 test('AI SDK: generateText and streamText with Output.object validate through the contract', async () => {
