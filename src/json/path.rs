@@ -100,21 +100,9 @@ impl InstancePath {
                     out.push_str(key);
                 }
                 Segment::Key(key) => {
-                    out.push_str("['");
-                    for c in key.chars() {
-                        match c {
-                            '\'' => out.push_str("\\'"),
-                            '\\' => out.push_str("\\\\"),
-                            '\n' => out.push_str("\\n"),
-                            '\r' => out.push_str("\\r"),
-                            '\t' => out.push_str("\\t"),
-                            c if c.is_control() => {
-                                let _ = write!(out, "\\u{:04x}", c as u32);
-                            }
-                            c => out.push(c),
-                        }
-                    }
-                    out.push_str("']");
+                    out.push('[');
+                    push_single_quoted(&mut out, key);
+                    out.push(']');
                 }
             }
         }
@@ -181,6 +169,26 @@ pub fn unescape_pointer_token(token: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(token)
     }
+}
+
+/// `s` in single quotes, with quotes, backslashes and control characters escaped: how paths
+/// (`$['odd key']`) and messages (`'summary'`) show a string.
+pub(crate) fn push_single_quoted(out: &mut String, s: &str) {
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
 }
 
 #[cfg(test)]

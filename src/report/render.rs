@@ -34,21 +34,7 @@ fn cut(s: String, max_chars: usize) -> String {
 }
 
 fn write_str_repr(out: &mut String, s: &str) {
-    out.push('\'');
-    for c in s.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
+    crate::json::path::push_single_quoted(out, s);
 }
 
 /// Writes at most about `budget` bytes; deeper or longer content is elided.
