@@ -137,7 +137,8 @@ impl Contract {
         let draft = detect_draft(schema, options)?;
 
         let mut issues = meta::check(schema, draft);
-        if options.strict {
+        // A JTD schema's unknown keywords are among its rules' issues, strict or not.
+        if options.strict && draft != Draft::Jtd {
             issues.extend(strict::unknown_keywords(schema, draft));
         }
         if !issues.is_empty() {
@@ -448,6 +449,10 @@ fn custom_meta_schema(schema: &Value, options: &Options) -> Option<Draft> {
 /// `$schema` wins (a custom meta-schema among the resources counts as its base draft); then the
 /// `draft` option; then Draft-7.
 fn detect_draft(schema: &Value, options: &Options) -> Result<Draft, SchemaError> {
+    // A JTD schema has no `$schema` (RFC 8927 refuses the keyword): the option alone says so.
+    if options.draft == Some(Draft::Jtd) {
+        return Ok(Draft::Jtd);
+    }
     if let Some(draft) = custom_meta_schema(schema, options) {
         return Ok(draft);
     }

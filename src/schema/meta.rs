@@ -26,7 +26,8 @@ fn meta_schema(draft: Draft) -> &'static Value {
         Draft::Draft6 => &referencing::meta::DRAFT6,
         Draft::Draft7 => &referencing::meta::DRAFT7,
         Draft::Draft201909 => &referencing::meta::DRAFT201909,
-        Draft::Draft202012 => &referencing::meta::DRAFT202012,
+        // A JTD schema never reaches the meta-schemas (`check` reads it by RFC 8927's rules).
+        Draft::Draft202012 | Draft::Jtd => &referencing::meta::DRAFT202012,
     }
 }
 
@@ -47,6 +48,9 @@ pub fn validator(draft: Draft) -> Option<Rc<Validator>> {
 /// Every meta-schema violation of `schema`, in schema document order; an embedded resource
 /// with a `$schema` of its own is checked against that draft.
 pub fn check(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
+    if draft == Draft::Jtd {
+        return crate::schema::jtd::check(schema);
+    }
     let mut issues = Vec::new();
     check_at(schema, draft, "", &mut issues);
     nested(schema, "", 0, &mut issues);

@@ -6,5 +6,6 @@ pub mod cache;
 pub mod contract;
 pub mod error;
 pub mod fingerprint;
+pub mod jtd;
 pub mod meta;
 pub mod strict;

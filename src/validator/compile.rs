@@ -67,6 +67,92 @@ pub(crate) enum Kw {
     If { cond: usize, then: Option<usize>, otherwise: Option<usize> },
     UnevaluatedItems(usize),
     UnevaluatedProperties(usize),
+    // JSON Type Definition (RFC 8927): forms whose errors JSON Schema's keywords would report
+    // at other paths. Each ignores a value of another type, which its form's `JtdForm` reports.
+    /// A `ref`: the definition is evaluated with the schema path restarted at
+    /// `/definitions/<name>`, as RFC 8927 reports errors found through a reference.
+    JtdRef { node: usize, name: String, nullable: bool },
+    /// A `type` JSON Schema has no keyword for: an integer type with its range, or `timestamp`.
+    /// Any failure is the one `type` error.
+    JtdType { kind: JtdType, nullable: bool },
+    /// The type a form needs (an array for `elements`, an object for the others): a value of
+    /// another type is one error at the form's keyword (`mask` includes null when nullable).
+    JtdForm { mask: u8, names: Vec<&'static str>, keyword: &'static str },
+    /// `properties`' names that must be there: a missing one is reported at the object, with
+    /// the schema path `/properties/<name>`.
+    JtdRequired(Vec<String>),
+    /// `optionalProperties`, sorted by name: each present member at `/optionalProperties/<name>`.
+    OptionalProperties(Vec<(String, usize)>),
+    /// A properties form without `additionalProperties: true`: the names it allows, sorted (a
+    /// discriminator's tag among them); any other member is an error at the member, with the
+    /// form's own schema path.
+    JtdAdditional(Vec<String>),
+    /// `values`: every member at `/values`.
+    Values(usize),
+    /// `discriminator`/`mapping` (sorted by tag value): the tag's absence is reported at
+    /// `/discriminator`, a tag that is not a string at the tag with `/discriminator`, an unmapped
+    /// value at the tag with `/mapping`; otherwise the mapped schema judges the object.
+    Discriminator { tag: String, mapping: Vec<(String, usize)> },
+}
+
+/// RFC 8927 types that need more than a JSON type: integers in a range, RFC 3339 timestamps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JtdType {
+    Int8,
+    Uint8,
+    Int16,
+    Uint16,
+    Int32,
+    Uint32,
+    Timestamp,
+}
+
+impl JtdType {
+    pub(crate) fn from_name(name: &str) -> Option<JtdType> {
+        Some(match name {
+            "int8" => JtdType::Int8,
+            "uint8" => JtdType::Uint8,
+            "int16" => JtdType::Int16,
+            "uint16" => JtdType::Uint16,
+            "int32" => JtdType::Int32,
+            "uint32" => JtdType::Uint32,
+            "timestamp" => JtdType::Timestamp,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            JtdType::Int8 => "int8",
+            JtdType::Uint8 => "uint8",
+            JtdType::Int16 => "int16",
+            JtdType::Uint16 => "uint16",
+            JtdType::Int32 => "int32",
+            JtdType::Uint32 => "uint32",
+            JtdType::Timestamp => "timestamp",
+        }
+    }
+
+    /// The inclusive range of an integer type.
+    pub(crate) fn range(self) -> Option<(i64, i64)> {
+        Some(match self {
+            JtdType::Int8 => (-128, 127),
+            JtdType::Uint8 => (0, 255),
+            JtdType::Int16 => (-32_768, 32_767),
+            JtdType::Uint16 => (0, 65_535),
+            JtdType::Int32 => (-2_147_483_648, 2_147_483_647),
+            JtdType::Uint32 => (0, 4_294_967_295),
+            JtdType::Timestamp => return None,
+        })
+    }
+
+    /// The JSON type bits of the values that may be of this type.
+    pub(crate) fn mask(self) -> u8 {
+        match self {
+            JtdType::Timestamp => STRING,
+            _ => INTEGER,
+        }
+    }
 }
 
 pub(crate) const NULL: u8 = 1;
@@ -132,6 +218,9 @@ struct Compiler<'s, 'o> {
 }
 
 pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator, CompileError> {
+    if options.draft == Draft::Jtd {
+        return super::jtd::compile(schema);
+    }
     let draft = schema_draft(schema).unwrap_or(options.draft);
     let mut c = Compiler {
         options,

@@ -10,6 +10,9 @@ pub enum Draft {
     Draft7,
     Draft201909,
     Draft202012,
+    /// JSON Type Definition (RFC 8927): not a JSON Schema draft, a schema language of its own
+    /// that compiles into the same nodes.
+    Jtd,
 }
 
 /// Draft-7 is the default when a schema has no `$schema` (ADR-016: output schemas are Draft-7).
@@ -32,6 +35,7 @@ impl Draft {
             Draft::Draft7 => "draft7",
             Draft::Draft201909 => "draft2019-09",
             Draft::Draft202012 => "draft2020-12",
+            Draft::Jtd => "jtd",
         }
     }
 
@@ -43,6 +47,7 @@ impl Draft {
             Draft::Draft7 => "Draft 7",
             Draft::Draft201909 => "Draft 2019-09",
             Draft::Draft202012 => "Draft 2020-12",
+            Draft::Jtd => "JSON Type Definition",
         }
     }
 
@@ -54,6 +59,8 @@ impl Draft {
             Draft::Draft7 => "http://json-schema.org/draft-07/schema#",
             Draft::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
             Draft::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
+            // JTD has no meta-schema URI: its schemas never carry `$schema`.
+            Draft::Jtd => "",
         }
     }
 
@@ -66,6 +73,7 @@ impl Draft {
             "draft7" | "draft07" | "7" => Some(Draft::Draft7),
             "draft201909" | "201909" => Some(Draft::Draft201909),
             "draft202012" | "202012" => Some(Draft::Draft202012),
+            "jtd" | "rfc8927" | "jsontypedef" => Some(Draft::Jtd),
             _ => None,
         }
     }
@@ -139,6 +147,12 @@ const DRAFT202012: &[&str] = &[
     "minContains", "deprecated", "prefixItems",
 ];
 
+/// The keywords of a JTD schema (RFC 8927 section 2); none of `COMMON` applies, see `knows`.
+const JTD: &[&str] = &[
+    "metadata", "nullable", "definitions", "ref", "type", "enum", "elements", "properties",
+    "optionalProperties", "additionalProperties", "values", "discriminator", "mapping",
+];
+
 fn own_keywords(draft: Draft) -> &'static [&'static str] {
     match draft {
         Draft::Draft4 => DRAFT4,
@@ -146,27 +160,29 @@ fn own_keywords(draft: Draft) -> &'static [&'static str] {
         Draft::Draft7 => DRAFT7,
         Draft::Draft201909 => DRAFT201909,
         Draft::Draft202012 => DRAFT202012,
+        Draft::Jtd => JTD,
     }
 }
 
 /// Every keyword the draft knows, common ones included.
 pub fn keywords(draft: Draft) -> KeywordSet {
-    KeywordSet { own: own_keywords(draft) }
+    KeywordSet { own: own_keywords(draft), common: if draft == Draft::Jtd { &[] } else { COMMON } }
 }
 
 /// The keywords of one draft: the shared list plus the draft's own.
 #[derive(Clone, Copy)]
 pub struct KeywordSet {
     own: &'static [&'static str],
+    common: &'static [&'static str],
 }
 
 impl KeywordSet {
     pub fn contains(&self, keyword: &&str) -> bool {
-        COMMON.contains(keyword) || self.own.contains(keyword)
+        self.common.contains(keyword) || self.own.contains(keyword)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
-        COMMON.iter().chain(self.own.iter()).copied()
+        self.common.iter().chain(self.own.iter()).copied()
     }
 }
 

@@ -3,7 +3,7 @@
 //! ends it. Annotations (which properties and items were evaluated) are gathered only below a
 //! node that has `unevaluatedProperties`/`unevaluatedItems`, and only from subschemas that pass.
 
-use super::compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use super::compile::{JtdType, Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
 use super::{Error, ErrorKind, Validator, MAX_DEPTH};
 use crate::validator::draft::Draft;
@@ -512,7 +512,114 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let jobs = left.into_iter().map(|(i, name, member)| Job::member("unevaluatedProperties", None, name, i, *node, member));
                 self.each(jobs, seen.map(|s| &mut s.props), map.len())
             }
+            Kw::JtdRef { node, name, nullable } => {
+                if *nullable && value.is_null() {
+                    return true;
+                }
+                self.jtd_ref(*node, name, value)
+            }
+            Kw::JtdType { kind, nullable } => {
+                if (*nullable && value.is_null()) || jtd_type_holds(*kind, value) {
+                    return true;
+                }
+                let mut expected = vec![kind.name()];
+                if *nullable {
+                    expected.push("null");
+                }
+                self.fail("type", Some("type"), value, ErrorKind::Type { expected })
+            }
+            Kw::JtdForm { mask, names, keyword } => {
+                type_mask(value) & mask != 0 || self.fail(keyword, Some(keyword), value, ErrorKind::Type { expected: names.clone() })
+            }
+            Kw::JtdRequired(names) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for name in names {
+                    if has(map, name) {
+                        continue;
+                    }
+                    self.schema_path.push(Seg::Key("properties"));
+                    self.schema_path.push(Seg::Key(name));
+                    ok = self.fail("properties", None, value, ErrorKind::Required { property: name.clone() });
+                    self.schema_path.truncate(self.schema_path.len() - 2);
+                    if !self.collecting() {
+                        return false;
+                    }
+                }
+                ok
+            }
+            Kw::OptionalProperties(props) => {
+                let Value::Object(map) = value else { return true };
+                let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
+                    let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
+                    Some(Job::member("optionalProperties", Some(pname), name, i, *node, member))
+                });
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
+            }
+            Kw::JtdAdditional(allowed) => {
+                let Value::Object(map) = value else { return true };
+                let mut ok = true;
+                for (name, member) in map {
+                    if allowed.binary_search_by(|a| a.as_str().cmp(name)).is_ok() {
+                        continue;
+                    }
+                    // At the member, with the form's own schema path (RFC 8927 section 3.3.6).
+                    self.instance_path.push(Seg::Key(name));
+                    ok = self.fail("additionalProperties", None, member, ErrorKind::AdditionalProperties { unexpected: vec![name.clone()] });
+                    self.instance_path.pop();
+                    if !self.collecting() {
+                        return false;
+                    }
+                }
+                ok
+            }
+            Kw::Values(node) => {
+                let Value::Object(map) = value else { return true };
+                let jobs = map.iter().enumerate().map(|(i, (name, member))| Job::member("values", None, name, i, *node, member));
+                self.each(jobs, seen.map(|s| &mut s.props), map.len())
+            }
+            Kw::Discriminator { tag, mapping } => {
+                let Value::Object(map) = value else { return true };
+                let Some((key, tag_value)) = map.get_key_value(tag.as_str()) else {
+                    return self.fail("discriminator", Some("discriminator"), value, ErrorKind::Required { property: tag.clone() });
+                };
+                let Value::String(chosen) = tag_value else {
+                    self.instance_path.push(Seg::Key(key));
+                    self.fail("discriminator", Some("discriminator"), tag_value, ErrorKind::Type { expected: vec!["string"] });
+                    self.instance_path.pop();
+                    return false;
+                };
+                let Ok(at) = mapping.binary_search_by(|(m, _)| m.as_str().cmp(chosen)) else {
+                    self.instance_path.push(Seg::Key(key));
+                    let options = Value::Array(mapping.iter().map(|(m, _)| Value::String(m.clone())).collect());
+                    self.fail("mapping", Some("mapping"), tag_value, ErrorKind::Enum { options });
+                    self.instance_path.pop();
+                    return false;
+                };
+                let Some((name, node)) = mapping.get(at) else { return true };
+                self.schema_path.push(Seg::Key("mapping"));
+                self.schema_path.push(Seg::Key(name));
+                let ok = self.node(*node, value, seen);
+                self.schema_path.truncate(self.schema_path.len() - 2);
+                ok
+            }
         }
+    }
+
+    /// A JTD `ref`: the definition's errors have schema paths from `/definitions/<name>`, not
+    /// from the `ref` (RFC 8927 section 3.3.2). A definition reached again at the same value
+    /// without moving into it adds nothing, as with `$ref`.
+    fn jtd_ref(&mut self, node: usize, name: &'s str, value: &'v Value) -> bool {
+        let key = (node, std::ptr::from_ref(value) as usize);
+        if self.refs.contains(&key) {
+            return true;
+        }
+        self.refs.push(key);
+        let outer = std::mem::replace(&mut self.schema_path, vec![Seg::Key("definitions"), Seg::Key(name)]);
+        let ok = self.node(node, value, None);
+        self.schema_path = outer;
+        self.refs.pop();
+        ok
     }
 
     /// Applies each job's subschema at its member or item; those that pass are marked evaluated
@@ -650,6 +757,21 @@ impl<'s, 'v> Job<'s, 'v> {
 
     fn member(keyword: &'static str, name: Option<&'s str>, key: &'v str, index: usize, node: usize, value: &'v Value) -> Self {
         Job { keyword, name: name.map(Seg::Key), at: Seg::Key(key), index, node, value }
+    }
+}
+
+/// Whether `value` is of an RFC 8927 integer type (a number without a fractional part, in the
+/// type's range) or a timestamp (RFC 3339 `date-time`, leap seconds included).
+fn jtd_type_holds(kind: JtdType, value: &Value) -> bool {
+    match (kind.range(), value) {
+        (None, Value::String(s)) => super::format::lookup("date-time", Draft::Draft202012).is_some_and(|check| check(s)),
+        (Some((min, max)), Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i >= min && i <= max,
+            // 1.0 and 1e2 are integers too; u64 beyond i64 is out of every range.
+            (None, Some(f)) => f.fract() == 0.0 && f >= min as f64 && f <= max as f64,
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -10,6 +10,7 @@ mod compile;
 pub mod draft;
 pub mod ecma;
 mod eval;
+mod jtd;
 pub mod format;
 pub mod uri;
 pub mod value;
@@ -181,7 +182,7 @@ pub struct Validator {
     dynamic: bool,
 }
 
-pub(crate) use compile::{Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+pub(crate) use compile::{JtdType, Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 
 impl Validator {
     /// Compiles `schema`; every `$ref` is resolved now (an unresolvable one is an error).
