@@ -2,14 +2,22 @@
 // Type declarations of the output-contract package. Every entry (node, browser, deno, workerd)
 // exports the same API; only how the WebAssembly module is loaded differs.
 
-/** JSON Schema drafts the library compiles. A schema's `$schema` always wins over the option. */
-export type Draft = 'draft4' | 'draft6' | 'draft7' | 'draft2019-09' | 'draft2020-12';
+/**
+ * The schema languages the library compiles: the JSON Schema drafts (a schema's `$schema` always
+ * wins over the option), and `'jtd'`, JSON Type Definition (RFC 8927), whose schemas have no
+ * `$schema` and are compiled as JTD only when the option says so.
+ */
+export type Draft = 'draft4' | 'draft6' | 'draft7' | 'draft2019-09' | 'draft2020-12' | 'jtd';
 
 /** A JSON value, as parsed from model output. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface CompileOptions {
-  /** Draft used when the schema has no `$schema`. Default: `"draft7"`. */
+  /**
+   * Draft used when the schema has no `$schema`. Default: `"draft7"`. `"jtd"` reads the schema as
+   * JSON Type Definition (RFC 8927): its rules refuse an invalid schema (a `SchemaError` with the
+   * reason), and violations report the RFC's instance and schema paths.
+   */
   draft?: Draft;
   /**
    * Refuse keywords that would never be checked: those the draft does not know, and in Drafts 4,
@@ -147,6 +155,12 @@ export declare class Contract {
   validateToolCall<T = unknown>(args: string | unknown, options?: ToolCallOptions): ValidationResult<T>;
   /** The schema as compiled (a fresh copy on each read). */
   readonly schema: JsonSchema;
+  /**
+   * The schema as JSON Schema (a fresh copy on each read), for what reads only JSON Schema (tool
+   * definitions, prompts, the AI SDK, Standard JSON Schema): `schema` itself, or for a JTD
+   * contract its JSON Schema form.
+   */
+  readonly jsonSchema: JsonSchema;
   /** Standard Schema v1 with the Standard JSON Schema extension. */
   readonly '~standard': StandardSchemaProps;
   /**
@@ -362,9 +376,13 @@ export declare function toolFeedback(result: ViolationSource, options?: { tool?:
 export type Provider = 'openai' | 'anthropic' | 'generic';
 
 export interface ToolChange {
-  /** JSON Pointer into the original schema. */
+  /**
+   * JSON Pointer into the original schema; for a JTD schema (`draft: 'jtd'`), `from_jtd` changes
+   * point into the JTD schema and the others into its JSON Schema form.
+   */
   pointer: string;
-  kind: 'closed_object' | 'made_nullable' | 'one_of_to_any_of' | 'merged_all_of' | 'dropped_keyword' | 'dropped_format' | 'rejected';
+  /** `from_jtd`: where the JSON Schema form of a JTD schema says it differently (an integer type's range as minimum/maximum, a timestamp as format date-time, a discriminator as an anyOf of objects whose tag is a const). */
+  kind: 'closed_object' | 'made_nullable' | 'one_of_to_any_of' | 'merged_all_of' | 'dropped_keyword' | 'dropped_format' | 'rejected' | 'from_jtd';
   message: string;
 }
 
@@ -397,6 +415,8 @@ export interface ToolDefinition<T> {
 
 export interface SubmitResultToolOptions<P extends Provider> {
   provider?: P;
+  /** `'jtd'`: `schema` is a JSON Type Definition, sent as its JSON Schema form (see `Contract.jsonSchema`). */
+  draft?: Draft;
   /** Default: `submit_result`. */
   name?: string;
   description?: string;

@@ -3,9 +3,9 @@
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
 
-/** `jsonSchema(contract.schema, { validate })` from the `ai` package, validating with `contract`. */
+/** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
 export function toAiSdkSchema(contract) {
-  return jsonSchema(() => contract.schema, {
+  return jsonSchema(() => contract.jsonSchema, {
     validate(value) {
       const result = contract.validate(value);
       if (result.valid) return { success: true, value: result.data };

@@ -285,6 +285,14 @@ export class Contract extends Owned {
   }
 
   /**
+   * The schema as JSON Schema, for what reads only JSON Schema (tool definitions, prompts, the AI
+   * SDK): `schema` itself, or for a JTD contract its JSON Schema form (a fresh copy on each read).
+   */
+  get jsonSchema() {
+    return JSON.parse(handleOf(this).jsonSchemaJson);
+  }
+
+  /**
    * Standard Schema v1 (https://standardschema.dev), with the Standard JSON Schema extension, so
    * any consumer of either (the AI SDK among them) takes a Contract as it is.
    */
@@ -306,8 +314,8 @@ export class Contract extends Owned {
         return { issues: result.error.violations.map((v) => ({ message: v.message, path: pathSegments(v.pointer, value) })) };
       },
       jsonSchema: {
-        input: () => contract.schema,
-        output: () => contract.schema,
+        input: () => contract.jsonSchema,
+        output: () => contract.jsonSchema,
       },
     };
   }
@@ -604,7 +612,7 @@ export function submitResultTool(schema, options) {
   assertReady();
   checkOptions('submitResultTool', options);
   const provider = options?.provider ?? 'generic';
-  return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined));
+  return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined, options?.draft ?? undefined));
 }
 
 /** Load-time checks of an output schema, as diagnostics (empty: usable). */

@@ -71,7 +71,7 @@ async function textAttempt(stream, reply, repair) {
 export async function enforce(contract, model, options = {}) {
   checkOptions('enforce', options);
   const { systemPrompt = '', messages: conversation = [], task, maxRetries, onAttempt, templates, repair = false, abortOnEarlyViolation = false, runId } = options;
-  const messages = [{ role: 'system', content: enrichSystemPrompt(systemPrompt, contract.schema, { templates }) }, ...conversation];
+  const messages = [{ role: 'system', content: enrichSystemPrompt(systemPrompt, contract.jsonSchema, { templates }) }, ...conversation];
   if (task !== undefined) messages.push({ role: 'user', content: String(task) });
   // Without maxRetries, the machine's default.
   const stream = contract[executorStream]({ extract: true, maxRetries, abortOnEarlyViolation }, templates);

@@ -39,10 +39,10 @@ const oneOf = (names) => [
 ];
 
 // The drafts by the names the module reads (Draft::from_name): case, `-`, `_` and spaces aside,
-// `draft7`, `draft07` or `7`.
-const DRAFT_NAMES = new Set(['draft4', 'draft04', '4', 'draft6', 'draft06', '6', 'draft7', 'draft07', '7', 'draft201909', '201909', 'draft202012', '202012']);
+// `draft7`, `draft07` or `7`; `jtd` for JSON Type Definition (RFC 8927).
+const DRAFT_NAMES = new Set(['draft4', 'draft04', '4', 'draft6', 'draft06', '6', 'draft7', 'draft07', '7', 'draft201909', '201909', 'draft202012', '202012', 'jtd', 'rfc8927', 'jsontypedef']);
 const draft = [
-  '"draft4", "draft6", "draft7", "draft2019-09" or "draft2020-12"',
+  '"draft4", "draft6", "draft7", "draft2019-09", "draft2020-12" or "jtd"',
   (v) => typeof v === 'string' && DRAFT_NAMES.has(v.trim().toLowerCase().replace(/[-_ ]/g, '')),
 ];
 const resources = ['an object of schemas (objects or booleans) by URI', (v) => plainObject(v) && Object.values(v).every((s) => typeof s === 'boolean' || plainObject(s))];
@@ -74,7 +74,7 @@ export const OPTIONS = {
   enrichSystemPrompt: { templates },
   retryPrompt: { templates },
   toolFeedback: { tool: string, templates },
-  submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string },
+  submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft },
   checkSchema: { draft, provider: oneOf(['openai', 'anthropic']) },
   enforce: {
     systemPrompt: string,

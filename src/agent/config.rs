@@ -31,11 +31,29 @@ pub struct ConfigDiagnostic {
 
 /// Every problem that keeps `schema` from being an agent's output schema; empty when it can be one.
 pub fn check_output_schema_config(schema: &Value, options: &Options) -> Vec<ConfigDiagnostic> {
-    let mut out = shape_diagnostics(schema);
+    let mut out = shape_diagnostics_in(schema, options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT));
     if let Err(e) = Contract::compile(schema, options) {
         out.push(ConfigDiagnostic { code: ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues });
     }
     out
+}
+
+/// The checks of the root's shape alone in `draft`: a JTD schema's root must be of the properties
+/// form (which says its fields) or the discriminator form (an object too, its fields by tag).
+pub fn shape_diagnostics_in(schema: &Value, draft: crate::validator::draft::Draft) -> Vec<ConfigDiagnostic> {
+    if draft != crate::validator::draft::Draft::Jtd {
+        return shape_diagnostics(schema);
+    }
+    let has = |k: &str| schema.get(k).is_some();
+    if has("properties") || has("optionalProperties") || has("discriminator") {
+        return Vec::new();
+    }
+    vec![ConfigDiagnostic {
+        code: ConfigCode::RootNotObject,
+        pointer: String::new(),
+        message: "output_schema must be of the JTD properties or discriminator form (an object with fields)".into(),
+        issues: Vec::new(),
+    }]
 }
 
 /// The checks of the root's shape alone, for callers that compile the schema themselves.

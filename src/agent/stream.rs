@@ -373,7 +373,7 @@ impl OutputStream {
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
         let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
-            (true, Status::Complete, Some(value)) => Some(strip_absent_nulls(self.contract.schema(), value)),
+            (true, Status::Complete, Some(value)) => Some(strip_absent_nulls(&self.contract.json_schema(), value)),
             _ => None,
         };
         let violations = if self.aborted {
@@ -435,8 +435,8 @@ impl OutputStream {
             self.attempt += 1;
             self.restart();
             let prompt = match &self.templates {
-                Some(templates) => retry_prompt_with(&error.violations, self.contract.schema(), templates),
-                None => retry_prompt(&error.violations, self.contract.schema()),
+                Some(templates) => retry_prompt_with(&error.violations, &self.contract.json_schema(), templates),
+                None => retry_prompt(&error.violations, &self.contract.json_schema()),
             };
             return StreamOutcome::Retry { valid: false, retry: true, prompt, violations: error.violations, attempt };
         }

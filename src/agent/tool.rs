@@ -56,6 +56,9 @@ pub enum ChangeKind {
     DroppedFormat,
     /// The provider will reject the schema (root not an object, a size limit passed, …).
     Rejected,
+    /// A JSON Type Definition said in JSON Schema, where it reads differently (the pointer is
+    /// into the JTD schema; the other changes' pointers are into its JSON Schema form).
+    FromJtd,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -97,6 +100,19 @@ const OPENAI_KEYWORDS: [&str; 24] = [
     "definitions", "description", "title", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
     "exclusiveMinimum", "minItems", "maxItems", "$schema", "$id",
 ];
+
+/// The tool definition for `provider` of a schema in `draft`: a JTD schema is sent as its JSON
+/// Schema form, with what that form says differently listed first.
+pub fn submit_result_tool_in(schema: &Value, draft: crate::validator::draft::Draft, provider: Provider, name: Option<&str>, description: Option<&str>) -> ToolDefinition {
+    if draft != crate::validator::draft::Draft::Jtd {
+        return submit_result_tool(schema, provider, name, description);
+    }
+    let (converted, conversions) = crate::schema::jtd::to_json_schema(schema);
+    let mut def = submit_result_tool(&converted, provider, name, description);
+    let from_jtd = conversions.into_iter().map(|c| Change { pointer: c.pointer, kind: ChangeKind::FromJtd, message: c.message });
+    def.changes.splice(0..0, from_jtd);
+    def
+}
 
 /// The tool definition for `provider`.
 pub fn submit_result_tool(schema: &Value, provider: Provider, name: Option<&str>, description: Option<&str>) -> ToolDefinition {
@@ -466,7 +482,7 @@ pub fn validate_tool_call_text(contract: &Contract, text: &str, options: ToolCal
 }
 
 fn checked_args(contract: &Contract, args: &Value, options: ToolCallOptions) -> Result<Value, Vec<Violation>> {
-    let args = if options.null_as_absent { strip_absent_nulls(contract.schema(), args) } else { args.clone() };
+    let args = if options.null_as_absent { strip_absent_nulls(&contract.json_schema(), args) } else { args.clone() };
     let violations = contract.violations(&args);
     if violations.is_empty() { Ok(args) } else { Err(violations) }
 }

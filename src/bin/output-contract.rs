@@ -3,7 +3,7 @@
 //! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
 //! schema that cannot be read or compiled.
 
-use output_contract::agent::config::shape_diagnostics;
+use output_contract::agent::config::shape_diagnostics_in;
 use output_contract::schema::contract::{Contract, Options};
 use output_contract::Draft;
 use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
@@ -161,7 +161,7 @@ fn check(args: &[String]) -> Result<bool, Failure> {
     let options = options(&args)?;
     let report = match Contract::compile_text(&text, &options) {
         Ok(contract) => {
-            let config = shape_diagnostics(contract.schema());
+            let config = shape_diagnostics_in(contract.schema(), contract.draft());
             json!({"valid": config.is_empty(), "schema_id": contract.schema_id(), "draft": contract.draft().name(), "issues": [], "config": config})
         }
         Err(e) => json!({"valid": false, "issues": e.issues, "message": e.message}),

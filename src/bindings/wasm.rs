@@ -163,6 +163,12 @@ impl WasmContract {
         self.contract.schema().to_string()
     }
 
+    /// The schema as JSON Schema (a JTD schema's JSON Schema form), as JSON text.
+    #[wasm_bindgen(getter, js_name = jsonSchemaJson)]
+    pub fn json_schema_json(&self) -> String {
+        self.contract.json_schema().to_string()
+    }
+
     #[wasm_bindgen(getter)]
     pub fn draft(&self) -> String {
         self.contract.draft().name().to_string()
@@ -297,11 +303,15 @@ pub fn tool_feedback(violations_json: &str, tool_name: Option<String>, templates
 
 /// `{tool, changes, validateOptions}` as JSON.
 #[wasm_bindgen(js_name = submitResultTool)]
-pub fn submit_result_tool(schema_json: &str, provider: &str, name: Option<String>, description: Option<String>) -> Result<String, JsError> {
+pub fn submit_result_tool(schema_json: &str, provider: &str, name: Option<String>, description: Option<String>, draft: Option<String>) -> Result<String, JsError> {
     let schema: Value = json_arg(schema_json, "schema")?;
     let provider = tool::Provider::from_name(provider)
         .ok_or_else(|| JsError::new(&format!("unknown provider {provider:?}: use \"openai\", \"anthropic\" or \"generic\"")))?;
-    let def = tool::submit_result_tool(&schema, provider, name.as_deref(), description.as_deref());
+    let draft = match draft {
+        Some(name) => Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?,
+        None => crate::validator::draft::DEFAULT_DRAFT,
+    };
+    let def = tool::submit_result_tool_in(&schema, draft, provider, name.as_deref(), description.as_deref());
     Ok(serde_json::to_string(&def).unwrap_or_default())
 }
 

@@ -189,6 +189,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
                 .get("$schema")
                 .and_then(Value::as_str)
                 .and_then(Draft::from_meta_schema_uri)
+                .filter(|_| options.draft != Some(Draft::Jtd))
                 .unwrap_or(options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT));
             // The meta-schema can report one problem through several of its branches.
             let mut seen = BTreeSet::new();
@@ -198,9 +199,14 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
             draft
         }
     };
-    ids_beside_ref(&mut report, &schema, draft);
-    authoring(&mut report, &schema, &objects);
-    match options.provider {
+    // JTD: its rules' issues alone. The lints below read JSON Schema keywords, and a provider's
+    // diagnostics would be about the schema's JSON Schema form, at pointers not in this text.
+    let lints = if draft == Draft::Jtd { None } else { options.provider };
+    if draft != Draft::Jtd {
+        ids_beside_ref(&mut report, &schema, draft);
+        authoring(&mut report, &schema, &objects);
+    }
+    match lints {
         Some(Provider::OpenAi) => openai(&mut report, &schema),
         Some(Provider::Anthropic) => anthropic(&mut report, &schema, &objects),
         _ => {}
@@ -269,6 +275,12 @@ type Object<'s> = (String, &'s Map<String, Value>);
 fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema: &Value, objects: &[Object]) {
     let keyword = issue.keyword.as_deref().unwrap_or_default();
     let (code, at, fix) = match issue.kind {
+        SchemaErrorKind::UnknownKeyword if draft == Draft::Jtd => (issue.kind.as_str(), At::Key, None),
+        SchemaErrorKind::MetaSchema if draft == Draft::Jtd && keyword == "type" => {
+            let name = schema.pointer(&issue.pointer).and_then(Value::as_str).unwrap_or_default();
+            let near = nearest(name, &crate::schema::jtd::TYPES, &[]);
+            (issue.kind.as_str(), At::Value, near.map(rename))
+        }
         SchemaErrorKind::UnknownKeyword => match (drafts_knowing(keyword, draft).first(), &issue.suggestion) {
             // A keyword of another draft gets its own code: the fix is choosing the draft, not a rename.
             (Some(home), _) => ("keyword_from_other_draft", At::Key, Some(fix(format!("add \"$schema\": \"{}\" at the root", home.meta_schema_uri()), None))),
@@ -518,6 +530,8 @@ fn openai(report: &mut Report, schema: &Value) {
             ChangeKind::MergedAllOf => (Severity::Warning, "openai_merged_all_of", CHANGES),
             ChangeKind::ClosedObject => (Severity::Info, "openai_closed_object", CHANGES),
             ChangeKind::MadeNullable => (Severity::Info, "openai_made_nullable", CHANGES),
+            // Only for a JTD schema, which gets no provider diagnostics (see `check_schema`).
+            ChangeKind::FromJtd => continue,
         };
         let at = match c.kind {
             ChangeKind::DroppedKeyword | ChangeKind::DroppedFormat | ChangeKind::OneOfToAnyOf | ChangeKind::MergedAllOf => At::Key,

@@ -185,6 +185,17 @@ impl Contract {
         &self.inner.schema
     }
 
+    /// The schema as JSON Schema, for what reads only JSON Schema (providers' tool definitions,
+    /// prompts, the AI SDK): the schema itself, or a JTD schema's JSON Schema form (see
+    /// `schema::jtd::to_json_schema`).
+    pub fn json_schema(&self) -> std::borrow::Cow<'_, Value> {
+        if self.inner.draft == Draft::Jtd {
+            std::borrow::Cow::Owned(crate::schema::jtd::to_json_schema(&self.inner.schema).0)
+        } else {
+            std::borrow::Cow::Borrowed(&self.inner.schema)
+        }
+    }
+
     pub fn limits(&self) -> OutputLimits {
         self.inner.limits
     }

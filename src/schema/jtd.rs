@@ -232,6 +232,124 @@ impl<'s> Checker<'s> {
     }
 }
 
+/// A place where the JSON Schema form of a JTD schema says less than, or something else than,
+/// the JTD schema (`pointer` into the JTD schema).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conversion {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// The JSON Schema (2020-12 vocabulary, `$defs` for the definitions) that accepts what the JTD
+/// schema accepts, for consumers that read only JSON Schema: providers' tool and structured
+/// output definitions, prompts, the AI SDK. Where JSON Schema says it differently (an integer
+/// type's range as `minimum`/`maximum`, a timestamp as `format: date-time`, a discriminator as an
+/// `anyOf` of objects whose tag is a `const`), a `Conversion` says so. The schema is assumed to
+/// follow RFC 8927's rules (a contract's has been checked).
+pub fn to_json_schema(schema: &Value) -> (Value, Vec<Conversion>) {
+    let mut changes = Vec::new();
+    let mut out = convert(schema, "", None, &mut changes, 0);
+    if let (Value::Object(map), Some(Value::Object(defs))) = (&mut out, schema.get("definitions")) {
+        let converted: Map<String, Value> =
+            defs.iter().map(|(name, def)| (name.clone(), convert(def, &at(&at("", "definitions"), name), None, &mut changes, 1))).collect();
+        map.insert("$defs".into(), Value::Object(converted));
+    }
+    (out, changes)
+}
+
+/// `nullable` as JSON Schema says it: `null` added to `type`, or the schema as an `anyOf` branch.
+fn or_null(mut schema: Map<String, Value>, nullable: bool) -> Value {
+    if !nullable {
+        return Value::Object(schema);
+    }
+    match schema.get("type").cloned() {
+        Some(Value::String(t)) => {
+            schema.insert("type".into(), serde_json::json!([t, "null"]));
+            if let Some(Value::Array(options)) = schema.get_mut("enum") {
+                options.push(Value::Null);
+            }
+            Value::Object(schema)
+        }
+        _ => serde_json::json!({"anyOf": [schema, {"type": "null"}]}),
+    }
+}
+
+fn convert(schema: &Value, pointer: &str, tag: Option<(&str, &str)>, changes: &mut Vec<Conversion>, depth: usize) -> Value {
+    let Some(obj) = schema.as_object().filter(|_| depth <= MAX_DEPTH) else { return Value::Object(Map::new()) };
+    let nullable = obj.get("nullable") == Some(&Value::Bool(true));
+    let mut out = Map::new();
+    if let Some(Value::String(d)) = obj.get("metadata").and_then(|m| m.get("description")) {
+        out.insert("description".into(), Value::String(d.clone()));
+    }
+    let mut change = |keyword: &str, message: String| changes.push(Conversion { pointer: at(pointer, keyword), message });
+    if let Some(Value::String(name)) = obj.get("ref") {
+        out.insert("$ref".into(), Value::String(format!("#/$defs/{}", escape_pointer_token(name))));
+    } else if let Some(Value::String(t)) = obj.get("type") {
+        let range = crate::validator::JtdType::from_name(t).and_then(|k| k.range());
+        match (t.as_str(), range) {
+            ("boolean" | "string", _) => {
+                out.insert("type".into(), Value::String(t.clone()));
+            }
+            ("float32" | "float64", _) => {
+                out.insert("type".into(), "number".into());
+            }
+            ("timestamp", _) => {
+                out.insert("type".into(), "string".into());
+                out.insert("format".into(), "date-time".into());
+                change("type", "timestamp: a string with format date-time (RFC 3339)".into());
+            }
+            (_, Some((min, max))) => {
+                out.insert("type".into(), "integer".into());
+                out.insert("minimum".into(), min.into());
+                out.insert("maximum".into(), max.into());
+                change("type", format!("{t}: an integer with minimum {min} and maximum {max}"));
+            }
+            _ => {}
+        }
+    } else if let Some(values) = obj.get("enum") {
+        out.insert("type".into(), "string".into());
+        out.insert("enum".into(), values.clone());
+    } else if let Some(elements) = obj.get("elements") {
+        out.insert("type".into(), "array".into());
+        out.insert("items".into(), convert(elements, &at(pointer, "elements"), None, changes, depth + 1));
+    } else if obj.contains_key("properties") || obj.contains_key("optionalProperties") {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        if let Some((name, value)) = tag {
+            properties.insert(name.to_string(), serde_json::json!({"const": value}));
+            required.push(Value::String(name.to_string()));
+        }
+        for key in ["properties", "optionalProperties"] {
+            let Some(Value::Object(map)) = obj.get(key) else { continue };
+            for (name, sub) in map {
+                properties.insert(name.clone(), convert(sub, &at(&at(pointer, key), name), None, changes, depth + 1));
+                if key == "properties" {
+                    required.push(Value::String(name.clone()));
+                }
+            }
+        }
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), Value::Object(properties));
+        out.insert("required".into(), Value::Array(required));
+        out.insert("additionalProperties".into(), Value::Bool(obj.get("additionalProperties") == Some(&Value::Bool(true))));
+    } else if let Some(values) = obj.get("values") {
+        out.insert("type".into(), "object".into());
+        out.insert("additionalProperties".into(), convert(values, &at(pointer, "values"), None, changes, depth + 1));
+    } else if let (Some(Value::String(name)), Some(Value::Object(mapping))) = (obj.get("discriminator"), obj.get("mapping")) {
+        let branches: Vec<Value> = mapping
+            .iter()
+            .map(|(value, sub)| convert(sub, &at(&at(pointer, "mapping"), value), Some((name, value)), changes, depth + 1))
+            .collect();
+        out.insert("type".into(), "object".into());
+        out.insert("anyOf".into(), Value::Array(branches));
+        changes.push(Conversion {
+            pointer: at(pointer, "discriminator"),
+            message: format!("discriminator {name:?}: an anyOf of objects whose {name:?} is a const, one for each value of 'mapping'"),
+        });
+    }
+    or_null(out, nullable)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +367,27 @@ mod tests {
         let issues = check(&json!({"discriminator": "k", "mapping": {"a": {"properties": {"k": {}}}}}));
         assert_eq!(issues[0].pointer, "/mapping/a/properties/k");
         assert!(check(&json!({"definitions": {"a": {"type": "uint8"}}, "elements": {"ref": "a", "nullable": true}, "metadata": {"x": 1}})).is_empty());
+    }
+
+    #[test]
+    fn converts_to_json_schema_saying_what_differs() {
+        let schema = json!({
+            "definitions": {"n": {"type": "uint8"}},
+            "properties": {"at": {"type": "timestamp"}, "n": {"ref": "n", "nullable": true}, "e": {"discriminator": "k", "mapping": {"a": {"properties": {"x": {"type": "string"}}}}}},
+            "optionalProperties": {"tags": {"elements": {"enum": ["x", "y"]}, "nullable": true}},
+        });
+        let (out, changes) = to_json_schema(&schema);
+        assert_eq!(out["$defs"]["n"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
+        assert_eq!(out["properties"]["at"], json!({"type": "string", "format": "date-time"}));
+        assert_eq!(out["properties"]["n"], json!({"anyOf": [{"$ref": "#/$defs/n"}, {"type": "null"}]}));
+        assert_eq!(out["properties"]["tags"], json!({"type": ["array", "null"], "items": {"type": "string", "enum": ["x", "y"]}}));
+        assert_eq!(out["required"], json!(["at", "n", "e"]));
+        assert_eq!(out["additionalProperties"], json!(false));
+        assert_eq!(
+            out["properties"]["e"]["anyOf"][0],
+            json!({"type": "object", "properties": {"k": {"const": "a"}, "x": {"type": "string"}}, "required": ["k", "x"], "additionalProperties": false})
+        );
+        let pointers: Vec<&str> = changes.iter().map(|c| c.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/properties/at/type", "/properties/e/discriminator", "/definitions/n/type"]);
     }
 }
