@@ -50,7 +50,8 @@ fn reference_draft(draft: Draft) -> jsonschema::Draft {
         Draft::Draft6 => jsonschema::Draft::Draft6,
         Draft::Draft7 => jsonschema::Draft::Draft7,
         Draft::Draft201909 => jsonschema::Draft::Draft201909,
-        Draft::Draft202012 => jsonschema::Draft::Draft202012,
+        // JTD is no JSON Schema draft: its cases are not in the JSON Schema suite.
+        Draft::Draft202012 | Draft::Jtd => jsonschema::Draft::Draft202012,
     }
 }
 

@@ -12,7 +12,7 @@
 use crate::json::partial::{Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
-use crate::validator::{Error, ErrorKind, Kw, Validator, INTEGER};
+use crate::validator::{Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -61,6 +61,19 @@ struct Node {
     /// `$ref` and `allOf` targets, with the evaluation path's step to each.
     all: Vec<(Token, NodeId)>,
     any: Vec<(&'static str, Vec<NodeId>)>,
+    // JSON Type Definition.
+    /// A form's own type (`JtdForm`): bits, names, and the keyword that reports it.
+    form: Option<(u8, Vec<&'static str>, &'static str)>,
+    /// A JTD `ref`'s definition name (its target is in `all`, with `Token::Definition`).
+    definition: Option<String>,
+    /// `optionalProperties`.
+    optional: Vec<(String, NodeId)>,
+    /// `values`.
+    values: Option<NodeId>,
+    /// A properties form that allows only these names (sorted): another is reported at its key.
+    allowed: Option<Vec<String>>,
+    /// A discriminator's tag, and the node standing for the tag's value (see `tag_node`).
+    tag: Option<(String, NodeId)>,
 }
 
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
@@ -73,6 +86,10 @@ pub struct EarlySchema {
     /// depends on the dynamic scope, which a node evaluated alone does not have (the final
     /// validation decides those).
     closed_checks: bool,
+    /// JTD `ref`s: the schema path of an error found through one starts at `/definitions/<name>`
+    /// whatever reached it, so a subtree's errors with such a path are not moved below the
+    /// subtree's path.
+    absolute_definitions: bool,
 }
 
 impl EarlySchema {
@@ -89,12 +106,14 @@ impl EarlySchema {
             }
         }
         let mut nodes: Vec<Node> = nodes.into_iter().map(Option::unwrap_or_default).collect();
+        tag_nodes(&validator, &mut nodes);
+        let absolute_definitions = (0..nodes.len()).any(|id| validator.keywords(id).iter().any(|k| matches!(k, Kw::JtdRef { .. })));
         if !closed_checks {
             for node in &mut nodes {
                 node.shallow = false;
             }
         }
-        EarlySchema { nodes, root: validator.root(), validator, closed_checks }
+        EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions }
     }
 
     fn get(&self, id: NodeId) -> Option<&Node> {
@@ -185,6 +204,42 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
                 todo.extend_from_slice(list);
                 (false, false)
             }
+            Kw::JtdType { kind, nullable } => {
+                // The JSON type is told when the value begins; the range or the timestamp when it
+                // is complete (the node's closed value is validated then).
+                let mut names = vec![kind.name()];
+                if *nullable {
+                    names.push("null");
+                }
+                node.types = Some((kind.mask() | if *nullable { NULL } else { 0 }, names));
+                (false, false)
+            }
+            Kw::JtdForm { mask, names, keyword } => {
+                node.form = Some((*mask, names.clone(), keyword));
+                (false, false)
+            }
+            // A null for a nullable `ref` satisfies it whatever the definition says: only a
+            // `ref` that is not nullable applies its definition everywhere.
+            Kw::JtdRef { node: n, name, nullable: false } => {
+                node.definition = Some(name.clone());
+                node.all.push((Token::Definition(id), *n));
+                todo.push(*n);
+                (false, false)
+            }
+            Kw::OptionalProperties(list) => {
+                node.optional.clone_from(list);
+                todo.extend(list.iter().map(|(_, n)| *n));
+                (false, false)
+            }
+            Kw::JtdAdditional(names) => {
+                node.allowed = Some(names.clone());
+                (false, false)
+            }
+            Kw::Values(n) => {
+                node.values = Some(*n);
+                todo.push(*n);
+                (false, false)
+            }
             _ => (false, false),
         };
         decided &= own_decided;
@@ -193,6 +248,28 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
     node.decided_at_begin = decided;
     node.shallow = structural;
     node
+}
+
+/// For each JTD discriminator, a node of its own that judges the tag's value where it is, with
+/// the discriminator's errors: not a string (`discriminator`), not a value of `mapping` (told from
+/// the string's first bytes, like `enum`). The validator has no such node: it is appended.
+fn tag_nodes(validator: &Validator, nodes: &mut Vec<Node>) {
+    for id in 0..nodes.len() {
+        let Some(Kw::Discriminator { tag, mapping }) = validator.keywords(id).iter().find(|k| matches!(k, Kw::Discriminator { .. })) else { continue };
+        let values = Value::Array(mapping.iter().map(|(m, _)| Value::String(m.clone())).collect());
+        nodes.push(Node {
+            form: Some((STRING, vec!["string"], "discriminator")),
+            choices: Some(("mapping", values)),
+            decided_at_begin: true,
+            prefix_keyword: "prefixItems",
+            rest_keyword: "items",
+            ..Node::default()
+        });
+        let tag_node = nodes.len() - 1;
+        if let Some(node) = nodes.get_mut(id) {
+            node.tag = Some((tag.clone(), tag_node));
+        }
+    }
 }
 
 /// One step of an evaluation path (the canonical error's `schema_path`), kept in the checker's
@@ -205,6 +282,11 @@ enum Token {
     Property(NodeId, usize),
     /// `patternProperties/<pattern>` of a node, by the pattern's index there.
     Pattern(NodeId, usize),
+    /// `optionalProperties/<name>` of a node, by the property's index there.
+    Optional(NodeId, usize),
+    /// `/definitions/<name>` of a JTD `ref` in a node: a path of its own, not a step (RFC 8927
+    /// reports errors found through a reference at the definition's path).
+    Definition(NodeId),
 }
 
 /// A step and the step before it (`NO_ROUTE` at the root).
@@ -374,6 +456,8 @@ impl Checker {
                 Token::Index(k, i) => (k, Some(Cow::Owned(i.to_string()))),
                 Token::Property(node, i) => ("properties", self.schema.get(node).and_then(|n| n.properties.get(i)).map(|(name, _)| crate::json::path::escape_pointer_token(name))),
                 Token::Pattern(node, i) => ("patternProperties", self.schema.get(node).and_then(|n| n.patterns.get(i)).map(|(_, source, _)| crate::json::path::escape_pointer_token(source))),
+                Token::Optional(node, i) => ("optionalProperties", self.schema.get(node).and_then(|n| n.optional.get(i)).map(|(name, _)| crate::json::path::escape_pointer_token(name))),
+                Token::Definition(node) => ("definitions", self.schema.get(node).and_then(|n| n.definition.as_deref()).map(crate::json::path::escape_pointer_token)),
             };
             out.push('/');
             out.push_str(keyword);
@@ -396,7 +480,10 @@ impl Checker {
             return Expr::Leaf(id, route);
         }
         let mut parts = vec![Expr::Leaf(id, route)];
-        parts.extend(node.all.iter().map(|(token, n)| self.expand(*n, self.step(route, *token), depth + 1)));
+        parts.extend(node.all.iter().map(|(token, n)| {
+            let from = if matches!(token, Token::Definition(_)) { NO_ROUTE } else { route };
+            self.expand(*n, self.step(from, *token), depth + 1)
+        }));
         for (kw, branches) in &node.any {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
@@ -437,6 +524,20 @@ impl Checker {
                                 add((Token::Pattern(*id, i), *n));
                                 matched = true;
                             }
+                        }
+                        for (i, (name, n)) in node.optional.iter().enumerate() {
+                            if name == k {
+                                add((Token::Optional(*id, i), *n));
+                                matched = true;
+                            }
+                        }
+                        if let Some(n) = node.values {
+                            add((Token::Key("values"), n));
+                            matched = true;
+                        }
+                        if let Some((_, n)) = node.tag.as_ref().filter(|(tag, _)| tag == k) {
+                            // The tag's value is judged at the discriminator's own path.
+                            return Expr::Leaf(*n, *route);
                         }
                         if !matched {
                             // `additionalProperties: false` was reported at the key already.
@@ -515,6 +616,8 @@ impl Checker {
     fn leaf(&self, id: NodeId, route: u32, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Found>> {
         let Some(node) = self.schema.get(id) else { return Ok(()) };
         let mut out = Vec::new();
+        // Violations at another location than the value's (a JTD additional member's).
+        let mut elsewhere = Vec::new();
         // The validator's error for the value here, written by the one message writer: complete
         // (`partial` None), or speaking of what is known until the value closes.
         let mut report = |keyword: &'static str, kind: ErrorKind<'static>, partial: Option<Partial>| {
@@ -534,8 +637,14 @@ impl Checker {
                         report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
                     }
                 }
-                if let Some((kw, values)) = &node.choices {
-                    let values_of = |v: &Value| if *kw == "enum" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
+                // A JTD form's type failing is its one error (a discriminator's tag that is no
+                // string is not also an unmapped value).
+                let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| mask & kind_bits(*kind) == 0);
+                if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
+                    report(keyword, ErrorKind::Type { expected: names.clone() }, Some(subject()));
+                }
+                if let (false, Some((kw, values))) = (form_failed, &node.choices) {
+                    let values_of = |v: &Value| if *kw != "const" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
                     if (values.is_array() || *kw == "const") && !values_of(values).iter().any(|v| value_kind_matches(v, *kind)) {
                         report(kw, choice(kw, values), Some(subject()));
                     }
@@ -552,7 +661,7 @@ impl Checker {
                 }
                 if let Some((kw, values)) = &node.choices {
                     let strings: Vec<&str> = match values {
-                        Value::Array(list) if *kw == "enum" => list.iter().filter_map(Value::as_str).collect(),
+                        Value::Array(list) if *kw != "const" => list.iter().filter_map(Value::as_str).collect(),
                         Value::String(s) if *kw == "const" => vec![s.as_str()],
                         _ => Vec::new(),
                     };
@@ -567,6 +676,21 @@ impl Checker {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
                         report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: "an object".into(), received: json!(distinct) }));
+                    }
+                }
+                if let Some(allowed) = &node.allowed {
+                    if allowed.binary_search_by(|a| a.as_str().cmp(key)).is_err() {
+                        // At the member, with the form's own schema path (as the validator says it).
+                        let error = Error {
+                            keyword: "additionalProperties",
+                            kind: ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] },
+                            instance: Cow::Owned(Value::Null),
+                            instance_path: String::new(),
+                            evaluation_path: self.path_of(route),
+                        };
+                        let mut at = path.clone();
+                        at.push(Segment::Key(key.to_string()));
+                        elsewhere.extend(violation::in_flight(&error, &at, None, RECEIVED_CAP).into_iter().map(|violation| Found { violation, incomplete: None }));
                     }
                 }
                 let closed = node.additional.is_some_and(|a| self.is_false(a));
@@ -595,12 +719,14 @@ impl Checker {
                 if !validator.node_is_valid(id, value) {
                     let base = self.path_of(route);
                     for mut v in violation::from_errors(validator.node_errors(id, value), value, RECEIVED_CAP) {
-                        relocate(&mut v, path, &base);
+                        let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
+                        relocate(&mut v, path, if absolute { "" } else { &base });
                         out.push(Found { violation: v, incomplete: None });
                     }
                 }
             }
         }
+        out.append(&mut elsewhere);
         if out.is_empty() { Ok(()) } else { Err(out) }
     }
 
