@@ -168,3 +168,20 @@ fn schema_options_and_limits() {
     assert_eq!(run(&["validate", "--schema", &object, "--max-output-bytes", "0"], "{}").0, 2);
     assert_eq!(run(&["extract", "--no-strict"], "{}").0, 2, "not an option of extract");
 }
+
+#[test]
+fn draft_jtd_reads_a_json_type_definition() {
+    let schema = file("s.jtd.json", r#"{"properties": {"n": {"type": "uint8"}}, "optionalProperties": {"tags": {"elements": {"type": "string"}}}}"#);
+    let (code, out, _) = run(&["check", &schema, "--draft", "jtd"], "");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["draft"], "jtd");
+    let (code, out, _) = run(&["validate", "--schema", &schema, "--draft", "jtd", "-"], r#"{"n": 256, "tags": ["a", 1]}"#);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    let paths: Vec<(&str, &str)> = e["violations"].as_array().unwrap().iter().map(|v| (v["pointer"].as_str().unwrap(), v["schema_path"].as_str().unwrap())).collect();
+    assert_eq!(paths, [("/n", "/properties/n/type"), ("/tags/1", "/optionalProperties/tags/elements/type")]);
+    let bad = file("bad.jtd.json", r#"{"type": "int64"}"#);
+    let (code, out, _) = run(&["check", &bad, "--draft", "jtd"], "");
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["issues"][0]["pointer"], "/type");
+}
