@@ -42,7 +42,7 @@ test('a bad value names the option, what it allows and what it got', () => {
   assert.throws(() => Contract.compile({}, { maxOutputBytes: 2 ** 40 }), optionError('maxOutputBytes', /positive integer/));
   assert.throws(() => Contract.compile({}, { rawOutputLimit: '4096' }), optionError('rawOutputLimit', 'rawOutputLimit must be a non-negative integer, got "4096"'));
   assert.throws(() => Contract.compile({}, { strict: 'no' }), optionError('strict', 'strict must be true or false, got "no"'));
-  assert.throws(() => Contract.compile({}, { draft: 'draft8' }), optionError('draft', /^draft must be "draft4", "draft6", "draft7", "draft2019-09" or "draft2020-12", got "draft8"$/));
+  assert.throws(() => Contract.compile({}, { draft: 'draft8' }), optionError('draft', /^draft must be "draft4", "draft6", "draft7", "draft2019-09", "draft2020-12" or "jtd", got "draft8"$/));
   assert.throws(() => Contract.compile({}, { resources: [] }), optionError('resources', /got an array$/));
   assert.throws(() => Contract.compile({}, { schemaId: 7n }), optionError('schemaId', 'schemaId must be a string, got 7n'));
   assert.throws(() => Contract.compile({}, { agentId: null }), optionError('agentId', 'agentId must be a string, got null'));
@@ -71,7 +71,7 @@ test('an unknown key is refused, naming it and the keys the function takes', () 
   assert.throws(() => enrichSystemPrompt('s', schema, { template: {} }), optionError('template', /enrichSystemPrompt takes templates$/));
   assert.throws(() => enrichSystemPrompt('s', schema, { templates: { nope: 'x' } }), optionError('templates.nope', /^unknown option templates.nope: enrichSystemPrompt takes templates outputFormat, retry, /));
   assert.throws(() => toolFeedback([], { name: 'x' }), optionError('name', /toolFeedback takes tool, templates$/));
-  assert.throws(() => submitResultTool(schema, { tool: 'x' }), optionError('tool', /submitResultTool takes provider, name, description$/));
+  assert.throws(() => submitResultTool(schema, { tool: 'x' }), optionError('tool', /submitResultTool takes provider, name, description, draft$/));
   assert.throws(() => checkOutputSchemaConfig(schema, { drafts: '7' }), optionError('drafts', /checkOutputSchemaConfig takes draft/));
   assert.throws(() => new McpJsonSchemaValidator({ Strict: false }), optionError('Strict', /McpJsonSchemaValidator takes draft/));
   // An inherited name is not an option.

@@ -14,6 +14,7 @@ import {
   type Violation,
   type CompileOptions,
   type SchemaIssue,
+  type JsonSchema,
 } from 'output-contract';
 
 interface Review {
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
     throw e;
   }
   const id: string = contract.schemaId;
+  // A JSON Type Definition contract, and the JSON Schema form of any contract.
+  const typed: Contract = Contract.compile({ properties: { n: { type: 'uint8' } } }, { draft: 'jtd' });
+  const asJsonSchema: JsonSchema = typed.jsonSchema;
+  console.log(asJsonSchema);
   const agent: string | null = contract.agentId;
   const result: ValidationResult<Review> = contract.validateText<Review>('{}');
   if (result.valid) {
