@@ -4,16 +4,12 @@
 
 use crate::json::path::escape_pointer_token;
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
+use crate::validator::draft::Draft;
 use serde_json::{Map, Value};
 
 /// The `type` values RFC 8927 defines.
 pub const TYPES: [&str; 11] = ["boolean", "string", "timestamp", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32"];
 
-/// The keywords of a JTD schema object.
-const KEYWORDS: [&str; 13] = [
-    "metadata", "nullable", "definitions", "ref", "type", "enum", "elements", "properties",
-    "optionalProperties", "additionalProperties", "values", "discriminator", "mapping",
-];
 
 
 /// Every rule `schema` breaks, in schema order.
@@ -64,7 +60,7 @@ impl<'s> Checker<'s> {
             return;
         };
         for key in obj.keys() {
-            if !KEYWORDS.contains(&key.as_str()) {
+            if !Draft::Jtd.knows(key) {
                 self.issue(
                     SchemaErrorKind::UnknownKeyword,
                     at(pointer, key),

@@ -1,6 +1,7 @@
 //! The library's own JSON Schema validator (drafts 4, 6, 7, 2019-09, 2020-12): a schema compiled
 //! once into a graph of nodes, then evaluated against values with every error collected, or
-//! with a yes/no answer that stops at the first failure.
+//! with a yes/no answer that stops at the first failure. A JSON Type Definition (RFC 8927) is
+//! compiled into the same nodes (`jtd`), so every evaluator reads it as it reads JSON Schema.
 //!
 //! What it decides is checked against the official test suite (tests/spec_suite.rs, through
 //! `Contract`). It never retrieves anything: `$ref` resolves inside the schema, the documents
