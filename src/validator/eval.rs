@@ -512,6 +512,23 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 let jobs = left.into_iter().map(|(i, name, member)| Job::member("unevaluatedProperties", None, name, i, *node, member));
                 self.each(jobs, seen.map(|s| &mut s.props), map.len())
             }
+            // Apart, so that this function's frame (one per nesting level of a value) stays as
+            // it was: a debug build's frame holds every arm's locals.
+            Kw::JtdRef { .. }
+            | Kw::JtdType { .. }
+            | Kw::JtdForm { .. }
+            | Kw::JtdRequired(_)
+            | Kw::OptionalProperties(_)
+            | Kw::JtdAdditional(_)
+            | Kw::Values(_)
+            | Kw::Discriminator { .. } => self.jtd_keyword(kw, value, seen),
+        }
+    }
+
+    /// The keywords of JSON Type Definition forms (see `Kw`).
+    #[inline(never)]
+    fn jtd_keyword(&mut self, kw: &'s Kw, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        match kw {
             Kw::JtdRef { node, name, nullable } => {
                 if *nullable && value.is_null() {
                     return true;
@@ -603,6 +620,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 self.schema_path.truncate(self.schema_path.len() - 2);
                 ok
             }
+            _ => true,
         }
     }
 
