@@ -395,6 +395,8 @@ impl<'v> Walker<'v> {
                 "accepts only integers now, no numbers with a fraction".to_string()
             } else if removed == NULL {
                 "null is no longer allowed".to_string()
+            } else if to == ALL_TYPES && tn != 0 {
+                format!("accepts only {} now, not any type", type_names(tn))
             } else {
                 format!("no longer accepts {}", type_names(removed))
             };
@@ -591,23 +593,6 @@ impl<'v> Walker<'v> {
         let (po, pn) = (props(ok), props(nk));
         let (pp_old, pp_new) = (patterns(ok), patterns(nk));
         let (ao, an) = (additional(ok), additional(nk));
-        // The subschema a property name not listed in `properties` gets on each side.
-        let fallback_old = |w: &Self, name: &str| -> Option<Side> {
-            let hits: Vec<usize> = pp_old.iter().filter(|(i, _, _)| w.old.name_matches(*i, name)).map(|(_, _, n)| *n).collect();
-            match hits.as_slice() {
-                [] => Some(ao),
-                [one] => Some(Side::Node(*one)),
-                _ => None,
-            }
-        };
-        let fallback_new = |w: &Self, name: &str| -> Option<Side> {
-            let hits: Vec<usize> = pp_new.iter().filter(|(i, _, _)| w.new.name_matches(*i, name)).map(|(_, _, n)| *n).collect();
-            match hits.as_slice() {
-                [] => Some(an),
-                [one] => Some(Side::Node(*one)),
-                _ => None,
-            }
-        };
         let names: BTreeSet<&str> = po.keys().chain(pn.keys()).copied().collect();
         for name in names {
             match (po.get(name), pn.get(name)) {
@@ -617,7 +602,7 @@ impl<'v> Walker<'v> {
                 }
                 (None, Some(&b)) => {
                     let here = self.new.location(b).to_string();
-                    match fallback_old(self, name) {
+                    match fallback(self.old, &pp_old, ao, name) {
                         Some(side) if is_false(self.kws_old(side)) => {
                             self.emit(Dir::Widened, here, "properties", format!("new property {name:?} is accepted, where the old schema's closed object refused it"));
                         }
@@ -627,7 +612,7 @@ impl<'v> Walker<'v> {
                 }
                 (Some(&a), None) => {
                     let pointer = if pn.is_empty() { at.to_string() } else { join(at, &["properties"]) };
-                    match fallback_new(self, name) {
+                    match fallback(self.new, &pp_new, an, name) {
                         Some(side) if is_false(self.kws_new(side)) => {
                             self.emit(Dir::Narrowed, pointer, "properties", format!("property {name:?} was removed and the object is closed: it is refused now"));
                         }
@@ -833,6 +818,17 @@ impl<'v> Walker<'v> {
                 self.emit(Dir::Unknown, pointer, keyword, format!("{keyword} changed: what it covers depends on every other keyword"));
             }
         }
+    }
+}
+
+/// The subschema a property name not listed in `properties` gets: the one pattern property it
+/// matches, else `additionalProperties`; `None` when it matches several.
+fn fallback(v: &Validator, patterns: &[(usize, &str, usize)], additional: Side, name: &str) -> Option<Side> {
+    let hits: Vec<usize> = patterns.iter().filter(|(i, _, _)| v.name_matches(*i, name)).map(|(_, _, n)| *n).collect();
+    match hits.as_slice() {
+        [] => Some(additional),
+        [one] => Some(Side::Node(*one)),
+        _ => None,
     }
 }
 

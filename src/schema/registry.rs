@@ -96,6 +96,20 @@ impl Registry {
         id
     }
 
+    /// Adds every `*.schema.json` file below `dir` (sub-folders included), in path order.
+    /// Returns how many were added; a folder or file that cannot be read is the error.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn add_dir(&mut self, dir: &std::path::Path) -> std::io::Result<usize> {
+        let mut files = Vec::new();
+        schema_files(dir, &mut files, 0)?;
+        files.sort();
+        for file in &files {
+            let text = std::fs::read_to_string(file)?;
+            self.add(&text, Some(&file.to_string_lossy()));
+        }
+        Ok(files.len())
+    }
+
     fn draft_of(&self, schema: &Value) -> Draft {
         schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri).or(self.options.draft).unwrap_or(crate::validator::draft::DEFAULT_DRAFT)
     }
@@ -161,7 +175,8 @@ impl Registry {
         let value = match &e.value {
             Ok(v) => v,
             Err(error) => {
-                let mut d = self.diagnostic(e, Severity::Error, "invalid_json", "", error.message.clone());
+                let message = error.issues.first().map_or_else(|| error.message.clone(), |i| i.message.clone());
+                let mut d = self.diagnostic(e, Severity::Error, "invalid_json", "", message);
                 if let Some(issue) = error.issues.first() {
                     if let (Some(line), Some(column)) = (issue.line, issue.column) {
                         let lines = LineIndex::new(&e.text);
@@ -273,6 +288,25 @@ impl Registry {
             }
         }
     }
+}
+
+/// How deep `add_dir` goes into sub-folders (a link cycle ends here).
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_DIR_DEPTH: usize = 16;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn schema_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>, depth: usize) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if depth < MAX_DIR_DEPTH {
+                schema_files(&path, out, depth + 1)?;
+            }
+        } else if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".schema.json")) {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 fn id_of(schema: &Value, draft: Draft) -> Option<&str> {
