@@ -188,7 +188,8 @@ fn diff_prints_the_changes_and_exits_by_the_version_step() {
     let (code, out, _) = run(&["diff", &ticket("1.1.0"), &old_as_new, "--resource", PERSON], "");
     assert_eq!(code, 1);
     let report: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["step"]["needed"], "major");
+    assert_eq!(report["needed"], "major");
+    assert_eq!(report["step"]["allowed"], false);
     assert_eq!(report["widened"].as_array().unwrap().len(), 3);
     // Without versions any change is a problem; no change is none.
     let a = file("a.json", r#"{"type": "string"}"#);

@@ -7,7 +7,6 @@
 use output_contract::agent::config::shape_diagnostics;
 use output_contract::schema::compare::compare_texts;
 use output_contract::schema::registry::Registry;
-use output_contract::schema::version::{self, Bump};
 use output_contract::schema::contract::{Contract, Options};
 use output_contract::Draft;
 use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
@@ -257,22 +256,10 @@ fn diff(args: &[String]) -> Result<bool, Failure> {
         let path = if which == "old" { &old_path } else { &new_path };
         Unusable(format!("{path}: {}", e.message))
     })?;
-    let id_version = |text: &str| -> Option<version::Version> {
-        let value: Value = serde_json::from_str(text).ok()?;
-        let id = value.get("$id").or_else(|| value.get("id")).and_then(Value::as_str)?;
-        version::name_and_version(id).map(|(_, v)| v)
-    };
-    let needed = Bump::needed(&comparison);
-    let (step, allowed) = match (id_version(&old_text), id_version(&new_text)) {
-        (Some(a), Some(b)) => {
-            let bump = Bump::between(&a, &b);
-            (json!({"from": a.to_string(), "to": b.to_string(), "bump": bump.name(), "needed": needed.name()}), bump.allows(&comparison))
-        }
-        _ => (json!({"bump": null, "needed": needed.name()}), comparison.is_empty()),
-    };
+    // With versions in both `$id`s, their step decides; without, any change is a problem.
+    let allowed = comparison.step.as_ref().map_or(comparison.is_empty(), |step| step.allowed);
     let mut report = serde_json::to_value(&comparison).unwrap_or_default();
     if let Some(map) = report.as_object_mut() {
-        map.insert("step".into(), step);
         map.insert("compatible".into(), json!(allowed));
     }
     print(&report);

@@ -18,6 +18,7 @@ use crate::json::sourcemap::SourceMap;
 use crate::json::textpos::{LineIndex, Range};
 use crate::schema::contract::{Contract, Options};
 use crate::schema::error::SchemaError;
+use crate::schema::version::{self, Bump};
 use crate::validator::value::{self, is_multiple_of};
 use crate::validator::{Kw, Validator, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use serde::Serialize;
@@ -42,6 +43,21 @@ pub struct Comparison {
     pub narrowed: Vec<Change>,
     pub widened: Vec<Change>,
     pub unknown: Vec<Change>,
+    /// The smallest version step that allows these changes (`version`'s rule): `patch`,
+    /// `minor` or `major`.
+    pub needed: &'static str,
+    /// When both schemas' `$id`s carry a version: the step between them, and whether it allows
+    /// the changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub from: String,
+    pub to: String,
+    pub bump: &'static str,
+    pub allowed: bool,
 }
 
 impl Comparison {
@@ -63,7 +79,14 @@ pub fn compare(old: &Contract, new: &Contract) -> Comparison {
     let (o, n) = (old.validator(), new.validator());
     let mut walker = Walker::new(o, n);
     walker.pair(Side::Node(o.root()), Side::Node(n.root()), "");
-    walker.finish()
+    let mut comparison = walker.finish();
+    comparison.needed = Bump::needed(&comparison).name();
+    let version = |c: &Contract| c.schema().get(c.draft().id_keyword()).and_then(Value::as_str).and_then(version::name_and_version).map(|(_, v)| v);
+    if let (Some(from), Some(to)) = (version(old), version(new)) {
+        let bump = Bump::between(&from, &to);
+        comparison.step = Some(Step { from: from.to_string(), to: to.to_string(), bump: bump.name(), allowed: bump.allows(&comparison) });
+    }
+    comparison
 }
 
 /// Compiles both schema texts with `options` and compares them; each change carries its range
