@@ -24,7 +24,9 @@ use crate::validator::{Kw, Validator, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJ
 use serde::Serialize;
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
 
 /// One change: where it is in the new schema (a JSON Pointer; for a keyword the new schema
 /// dropped, the subschema that no longer has it), the keyword concerned, and what it means.
@@ -137,6 +139,9 @@ struct Walker<'v> {
     depth: usize,
     /// Keys of changes already recorded (a node reached twice reports once).
     keys: BTreeSet<(u8, String, String, String)>,
+    /// `same`'s answers, shared by every walker of one comparison: without it, `anyOf`
+    /// branches nested in a recursive schema would be matched again at every level.
+    memo: Rc<RefCell<HashMap<(Side, Side), bool>>>,
 }
 
 fn join(at: &str, tokens: &[&str]) -> String {
@@ -252,7 +257,7 @@ fn number_text(n: &Number) -> String {
 
 impl<'v> Walker<'v> {
     fn new(old: &'v Validator, new: &'v Validator) -> Self {
-        Walker { old, new, seen: HashSet::new(), out: Comparison::default(), flip: false, depth: 0, keys: BTreeSet::new() }
+        Walker { old, new, seen: HashSet::new(), out: Comparison::default(), flip: false, depth: 0, keys: BTreeSet::new(), memo: Rc::default() }
     }
 
     fn finish(self) -> Comparison {
@@ -295,12 +300,21 @@ impl<'v> Walker<'v> {
         }
     }
 
-    /// Whether two subschemas accept the same outputs as far as the comparison can tell.
+    /// Whether two subschemas accept the same outputs as far as the comparison can tell. The
+    /// pairs this walk is already comparing count as the same inside (they are judged where the
+    /// walk meets them), so a recursive schema is not walked around again.
     fn same(&self, o: Side, n: Side) -> bool {
+        if let Some(known) = self.memo.borrow().get(&(o, n)) {
+            return *known;
+        }
         let mut sub = Walker::new(self.old, self.new);
         sub.depth = self.depth;
+        sub.seen = self.seen.clone();
+        sub.memo = Rc::clone(&self.memo);
         sub.pair(o, n, "");
-        sub.out.is_empty()
+        let same = sub.out.is_empty();
+        self.memo.borrow_mut().insert((o, n), same);
+        same
     }
 
     /// The location of a node of the new schema, or `at` for no node.
@@ -354,7 +368,7 @@ impl<'v> Walker<'v> {
     }
 
     /// `$ref` (and the dynamic references): the same target on both sides is compared there;
-    /// another target is unknown. A subschema that is only a reference on one side is compared
+    /// another target is unknown unless it accepts the same outputs. A subschema that is only a reference on one side is compared
     /// with the other side's subschema. Returns whether the sibling keywords remain to compare.
     fn references(&mut self, ok: &'v [Kw], nk: &'v [Kw], o: Side, n: Side, at: &str) -> bool {
         let target = |kws: &[Kw]| kws.iter().find_map(|k| match k {
@@ -368,7 +382,10 @@ impl<'v> Walker<'v> {
                 if la == lb {
                     let here = self.at_new(Side::Node(b), at);
                     self.pair(Side::Node(a), Side::Node(b), &here);
-                } else {
+                } else if !self.same(Side::Node(a), Side::Node(b)) {
+                    // Another target that accepts the same outputs (a renamed definition, a
+                    // dependency's patch version) changes nothing; any other is for a person to
+                    // judge: the reference now names another type.
                     let pointer = join(at, &["$ref"]);
                     let message = format!("the reference now leads to {} (it led to {}): compare the two targets on their own", shown(&lb), shown(&la));
                     self.emit(Dir::Unknown, pointer, "$ref", message);

@@ -29,7 +29,8 @@ const table = [
   ['a pattern where there was none', { type: 'string' }, { type: 'string', pattern: '^a' }, ['pattern'], [], []],
   ['two different patterns', { type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }, [], [], ['pattern']],
   ['if/then added', {}, { if: { required: ['a'] }, then: { required: ['b'] } }, [], [], ['if']],
-  ['changed $ref target', { definitions: { a: {}, b: {} }, properties: { x: { $ref: '#/definitions/a' } } }, { definitions: { a: {}, b: {} }, properties: { x: { $ref: '#/definitions/b' } } }, [], [], ['$ref']],
+  ['changed $ref target', { definitions: { a: {}, b: { maxLength: 2 } }, properties: { x: { $ref: '#/definitions/a' } } }, { definitions: { a: {}, b: { maxLength: 2 } }, properties: { x: { $ref: '#/definitions/b' } } }, [], [], ['$ref']],
+  ['$ref to a renamed definition with the same content', { definitions: { a: { type: 'string' } }, properties: { x: { $ref: '#/definitions/a' } } }, { definitions: { b: { type: 'string' } }, properties: { x: { $ref: '#/definitions/b' } } }, [], [], []],
 ];
 
 for (const [name, before, after, narrowed, widened, unknown] of table) {
