@@ -594,3 +594,99 @@ export interface TextRange {
  * `extraction.json` this turns violations into highlighted spots of the model's answer.
  */
 export declare function locateJson(text: string, pointers: string[]): Array<{ key: TextRange | null; value: TextRange } | null> | null;
+
+/** One change between two versions of a schema (see `compareSchemas`). */
+export interface SchemaChange {
+  /** JSON Pointer to the change's place in the new schema (for a dropped keyword, the subschema that no longer has it). */
+  pointer: string;
+  /** The keyword concerned (`required`, `maxLength`, `enum`, `type`, `additionalProperties`, `pattern`, `$ref`, `if` …). */
+  kind: string;
+  message: string;
+  /** The pointer's place in the new schema's text, when it was given as text. */
+  range?: TextRange;
+}
+
+/**
+ * How two versions of a schema differ in the outputs they accept. `narrowed`: the new schema
+ * rejects some output the old one accepted (stored outputs may fail; producers must change).
+ * `widened`: it accepts some output the old one rejected (consumers written for the old one may
+ * break). `unknown`: what cannot be decided soundly (two different patterns, another `$ref`
+ * target, a changed `if`, `oneOf` exclusivity); never to be counted as compatible.
+ */
+export interface SchemaComparison {
+  narrowed: SchemaChange[];
+  widened: SchemaChange[];
+  unknown: SchemaChange[];
+  /** The smallest version step that allows these changes: a patch step changes no accepted output, a minor step may only narrow, a major step anything. */
+  needed: 'patch' | 'minor' | 'major';
+  /** When both schemas' `$id`s carry a version: the step between them and whether it allows the changes. */
+  step?: { from: string; to: string; bump: 'patch' | 'minor' | 'major'; allowed: boolean };
+}
+
+/**
+ * Compares two versions of a schema, each compiled as `Contract.compile` would (`resources`
+ * for `$ref`s to other documents). Each keyword is judged on its own, so a change other keywords
+ * happen to cancel is still reported. Throws a `SchemaError` (its message naming the old or the
+ * new schema) when one does not compile.
+ */
+export declare function compareSchemas(
+  oldSchema: JsonSchema | string,
+  newSchema: JsonSchema | string,
+  options?: { draft?: Draft; strict?: boolean; formats?: boolean; resources?: Record<string, JsonSchema> },
+): SchemaComparison;
+
+/**
+ * The name and semantic version an `$id` carries, as `SchemaRegistry` reads it:
+ * `https://example.com/schemas/ticket/1.2.0` or `https://example.com/schemas/ticket.v1.2.0.schema.json`
+ * give `{ name: 'ticket', version: '1.2.0' }`; null for an `$id` without a version.
+ */
+export declare function parseSchemaId(id: string): { name: string; version: string } | null;
+
+/** What a `SchemaRegistry.check()` diagnostic is about (stable codes). */
+export type RegistryDiagnosticCode =
+  | 'invalid_json'
+  | 'missing_id'
+  | 'id_without_version'
+  | 'file_name_mismatch'
+  | 'duplicate_id'
+  | 'missing_title'
+  | 'missing_description'
+  | 'unresolvable_ref'
+  | 'invalid_schema'
+  /** Between consecutive versions of one name: the version step does not allow the change. */
+  | 'version_step';
+
+export interface RegistryDiagnostic {
+  severity: 'error' | 'warning';
+  code: RegistryDiagnosticCode;
+  message: string;
+  /** The file, as given to `add`. */
+  path?: string;
+  /** The schema's `$id`, when it has one. */
+  id?: string;
+  /** JSON Pointer into the schema. */
+  pointer: string;
+  range?: TextRange;
+}
+
+/**
+ * Versioned output schemas by `$id`. An `$id` carries a name and a semantic version:
+ * `https://example.com/schemas/ticket/1.2.0` or `https://example.com/schemas/ticket.v1.2.0.schema.json`;
+ * files are named `NAME.vX.Y.Z.schema.json`, `NAME/X.Y.Z.schema.json` or `NAME.schema.json`.
+ * `$ref`s between the registry's schemas resolve among them; nothing is ever fetched.
+ *
+ * The version rule `check()` applies to consecutive versions of one name: a patch step changes
+ * no accepted output; a minor step may only narrow (every output of the new version still fits
+ * consumers of the old one); a major step may change anything. Unknown changes need a major step.
+ */
+export declare class SchemaRegistry {
+  constructor(options?: { draft?: Draft; strict?: boolean; formats?: boolean });
+  /** Adds a schema; never throws for a broken one (`check()` reports it). Returns its `$id`, or null. */
+  add(schema: JsonSchema | string, options?: { path?: string }): string | null;
+  /** The schema with this `$id` compiled, the registry's other schemas as its resources. */
+  contract(id: string): Contract;
+  /** Everything wrong with the registry; empty when nothing is. */
+  check(): RegistryDiagnostic[];
+  /** The versions of a schema name, oldest first. */
+  versions(name: string): Array<{ version: string; id: string; path?: string }>;
+}

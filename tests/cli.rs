@@ -185,3 +185,58 @@ fn draft_jtd_reads_a_json_type_definition() {
     assert_eq!(code, 1);
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["issues"][0]["pointer"], "/type");
 }
+
+const PERSON: &str = "https://example.com/schemas/person/1.0.0=examples/schemas/person.v1.0.0.schema.json";
+
+#[test]
+fn diff_prints_the_changes_and_exits_by_the_version_step() {
+    let ticket = |v: &str| format!("examples/schemas/ticket.v{v}.schema.json");
+    // 1.0.0 → 1.1.0 only narrows: a minor step allows it.
+    let (code, out, err) = run(&["diff", &ticket("1.0.0"), &ticket("1.1.0"), "--resource", PERSON], "");
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["step"]["bump"], "minor");
+    assert_eq!(report["compatible"], true);
+    assert_eq!(report["narrowed"].as_array().unwrap().len(), 3);
+    assert_eq!(report["narrowed"][0]["pointer"], "/properties/title/maxLength");
+    assert!(report["narrowed"][0]["range"]["start"]["line"].is_u64());
+    // 1.0.0's schema published as 1.2.0 widens 1.1.0 again: a minor step does not allow that.
+    let old_as_new = file("ticket-widened.json", &std::fs::read_to_string(ticket("1.0.0")).unwrap().replace("ticket/1.0.0", "ticket/1.2.0"));
+    let (code, out, _) = run(&["diff", &ticket("1.1.0"), &old_as_new, "--resource", PERSON], "");
+    assert_eq!(code, 1);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["needed"], "major");
+    assert_eq!(report["step"]["allowed"], false);
+    assert_eq!(report["widened"].as_array().unwrap().len(), 3);
+    // Without versions any change is a problem; no change is none.
+    let a = file("a.json", r#"{"type": "string"}"#);
+    let b = file("b.json", r#"{"type": "string", "pattern": "^x"}"#);
+    assert_eq!(run(&["diff", &a, &a], "").0, 0);
+    let (code, out, _) = run(&["diff", &a, &b], "");
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["narrowed"][0]["kind"], "pattern");
+    // Usage and unusable schemas exit 2.
+    assert_eq!(run(&["diff", &a], "").0, 2);
+    assert_eq!(run(&["diff", &a, &b, "extra"], "").0, 2);
+    let (code, _, err) = run(&["diff", &ticket("1.0.0"), &ticket("1.1.0")], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be resolved"), "{err}");
+}
+
+#[test]
+fn registry_check_exits_by_the_diagnostics() {
+    let (code, out, err) = run(&["registry", "check", "tests/fixtures/registry/good"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["schemas"], 4);
+    let (code, out, _) = run(&["registry", "check", "tests/fixtures/registry/broken"], "");
+    assert_eq!(code, 1);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let codes: std::collections::BTreeSet<&str> = report["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    for c in ["id_without_version", "file_name_mismatch", "duplicate_id", "missing_title", "unresolvable_ref", "version_step", "invalid_json"] {
+        assert!(codes.contains(c), "{c} in {codes:?}");
+    }
+    assert_eq!(run(&["registry", "check", "/nonexistent-dir"], "").0, 2);
+    assert_eq!(run(&["registry", "check"], "").0, 2);
+    assert_eq!(run(&["registry", "list", "x"], "").0, 2);
+    assert_eq!(run(&["registry"], "").0, 2);
+}

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `output-contract` from the npm package: the commands, output (JSON on stdout) and exit codes of
 // the Rust CLI (src/bin/output-contract.rs), over the package's own public API.
-// Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
-// schema that cannot be read or compiled.
-import { readFileSync } from 'node:fs';
-import { Contract, SchemaError, checkOutputSchemaConfig, extractJson } from 'output-contract';
+// Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`; a version step that
+// does not allow its changes for `diff`; any diagnostic for `registry check`), 2 usage error or
+// a schema that cannot be read or compiled.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Contract, SchemaError, SchemaRegistry, checkOutputSchemaConfig, compareSchemas, extractJson } from 'output-contract';
 
 // Shared with the Rust CLI (src/bin/output-contract.rs); ends with a newline.
 const USAGE = readFileSync(new URL('./usage.txt', import.meta.url), 'utf8');
@@ -195,11 +197,87 @@ async function extract(argv) {
   return got.found;
 }
 
+// `diff OLD NEW`: with versions in both `$id`s their step decides; without, any change is a problem.
+function diff(argv) {
+  const positional = (i) => (argv[i] !== undefined && !argv[i].startsWith('--') ? argv[i] : undefined);
+  const [oldPath, newPath] = [positional(0), positional(1)];
+  if (oldPath === undefined || newPath === undefined) throw usage('diff needs OLD and NEW schema files');
+  const args = parse(argv.slice(2), SCHEMA_FLAGS);
+  if (args.input !== undefined) throw usage(`unexpected argument ${JSON.stringify(args.input)}`);
+  const opts = options(args);
+  delete opts.agentId;
+  const [oldText, newText] = [readFile(oldPath), readFile(newPath)];
+  // Each schema compiled alone first, so an unusable one is named by its file.
+  for (const [path, text] of [[oldPath, oldText], [newPath, newText]]) {
+    const { error } = compile(text, opts);
+    if (error) throw unusable(`${path}: ${error.message}`);
+  }
+  const result = compareSchemas(oldText, newText, opts);
+  const empty = result.narrowed.length + result.widened.length + result.unknown.length === 0;
+  const compatible = result.step ? result.step.allowed : empty;
+  print({ ...result, compatible });
+  return compatible;
+}
+
+// How deep `registry check` goes into sub-folders (a link cycle ends here), as the Rust CLI.
+const MAX_DIR_DEPTH = 16;
+
+function schemaFiles(dir, depth, out) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (depth < MAX_DIR_DEPTH) schemaFiles(path, depth + 1, out);
+    } else if (name.endsWith('.schema.json')) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+// Paths in the Rust CLI's order: folder by folder, names compared as bytes.
+function byComponents(a, b) {
+  const [x, y] = [a.split('/'), b.split('/')];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = Buffer.compare(Buffer.from(x[i]), Buffer.from(y[i]));
+    if (c !== 0) return c;
+  }
+  return x.length - y.length;
+}
+
+// `registry check DIR`: every *.schema.json below DIR as one registry, and its diagnostics.
+function registry(argv) {
+  if (argv[0] === undefined) throw usage('registry needs a command: check DIR');
+  if (argv[0] !== 'check') throw usage(`unknown registry command ${JSON.stringify(argv[0])}`);
+  const args = parse(argv.slice(1), ['--draft', '--no-strict']);
+  if (args.input === undefined) throw usage('registry check needs a DIR');
+  let files;
+  try {
+    files = schemaFiles(args.input, 0, []).sort(byComponents);
+  } catch (e) {
+    throw unusable(`cannot read ${args.input}: ${e.message}`);
+  }
+  const opts = { strict: args.strict };
+  if (args.draft !== undefined) opts.draft = args.draft;
+  let schemas;
+  try {
+    schemas = new SchemaRegistry(opts);
+  } catch (e) {
+    if (e?.kind === 'invalid_option') throw usage(e.message);
+    throw e;
+  }
+  for (const file of files) schemas.add(readFile(file), { path: file });
+  const diagnostics = schemas.check();
+  print({ ok: diagnostics.length === 0, schemas: files.length, diagnostics });
+  return diagnostics.length === 0;
+}
+
 async function main(args) {
   switch (args[0]) {
     case 'check': return check(args.slice(1));
     case 'validate': return validate(args.slice(1));
     case 'extract': return extract(args.slice(1));
+    case 'diff': return diff(args.slice(1));
+    case 'registry': return registry(args.slice(1));
     case '-h': case '--help': case 'help':
       process.stdout.write(USAGE);
       return true;

@@ -672,3 +672,115 @@ export class McpJsonSchemaValidator {
 }
 
 export { enforce } from './enforce.js';
+
+/** Schema text as given, or an object's JSON (throws the SchemaError a compile would). */
+function schemaText(schema) {
+  if (typeof schema === 'string') return schema;
+  let text;
+  try {
+    text = JSON.stringify(schema);
+  } catch (e) {
+    throw invalidJsonError(`schema cannot be serialized as JSON: ${e.message}`);
+  }
+  if (text === undefined) throw invalidJsonError('schema must be an object, a boolean or JSON text');
+  return text;
+}
+
+/**
+ * How `newSchema` differs from `oldSchema` in the outputs it accepts: `narrowed` (it rejects
+ * some output the old one accepted), `widened` (it accepts some output the old one rejected),
+ * `unknown` (undecidable: never to be counted as compatible). Each change has the JSON Pointer
+ * of its place in the new schema, the keyword concerned and a message; given the new schema as
+ * text, also its range there.
+ */
+export function compareSchemas(oldSchema, newSchema, options) {
+  assertReady();
+  checkOptions('compareSchemas', options);
+  const asText = typeof newSchema === 'string';
+  let result;
+  try {
+    result = JSON.parse(wasm.compareSchemas(schemaText(oldSchema), schemaText(newSchema), options == null ? '' : JSON.stringify(options)));
+  } catch (e) {
+    throw schemaErrorFrom(e);
+  }
+  if (!asText) {
+    // Ranges of the module's own serialization would point into text the caller never saw.
+    for (const list of [result.narrowed, result.widened, result.unknown]) for (const change of list) delete change.range;
+  }
+  return result;
+}
+
+/**
+ * The name and semantic version an `$id` carries (`…/ticket/1.2.0` or
+ * `…/ticket.v1.2.0.schema.json`), as the registry reads it; null when it carries none.
+ */
+export function parseSchemaId(id) {
+  assertReady();
+  if (typeof id !== 'string') throw new TypeError('parseSchemaId expects an $id string');
+  return JSON.parse(wasm.parseSchemaId(id));
+}
+
+/**
+ * Versioned output schemas by `$id` (`…/NAME/X.Y.Z` or `…/NAME.vX.Y.Z.schema.json`), whose
+ * `$ref`s name each other (resolved among them; nothing is fetched). `check()` reports what is
+ * wrong with the set, including a version step that does not allow its changes.
+ */
+export class SchemaRegistry {
+  #entries = [];
+  #options;
+  #optionsText;
+
+  constructor(options) {
+    checkOptions('SchemaRegistry', options);
+    this.#options = options ?? {};
+    this.#optionsText = options == null ? '' : JSON.stringify(options);
+  }
+
+  /** Adds a schema (object or text; `path`: the file it came from). Returns its `$id`, or null. */
+  add(schema, options) {
+    assertReady();
+    checkOptions('SchemaRegistry.add', options);
+    const text = schemaText(schema);
+    let id;
+    try {
+      id = wasm.registryIdOf(text, this.#optionsText);
+    } catch (e) {
+      throw schemaErrorFrom(e);
+    }
+    this.#entries.push({ text, path: options?.path ?? null });
+    return id ?? null;
+  }
+
+  /** The compiled contract of the schema with this `$id`; throws a SchemaError when there is none. */
+  contract(id) {
+    assertReady();
+    if (typeof id !== 'string') throw new TypeError('SchemaRegistry.contract expects an $id string');
+    const found = JSON.parse(this.#call('registrySchema', id));
+    if (found === null) {
+      const message = `no schema in the registry has $id ${JSON.stringify(id)}`;
+      throw new SchemaError({ kind: 'unresolvable_ref', message, issues: [{ kind: 'unresolvable_ref', pointer: '', message, uri: id }] });
+    }
+    return Contract.compile(found.schema, { ...this.#options, resources: found.resources });
+  }
+
+  /** The registry's problems as diagnostics with file paths and ranges; empty when there are none. */
+  check() {
+    assertReady();
+    return JSON.parse(this.#call('registryCheck'));
+  }
+
+  /** The versions of a schema name, oldest first. */
+  versions(name) {
+    assertReady();
+    if (typeof name !== 'string') throw new TypeError('SchemaRegistry.versions expects a schema name');
+    return JSON.parse(this.#call('registryVersions', name));
+  }
+
+  #call(fn, ...args) {
+    try {
+      return wasm[fn](JSON.stringify(this.#entries), this.#optionsText, ...args);
+    } catch (e) {
+      throw schemaErrorFrom(e);
+    }
+  }
+}

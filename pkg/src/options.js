@@ -89,6 +89,9 @@ export const OPTIONS = {
   },
 };
 OPTIONS.checkOutputSchemaConfig = OPTIONS['Contract.compile'];
+OPTIONS.compareSchemas = { draft, strict: boolean, formats: boolean, resources };
+OPTIONS.SchemaRegistry = { draft, strict: boolean, formats: boolean };
+OPTIONS['SchemaRegistry.add'] = { path: string };
 OPTIONS.McpJsonSchemaValidator = OPTIONS['Contract.compile'];
 
 function checkObject(fn, options, spec, prefix) {

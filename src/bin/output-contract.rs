@@ -1,9 +1,13 @@
 //! `output-contract`: the contract checks for CI pipelines.
 //!
-//! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`), 2 usage error or a
-//! schema that cannot be read or compiled.
+//! Exit codes: 0 valid, 1 invalid (the output, or the schema for `check`; a version step that
+//! does not allow its changes for `diff`; any diagnostic for `registry check`), 2 usage error or
+//! a schema that cannot be read or compiled.
 
 use output_contract::agent::config::shape_diagnostics_in;
+
+use output_contract::schema::compare::compare_texts;
+use output_contract::schema::registry::Registry;
 use output_contract::schema::contract::{Contract, Options};
 use output_contract::Draft;
 use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
@@ -31,6 +35,8 @@ fn main() -> ExitCode {
         Some("check") => check(args.get(1..).unwrap_or_default()),
         Some("validate") => validate(args.get(1..).unwrap_or_default()),
         Some("extract") => extract(args.get(1..).unwrap_or_default()),
+        Some("diff") => diff(args.get(1..).unwrap_or_default()),
+        Some("registry") => registry(args.get(1..).unwrap_or_default()),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(true)
@@ -231,4 +237,48 @@ fn extract(args: &[String]) -> Result<bool, Failure> {
     let got = extract_json(&text, &ExtractOptions { repair: args.repair, limits: limits(&args) });
     print(&got.to_json(&text, Offsets::Bytes));
     Ok(got.found())
+}
+
+/// `diff OLD NEW`: how NEW differs from OLD (narrowed, widened, unknown), and whether the version
+/// step between their `$id`s allows it (two ids without versions count as a patch step: no
+/// change allowed).
+fn diff(args: &[String]) -> Result<bool, Failure> {
+    let positional = |i: usize| args.get(i).filter(|a| !a.starts_with("--")).cloned();
+    let (Some(old_path), Some(new_path)) = (positional(0), positional(1)) else {
+        return Err(Usage("diff needs OLD and NEW schema files".into()));
+    };
+    let rest = parse(args.get(2..).unwrap_or_default(), &SCHEMA_FLAGS)?;
+    if let Some(extra) = rest.input {
+        return Err(Usage(format!("unexpected argument {extra:?}")));
+    }
+    let options = options(&rest)?;
+    let (old_text, new_text) = (read_file(&old_path)?, read_file(&new_path)?);
+    let comparison = compare_texts(&old_text, &new_text, &options).map_err(|(which, e)| {
+        let path = if which == "old" { &old_path } else { &new_path };
+        Unusable(format!("{path}: {}", e.message))
+    })?;
+    // With versions in both `$id`s, their step decides; without, any change is a problem.
+    let allowed = comparison.step.as_ref().map_or(comparison.is_empty(), |step| step.allowed);
+    let mut report = serde_json::to_value(&comparison).unwrap_or_default();
+    if let Some(map) = report.as_object_mut() {
+        map.insert("compatible".into(), json!(allowed));
+    }
+    print(&report);
+    Ok(allowed)
+}
+
+/// `registry check DIR`: every `*.schema.json` below DIR as a registry, and its diagnostics.
+fn registry(args: &[String]) -> Result<bool, Failure> {
+    match args.first().map(String::as_str) {
+        Some("check") => {}
+        Some(other) => return Err(Usage(format!("unknown registry command {other:?}"))),
+        None => return Err(Usage("registry needs a command: check DIR".into())),
+    }
+    let args = parse(args.get(1..).unwrap_or_default(), &["--draft", "--no-strict"])?;
+    let dir = args.input.as_deref().ok_or_else(|| Usage("registry check needs a DIR".into()))?;
+    let mut registry = Registry::new(options(&args)?);
+    let count = registry.add_dir(std::path::Path::new(dir)).map_err(|e| Unusable(format!("cannot read {dir}: {e}")))?;
+    let diagnostics = registry.check();
+    print(&json!({"ok": diagnostics.is_empty(), "schemas": count, "diagnostics": diagnostics}));
+    Ok(diagnostics.is_empty())
 }

@@ -697,3 +697,72 @@ fn fallback_bytes(out: &mut [u8]) {
         }
     }
 }
+
+/// `compareSchemas`: `{narrowed, widened, unknown}` as JSON, each change with its range in the
+/// new schema's text. A schema that does not compile throws its `SchemaError`, its message
+/// saying which of the two it is.
+#[wasm_bindgen(js_name = compareSchemas)]
+pub fn compare_schemas(old_text: &str, new_text: &str, options_json: &str) -> Result<String, JsValue> {
+    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
+    match crate::schema::compare::compare_texts(old_text, new_text, &options) {
+        Ok(comparison) => Ok(serde_json::to_string(&comparison).unwrap_or_default()),
+        Err((which, mut e)) => {
+            e.message = format!("{which} schema: {}", e.message);
+            Err(schema_error(&e))
+        }
+    }
+}
+
+/// One schema of a `SchemaRegistry`, as the JS class keeps it.
+#[derive(Deserialize)]
+struct JsRegistryEntry {
+    text: String,
+    path: Option<String>,
+}
+
+/// The registry the JS class describes: its schemas (`[{text, path}]`) and options. The class
+/// keeps the schemas itself, so a registry outlives a re-created module instance.
+fn registry_of(entries_json: &str, options_json: &str) -> Result<crate::schema::registry::Registry, JsValue> {
+    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
+    let entries: Vec<JsRegistryEntry> = json_arg(entries_json, "registry entries")?;
+    let mut registry = crate::schema::registry::Registry::new(options);
+    for e in entries {
+        registry.add(&e.text, e.path.as_deref());
+    }
+    Ok(registry)
+}
+
+/// `SchemaRegistry.add`: the `$id` of schema text (`null` when it has none or is not JSON).
+#[wasm_bindgen(js_name = registryIdOf)]
+pub fn registry_id_of(text: &str, options_json: &str) -> Result<Option<String>, JsValue> {
+    Ok(registry_of("[]", options_json)?.add(text, None))
+}
+
+/// `SchemaRegistry.check`: the diagnostics as JSON.
+#[wasm_bindgen(js_name = registryCheck)]
+pub fn registry_check(entries_json: &str, options_json: &str) -> Result<String, JsValue> {
+    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.check()).unwrap_or_default())
+}
+
+/// `SchemaRegistry.versions`: the versions of a name as JSON, oldest first.
+#[wasm_bindgen(js_name = registryVersions)]
+pub fn registry_versions(entries_json: &str, options_json: &str, name: &str) -> Result<String, JsValue> {
+    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.versions(name)).unwrap_or_default())
+}
+
+/// `SchemaRegistry.contract`: `{schema, resources}` for the schema with this `$id` (the other
+/// schemas by `$id`), for the JS class to compile as any contract; `null` when none has it.
+#[wasm_bindgen(js_name = registrySchema)]
+pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Result<String, JsValue> {
+    let registry = registry_of(entries_json, options_json)?;
+    let found = registry.schema(id).map(|(schema, resources)| serde_json::json!({"schema": schema, "resources": resources}));
+    Ok(serde_json::to_string(&found).unwrap_or_default())
+}
+
+/// `parseSchemaId`: `{name, version}` as JSON for an `$id` that carries a semantic version
+/// (the registry's convention), else `null`.
+#[wasm_bindgen(js_name = parseSchemaId)]
+pub fn parse_schema_id(id: &str) -> String {
+    let parsed = crate::schema::version::name_and_version(id).map(|(name, version)| serde_json::json!({"name": name, "version": version.to_string()}));
+    serde_json::to_string(&parsed).unwrap_or_default()
+}

@@ -13,6 +13,7 @@ use crate::schema::contract::{self, Contract, Options};
 use crate::validator::draft::{drafts_knowing, Draft};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
 use crate::schema::strict;
+use crate::schema::version;
 use crate::json::path::escape_pointer_token;
 use crate::json::sourcemap::{SourceMap, Span};
 pub use crate::json::textpos::Range;
@@ -459,7 +460,7 @@ fn authoring(report: &mut Report, schema: &Value, objects: &[Object]) {
     if let Some(root) = schema.as_object() {
         match root.get("$id").and_then(Value::as_str) {
             None => report.add(Severity::Info, "missing_id", "", At::Open, "no \"$id\": contracts are cached and reported by id; give it a versioned URI such as https://example.com/schemas/<agent>/1.0.0, so a changed contract gets a new id".into(), None),
-            Some(id) if !has_semver(id) => report.add(Severity::Info, "id_not_versioned", "/$id", At::Value, format!("\"$id\" {id:?} has no version: put a semver segment in its path (…/1.0.0) so a changed contract gets a new id"), None),
+            Some(id) if version::name_and_version(id).is_none() => report.add(Severity::Info, "id_not_versioned", "/$id", At::Value, format!("\"$id\" {id:?} has no version: end it with …/NAME/X.Y.Z (or …/NAME.vX.Y.Z.schema.json) so a changed contract gets a new id"), None),
             _ => {}
         }
         for (key, code) in [("title", "missing_title"), ("description", "missing_description")] {
@@ -500,14 +501,6 @@ fn object_lints(report: &mut Report, pointer: &str, map: &Map<String, Value>) {
         }
         _ => {}
     }
-}
-
-fn has_semver(id: &str) -> bool {
-    id.split(['/', '@', '#', '?']).any(|seg| {
-        let seg = seg.strip_prefix('v').unwrap_or(seg);
-        let parts: Vec<&str> = seg.split('.').collect();
-        parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    })
 }
 
 /// "one of: low, medium, high", "either 'a' or 'b'", "a | b | c".

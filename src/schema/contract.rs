@@ -209,6 +209,11 @@ impl Contract {
         self.inner.raw_output_limit
     }
 
+    /// The compiled schema, for what reads its nodes (schema comparison).
+    pub(crate) fn validator(&self) -> &Validator {
+        &self.inner.validator
+    }
+
     pub(crate) fn fingerprint(&self) -> u64 {
         self.inner.fingerprint
     }

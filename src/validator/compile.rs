@@ -17,6 +17,10 @@ pub(crate) struct Node {
     /// It has `unevaluatedProperties`/`unevaluatedItems`: it gathers annotations of its own.
     pub gathers: bool,
     pub draft: Draft,
+    /// Where the subschema is: a JSON Pointer into the root schema, or `URI#pointer` inside
+    /// another document (a resource, or a root reached through its `$id`), so tools that read the
+    /// compiled graph (schema comparison) can name the place they talk about.
+    pub location: String,
 }
 
 pub(crate) struct Resource {
@@ -465,7 +469,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         };
         let resource = self.resource(&base);
         let index = self.nodes.len();
-        self.nodes.push(Node { kws: Vec::new(), resource, gathers: false, draft });
+        self.nodes.push(Node { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone() });
         self.memo.insert(key, index);
         self.queue.push((index, Site { value: site.value, base, draft, location: site.location.clone(), based: true }));
         Ok(index)

@@ -210,6 +210,11 @@ impl Validator {
         self.nodes.get(node).map_or(&[], |n| n.kws.as_slice())
     }
 
+    /// Where a node's subschema is (see `Node::location`); `""` for the root.
+    pub(crate) fn location(&self, node: usize) -> &str {
+        self.nodes.get(node).map_or("", |n| n.location.as_str())
+    }
+
     /// Whether the schema uses the dynamic scope anywhere (see `dynamic`).
     pub(crate) fn uses_dynamic_scope(&self) -> bool {
         self.dynamic

@@ -243,6 +243,57 @@ test('a replay shows the in-flight state and the output growing', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid="session-status"]')?.textContent === 'completed');
 });
 
+test('Output Schema: the contract\'s $id and version; Compare with… marks the changes from the previous version', async () => {
+  await page.click('#view-tab-editor');
+  await page.click('#tab-output');
+  // A blueprint schema without $id has no version to compare.
+  await page.selectOption('#blueprint-select', 'pr-reviewer');
+  assert.match(await page.textContent('#contract-version'), /No \$id/);
+  assert.equal(await page.isDisabled('#compare-schema'), true);
+
+  const v11 = read('examples/schemas/ticket.v1.1.0.schema.json');
+  await page.selectOption('#example-schema', 'ticket.v1.1.0.schema.json');
+  await page.waitForFunction(() => document.querySelector('#contract-version .contract-semver')?.textContent === '1.1.0');
+  assert.equal(await page.textContent('#contract-version .contract-id'), 'https://example.com/schemas/ticket/1.1.0');
+  // The other versions of "ticket" among the examples; the previous one is chosen.
+  assert.deepEqual(await page.$$eval('#compare-with option', (os) => os.map((o) => o.textContent)), ['1.0.0', '2.0.0']);
+  assert.equal(await page.inputValue('#compare-with'), 'https://example.com/schemas/ticket/1.0.0');
+
+  await page.click('#compare-schema');
+  await page.waitForSelector('#compare-changes li.change');
+  const changes = () => page.$$eval('#compare-changes li.change', (items) => items.map((li) => ({ dir: li.classList[2], kind: li.dataset.kind, pointer: li.dataset.pointer, line: Number(li.dataset.line) })));
+  assert.deepEqual(await changes(), [
+    { dir: 'narrowed', kind: 'maxLength', pointer: '/properties/title/maxLength', line: lineOf(v11, '"maxLength": 80') },
+    { dir: 'narrowed', kind: 'uniqueItems', pointer: '/properties/tags/uniqueItems', line: lineOf(v11, '"uniqueItems"') },
+    { dir: 'narrowed', kind: 'required', pointer: '/required', line: lineOf(v11, '"required"') },
+  ]);
+  assert.match(await page.textContent('#compare-result'), /3 narrowed, 0 widened, 0 unknown\. 1\.0\.0 → 1\.1\.0 is a minor step; these changes need a minor step\./);
+  // Marked in the editor at their ranges.
+  // (CodeMirror may split a mark around other decorations: the marked text, joined, is what counts.)
+  const marked = (dir) => page.$$eval(`#output-schema-editor .cm-compare-${dir}`, (ms) => ms.map((m) => m.textContent).join(''));
+  assert.equal(await marked('narrowed'), '"maxLength": 80"uniqueItems": true"required": ["title", "priority", "reporter"]');
+  await page.screenshot({ path: `${shots}/editor-compare.png`, fullPage: true });
+
+  // Editing clears the comparison; a widening change under a minor version is flagged.
+  await setEditor('output-schema-editor', v11.replace('"enum": ["low", "medium", "high"]', '"enum": ["low", "medium", "high", "urgent"]'));
+  assert.equal(await page.locator('#output-schema-editor .cm-compare-narrowed').count(), 0);
+  await page.click('#compare-schema');
+  await page.waitForSelector('#compare-changes li.change.widened');
+  assert.deepEqual((await changes()).filter((c) => c.dir === 'widened').map((c) => c.kind), ['enum']);
+  assert.match(await page.textContent('#compare-result'), /need a major step — the version does not match the change/);
+  assert.equal(await page.getAttribute('#compare-result', 'class'), 'result failed');
+  assert.equal(await marked('widened'), '"enum": ["low", "medium", "high", "urgent"]');
+
+  // A change that cannot be decided is shown as unknown, against whichever version is chosen.
+  await setEditor('output-schema-editor', v11.replace('"additionalProperties": false', '"additionalProperties": false, "if": { "required": ["tags"] }, "then": { "required": ["title"] }'));
+  await page.selectOption('#compare-with', 'https://example.com/schemas/ticket/2.0.0');
+  await page.click('#compare-schema');
+  await page.waitForSelector('#compare-changes li.change.unknown');
+  assert.deepEqual((await changes()).filter((c) => c.dir === 'unknown').map((c) => c.kind), ['if']);
+  assert.match(await page.textContent('#compare-result'), /Compared with https:\/\/example\.com\/schemas\/ticket\/2\.0\.0/);
+  assert.match(await marked('unknown'), /^"if": \{ "required": \["tags"\] \}/);
+});
+
 test('no page errors and no network access', () => {
   assert.deepEqual(problems, []);
 });

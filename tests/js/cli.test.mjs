@@ -190,3 +190,39 @@ test('the packed tarball as `npx output-contract` in a fresh project (offline)',
   assert.equal(help.status, 0);
   assert.equal(help.stdout, readFileSync(`${root}pkg/bin/usage.txt`, 'utf8'));
 });
+
+test('diff: the changes as JSON, exit by the version step; registry check: exit by the diagnostics', () => {
+  const ticket = (v) => `${root}examples/schemas/ticket.v${v}.schema.json`;
+  const person = `https://example.com/schemas/person/1.0.0=${root}examples/schemas/person.v1.0.0.schema.json`;
+  const minor = run(['diff', ticket('1.0.0'), ticket('1.1.0'), '--resource', person]);
+  assert.equal(minor.code, 0, minor.err);
+  const report = minor.json();
+  assert.equal(report.compatible, true);
+  assert.deepEqual(report.step, { from: '1.0.0', to: '1.1.0', bump: 'minor', allowed: true });
+  assert.equal(report.narrowed[0].pointer, '/properties/title/maxLength');
+  const widened = file('ticket-1.2.0.json', readFileSync(ticket('1.0.0'), 'utf8').replace('ticket/1.0.0', 'ticket/1.2.0'));
+  const bad = run(['diff', ticket('1.1.0'), widened, '--resource', person]);
+  assert.equal(bad.code, 1, bad.err);
+  assert.equal(bad.json().needed, 'major');
+  const a = file('a.schema.json', '{"type": "string"}');
+  const b = file('b.schema.json', '{"type": "string", "pattern": "^x"}');
+  assert.equal(run(['diff', a, a]).code, 0);
+  assert.equal(run(['diff', a, b]).code, 1);
+  assert.equal(run(['diff', a]).code, 2);
+  assert.equal(run(['diff', a, b, 'extra']).code, 2);
+  const unresolved = run(['diff', ticket('1.0.0'), ticket('1.1.0')]);
+  assert.equal(unresolved.code, 2);
+  assert.match(unresolved.err, /ticket\.v1\.0\.0\.schema\.json: .*cannot be resolved/);
+
+  const good = run(['registry', 'check', `${root}tests/fixtures/registry/good`]);
+  assert.equal(good.code, 0, good.out + good.err);
+  assert.equal(good.json().schemas, 4);
+  const broken = run(['registry', 'check', `${root}tests/fixtures/registry/broken`]);
+  assert.equal(broken.code, 1);
+  const codes = new Set(broken.json().diagnostics.map((d) => d.code));
+  for (const code of ['id_without_version', 'file_name_mismatch', 'duplicate_id', 'missing_title', 'unresolvable_ref', 'version_step', 'invalid_json']) assert.ok(codes.has(code), code);
+  assert.equal(run(['registry', 'check', join(dir, 'nonexistent')]).code, 2);
+  assert.equal(run(['registry', 'check']).code, 2);
+  assert.equal(run(['registry', 'list', 'x']).code, 2);
+  assert.equal(run(['registry', 'check', dir, '--draft', 'draft99']).code, 2);
+});

@@ -15,6 +15,11 @@ import {
   type CompileOptions,
   type SchemaIssue,
   type JsonSchema,
+  compareSchemas,
+  SchemaRegistry,
+  parseSchemaId,
+  type SchemaChange,
+  type RegistryDiagnostic,
 } from 'output-contract';
 
 interface Review {
@@ -61,4 +66,19 @@ async function main(): Promise<void> {
   contract.free();
 }
 
+/** Versions of a schema: the comparison's lists and step, the registry's diagnostics. */
+function versions(oldText: string, newText: string): boolean {
+  const result = compareSchemas(oldText, newText, { draft: 'draft7' });
+  const changes: SchemaChange[] = [...result.narrowed, ...result.widened, ...result.unknown];
+  const line: number | undefined = changes[0]?.range?.start.line;
+  const registry = new SchemaRegistry({ strict: true });
+  const id: string | null = registry.add(newText, { path: 'ticket.v1.0.0.schema.json' });
+  const diagnostics: RegistryDiagnostic[] = registry.check();
+  const versionList: string[] = registry.versions('ticket').map((v) => v.version);
+  const parsed = id === null ? null : parseSchemaId(id);
+  console.log(line, diagnostics.map((d) => `${d.path ?? ''}:${d.code}`), versionList, parsed?.version, result.needed);
+  return result.step?.allowed ?? changes.length === 0;
+}
+
 void main();
+void versions;

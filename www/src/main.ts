@@ -2,6 +2,7 @@
 // Sessions. Everything is validated in the page by the output-contract package.
 import { enrichSystemPrompt, ready, type Draft } from 'output-contract';
 import { blueprints, type Blueprint } from './blueprints';
+import { clearComparison, compareMarks, examples, otherVersions, showComparison, versionOf } from './compare';
 import { byId, el } from './dom';
 import { renderList, schemaEditor, type CheckSettings } from './schema-editor';
 import { sessionView } from './sessions';
@@ -37,8 +38,37 @@ async function main(): Promise<void> {
     onChange: () => {
       schemaResult.replaceChildren();
       schemaResult.className = 'result';
+      clearComparison(output.view, compareChanges, compareResult);
+      updateVersion();
     },
+    extensions: [compareMarks],
   });
+
+  // The contract's $id and version, and the versions "Compare with…" offers (the previous first).
+  const contractVersion = byId('contract-version');
+  const compareWith = byId<HTMLSelectElement>('compare-with');
+  const compareButton = byId<HTMLButtonElement>('compare-schema');
+  const compareResult = byId('compare-result');
+  const compareChanges = byId('compare-changes');
+  const exampleSelect = byId<HTMLSelectElement>('example-schema');
+  exampleSelect.append(...examples.map((e) => el('option', { value: e.file }, e.file)));
+  function updateVersion(): void {
+    const text = output.text();
+    const current = versionOf(text);
+    let others: Array<{ id: string; version: string }> = [];
+    let previous: string | undefined;
+    if (!current) {
+      contractVersion.replaceChildren('No $id: the contract has no version to compare.');
+    } else if (!current.version) {
+      contractVersion.replaceChildren(el('code', {}, current.id), ' — this $id carries no version (…/NAME/X.Y.Z).');
+    } else {
+      contractVersion.replaceChildren(el('code', { class: 'contract-id' }, current.id), ' — ', el('strong', {}, current.name), ' version ', el('strong', { class: 'contract-semver' }, current.version));
+      ({ others, previous } = otherVersions(text, current, draft()));
+    }
+    compareWith.replaceChildren(...others.map((v) => el('option', { value: v.id }, v.version)));
+    if (previous) compareWith.value = previous;
+    compareWith.disabled = compareButton.disabled = others.length === 0;
+  }
   const input = schemaEditor({ parent: byId('input-schema-editor'), labelledBy: 'input-schema-label', list: byId('input-diagnostics'), settings: () => ({ draft: draft() }) });
 
   function validateSchema(): void {
@@ -94,6 +124,11 @@ async function main(): Promise<void> {
   sessionView();
 
   byId('validate-schema').addEventListener('click', validateSchema);
+  compareButton.addEventListener('click', () => showComparison(output.view, compareChanges, compareResult, compareWith.value, draft()));
+  exampleSelect.addEventListener('change', () => {
+    const example = examples.find((e) => e.file === exampleSelect.value);
+    if (example) output.setText(example.text);
+  });
   byId('validate-output').addEventListener('click', () => test.validate());
   draftSelect.addEventListener('change', () => {
     output.refresh();

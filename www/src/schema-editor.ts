@@ -3,6 +3,7 @@
 // under the editor. Offsets from checkSchema are UTF-16 code units, which is what CodeMirror
 // positions count, so they are used as they are.
 import { basicSetup } from 'codemirror';
+import type { Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
@@ -30,6 +31,8 @@ export function schemaEditor(options: {
   list: HTMLElement;
   settings: () => CheckSettings;
   onChange?: () => void;
+  /** More CodeMirror extensions (the Output Schema's compare marks). */
+  extensions?: Extension[];
 }): SchemaEditor {
   const { parent, list, settings } = options;
 
@@ -51,6 +54,7 @@ export function schemaEditor(options: {
       EditorView.updateListener.of((u) => {
         if (u.docChanged) options.onChange?.();
       }),
+      ...(options.extensions ?? []),
     ],
   });
 
