@@ -115,13 +115,14 @@ fn a_streamed_string_is_judged_when_it_closes_as_the_final_validation_judges_it(
     let text = r#"{"phone": "0044", "sku": "SKU-1"}"#;
     let closes = text.find("\", \"sku\"").unwrap() + 1;
     let mut stream = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
-    let before = stream.push(text[..closes - 1].as_bytes());
+    let bytes = text.as_bytes();
+    let before = stream.push(&bytes[..closes - 1]);
     assert!(before.early_violations.is_empty(), "an open string may still match");
-    let after = stream.push(text[closes - 1..closes].as_bytes());
+    let after = stream.push(&bytes[closes - 1..closes]);
     assert_eq!(after.early_violations.len(), 1);
     let early = after.early_violations[0].clone();
     assert_eq!((early.path.as_str(), early.keyword.as_str()), ("$.phone", "format"));
-    stream.push(text[closes..].as_bytes());
+    stream.push(&bytes[closes..]);
     match stream.finish(StopReason::Stop, None) {
         StreamOutcome::Failed { error, .. } => assert_eq!(serde_json::to_value(&error.violations).unwrap(), json!([early])),
         other => panic!("expected a failure, got {other:?}"),

@@ -114,11 +114,11 @@ fn custom_formats(formats: BTreeMap<String, JsFormat>) -> BTreeMap<String, Custo
         .collect()
 }
 
-/// Why `source` is not a pattern the library can match, for a custom format `name` (pkg/src/formats.js
-/// tells it as an OptionError before compiling); `undefined` when it is one.
-#[wasm_bindgen(js_name = formatPatternError)]
-pub fn format_pattern_error(name: &str, source: &str) -> Option<String> {
-    crate::validator::ecma::Pattern::new(source).err().map(|reason| crate::schema::contract::custom_format_error(name, source, &reason))
+/// Why `source` is not a pattern the library can match (pkg/src/formats.js tells it as an
+/// OptionError naming the format, before compiling); `undefined` when it is one.
+#[wasm_bindgen(js_name = patternError)]
+pub fn pattern_error(source: &str) -> Option<String> {
+    crate::validator::ecma::Pattern::new(source).err()
 }
 
 fn option_error(message: String) -> SchemaError {

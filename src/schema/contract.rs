@@ -523,8 +523,8 @@ fn check_custom_formats(options: &Options) -> Result<(), SchemaError> {
     Ok(())
 }
 
-/// Why the pattern of custom format `name` is refused (also the JavaScript OptionError's message).
-pub(crate) fn custom_format_error(name: &str, source: &str, reason: &str) -> String {
+/// Why the pattern of custom format `name` is refused.
+fn custom_format_error(name: &str, source: &str, reason: &str) -> String {
     format!("format {name:?}: {source:?} is not a regular expression the library can match ({reason})")
 }
 
