@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Contract, OptionError, SchemaError, cacheStats, checkSchema, enforce } from 'output-contract';
+import { Contract, McpJsonSchemaValidator, OptionError, SchemaError, cacheStats, checkOutputSchemaConfig, checkSchema, enforce } from 'output-contract';
 
 const schema = {
   type: 'object',
@@ -71,6 +71,12 @@ test('strict mode knows the custom names and still refuses unknown ones; so does
   assert.match(known[0].message, /did you mean "phone"/);
   assert.equal(unknown({ formats: { phone: /^\+/, phnoe: '^x' } }).length, 0);
   assert.throws(() => checkSchema(text, { formats: true }), (e) => e instanceof OptionError && e.option === 'formats');
+  // The other functions that take the compile options.
+  const config = { type: 'object', properties: { phone: { type: 'string', format: 'phone' } } };
+  assert.deepEqual(checkOutputSchemaConfig(config).map((d) => d.code), ['invalid_schema']);
+  assert.deepEqual(checkOutputSchemaConfig(config, { formats: { phone: (s) => s.startsWith('+') } }), []);
+  const mcp = new McpJsonSchemaValidator({ strict: true, formats: { phone: /^\+/ } }).getValidator(config);
+  assert.deepEqual([mcp({ phone: '+1' }).valid, mcp({ phone: '1' }).errorMessage], [true, "$.phone: '1' is not a valid 'phone'"]);
   assert.throws(() => checkSchema(text, { formatz: {} }), (e) => e instanceof OptionError && e.option === 'formatz');
 });
 
