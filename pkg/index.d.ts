@@ -25,8 +25,14 @@ export interface CompileOptions {
    * Default: `true`.
    */
   strict?: boolean;
-  /** Assert `format` in every draft. Default: `true`. */
-  formats?: boolean;
+  /**
+   * `true` (the default) asserts the built-in formats in every draft; `false` makes `format` an
+   * annotation. An object adds custom formats by name, as Ajv's `formats` option (or
+   * `addFormat`) does: they are asserted whatever the default for the built-in ones, on strings
+   * only (other values pass), and strict mode knows their names. A custom name overrides a
+   * built-in format of that name. The built-in ones stay asserted beside custom ones.
+   */
+  formats?: boolean | Record<string, CustomFormat>;
   /** Default: the schema's `$id`, else a stable content hash (`urn:output-contract:schema:…`). */
   schemaId?: string;
   agentId?: string;
@@ -38,6 +44,32 @@ export interface CompileOptions {
   maxDepth?: number;
   /** How many bytes of the output `raw_output` keeps. Default: 4096. */
   rawOutputLimit?: number;
+}
+
+/**
+ * A custom format (`formats` of `CompileOptions`):
+ * - a `RegExp` or a pattern string: matched by the library's own ECMA-262 engine, as `pattern`
+ *   is — in every runtime the same way, not by the JavaScript engine. Like `pattern` it is not
+ *   anchored (write `^…$` to match whole strings), case-sensitive and in Unicode mode: a RegExp
+ *   may carry the `u` flag and no other (an `OptionError` names `formats.<name>` otherwise, or
+ *   for a pattern the engine cannot read).
+ * - a function: called in JavaScript, synchronously, for each string the format applies to (and
+ *   maybe more than once for one string: keep it pure and fast); a truthy answer is a match. If
+ *   it throws (or returns a promise), the call that ran it (`validate`, `validateText`, a
+ *   stream's `push` or `finish`, …) throws a `FormatFunctionError` naming the format, with what
+ *   was thrown as its `cause`; the contract stays usable, a stream whose `push` threw should be
+ *   abandoned. A contract compiled with a function is never taken from or kept in the compile
+ *   cache (no fingerprint tells two functions apart).
+ */
+export type CustomFormat = RegExp | string | ((value: string) => boolean);
+
+/** Thrown by a call whose custom format function threw (see `CustomFormat`). */
+export interface FormatFunctionError extends Error {
+  readonly name: 'FormatFunctionError';
+  /** The format's name. */
+  readonly format: string;
+  /** What the function threw. */
+  readonly cause: unknown;
 }
 
 /** The `anyOf`/`oneOf` branch a violation was reported from: the closest of `count`. */
@@ -579,8 +611,12 @@ export interface CheckSchemaResult {
   diagnostics: Diagnostic[];
 }
 
-/** Diagnostics for schema text as an editor shows them; never throws for bad text. */
-export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic' }): CheckSchemaResult;
+/**
+ * Diagnostics for schema text as an editor shows them; never throws for bad text. `formats`:
+ * the custom formats the schema will be compiled with (as `CompileOptions.formats`; only their
+ * names matter here), so strict mode does not flag them.
+ */
+export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat> }): CheckSchemaResult;
 
 export interface TextRange {
   start: TextPosition;

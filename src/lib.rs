@@ -46,6 +46,7 @@ pub use schema::cache::{CacheStats, ContractCache};
 pub use schema::contract::{Contract, Options};
 pub use schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 pub use validator::draft::Draft;
+pub use validator::format::{CustomFormat, FormatFn};
 
 /// Internals that the fuzz targets and the pattern tests drive directly; not a stable API.
 #[doc(hidden)]

@@ -240,3 +240,35 @@ fn registry_check_exits_by_the_diagnostics() {
     assert_eq!(run(&["registry", "list", "x"], "").0, 2);
     assert_eq!(run(&["registry"], "").0, 2);
 }
+
+#[test]
+fn custom_formats_by_regex() {
+    let schema = file("phone.json", r#"{"type": "object", "properties": {"phone": {"type": "string", "format": "phone"}}}"#);
+    let phone = r"phone=^\+[0-9]+$";
+    // Strict mode refuses a format it does not know; --format makes it known and asserted.
+    assert_eq!(run(&["validate", "--schema", &schema], r#"{"phone": "+44"}"#).0, 2);
+    assert_eq!(run(&["check", &schema], "").0, 1);
+    assert_eq!(run(&["check", &schema, "--format", phone], "").0, 0);
+    assert_eq!(run(&["validate", "--schema", &schema, "--format", phone], r#"{"phone": "+44"}"#).0, 0);
+    // Streamed from stdin and read from a file alike.
+    let (code, out, _) = run(&["validate", "--schema", &schema, "--format", phone, "-"], r#"{"phone": "0044"}"#);
+    assert_eq!(code, 1);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((r["violations"][0]["keyword"].clone(), r["violations"][0]["message"].clone()), (json!("format"), json!("'0044' is not a valid 'phone'")));
+    let output = file("phone-out.json", r#"{"phone": "0044"}"#);
+    let (code, from_file, _) = run(&["validate", "--schema", &schema, "--format", phone, &output], "");
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&from_file).unwrap()["violations"], r["violations"]);
+    // Repeatable; a later flag of the same name wins.
+    assert_eq!(run(&["validate", "--schema", &schema, "--format", phone, "--format", "phone=^0"], r#"{"phone": "0044"}"#).0, 0);
+    // A bad regex, or a flag without NAME=, is a wrong command line.
+    for bad in ["phone=(", "=abc", "phone"] {
+        let (code, _, err) = run(&["validate", "--schema", &schema, "--format", bad], "{}");
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("usage:"), "{err}");
+        assert_eq!(run(&["check", &schema, "--format", bad], "").0, 2, "{bad}");
+    }
+    let (_, _, err) = run(&["check", &schema, "--format", "phone=("], "");
+    assert!(err.contains(r#"format "phone""#), "{err}");
+    assert_eq!(run(&["extract", "--format", phone], "{}").0, 2, "extract compiles no schema");
+}

@@ -171,7 +171,7 @@ fn keywords_of_another_draft_are_errors_with_their_own_code() {
     ];
     for (schema, draft, keyword, home, instance) in cases {
         let text = serde_json::to_string_pretty(&schema).unwrap();
-        let r = check_schema(&text, &CheckOptions { draft: Some(draft), provider: None });
+        let r = check_schema(&text, &CheckOptions { draft: Some(draft), provider: None, ..CheckOptions::default() });
         assert!(!r.valid);
         let d = at(&r.diagnostics, "keyword_from_other_draft");
         assert_eq!(d.severity, Severity::Error);
@@ -186,7 +186,7 @@ fn keywords_of_another_draft_are_errors_with_their_own_code() {
             assert!(Contract::compile(&schema, &lax).unwrap().validate(&instance).is_ok(), "{keyword} is not enforced under {draft:?}");
         }
         // Under the draft that has it: no diagnostic.
-        let r = check_schema(&text, &CheckOptions { draft: Some(home), provider: None });
+        let r = check_schema(&text, &CheckOptions { draft: Some(home), provider: None, ..CheckOptions::default() });
         assert!(!codes(&r.diagnostics).contains(&"keyword_from_other_draft"), "{keyword} under {home:?}");
     }
     // A typo stays unknown_keyword, with its rename.
@@ -206,6 +206,7 @@ fn corpus() -> Vec<(serde_json::Value, String, CheckOptions)> {
             let options = CheckOptions {
                 draft: case["draft"].as_str().map(|d| output_contract::Draft::from_name(d).unwrap()),
                 provider: case["provider"].as_str().map(|p| Provider::from_name(p).unwrap()),
+                ..CheckOptions::default()
             };
             (case.clone(), text, options)
         })
@@ -275,7 +276,7 @@ fn keywords_beside_ref_in_drafts_4_to_7_are_errors_at_their_keys() {
   "additionalProperties": false
 }"##;
     for draft in [Draft::Draft6, Draft::Draft7] {
-        let r = check_schema(text, &CheckOptions { draft: Some(draft), provider: None });
+        let r = check_schema(text, &CheckOptions { draft: Some(draft), provider: None, ..CheckOptions::default() });
         assert!(!r.valid);
         let d = at(&r.diagnostics, "ref_sibling");
         assert_eq!(d.severity, Severity::Error);
@@ -314,7 +315,7 @@ fn keywords_beside_ref_in_drafts_4_to_7_are_errors_at_their_keys() {
     // a fragment, is not an identifier there, and would be the $ref's base).
     let later = text.replace(r##""$id": "#hook","##, "");
     for draft in [Draft::Draft201909, Draft::Draft202012] {
-        let r = check_schema(&later, &CheckOptions { draft: Some(draft), provider: None });
+        let r = check_schema(&later, &CheckOptions { draft: Some(draft), provider: None, ..CheckOptions::default() });
         assert!(r.valid, "{draft:?}: {:?}", codes(&r.diagnostics));
         assert!(!codes(&r.diagnostics).iter().any(|c| c.contains("ref")), "{draft:?}");
     }
@@ -540,7 +541,7 @@ fn unknown_formats_get_a_rename_the_draft_knows() {
     ];
     for (format, draft, near) in cases {
         let text = text(format);
-        let options = CheckOptions { draft: Some(draft), provider: None };
+        let options = CheckOptions { draft: Some(draft), provider: None, ..CheckOptions::default() };
         let r = check_schema(&text, &options);
         let d = at(&r.diagnostics, "unknown_format");
         assert_eq!(slice(&text, d), format!("\"{format}\""));

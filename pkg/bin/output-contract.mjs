@@ -21,9 +21,9 @@ class Failure extends Error {
 const usage = (message) => new Failure(message, true);
 const unusable = (message) => new Failure(message, false);
 
-const SCHEMA_FLAGS = ['--draft', '--no-strict', '--resource'];
+const SCHEMA_FLAGS = ['--draft', '--no-strict', '--resource', '--format'];
 const LIMIT_FLAGS = ['--max-output-bytes', '--max-depth'];
-const VALUED = new Set(['--schema', '--agent-id', '--draft', '--resource', '--max-output-bytes', '--max-depth']);
+const VALUED = new Set(['--schema', '--agent-id', '--draft', '--resource', '--format', '--max-output-bytes', '--max-depth']);
 
 function count(flag, text) {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) === 0) throw usage(`${flag} needs a positive integer, not ${JSON.stringify(text)}`);
@@ -32,7 +32,7 @@ function count(flag, text) {
 
 /** Flags and at most one positional argument. */
 function parse(args, allowed) {
-  const out = { resources: [], strict: true, extract: false, repair: false };
+  const out = { resources: [], formats: [], strict: true, extract: false, repair: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg.startsWith('--') && !allowed.includes(arg)) throw usage(`unknown option ${arg}`);
@@ -50,6 +50,13 @@ function parse(args, allowed) {
         const at = value.lastIndexOf('=');
         if (at <= 0 || at === value.length - 1) throw usage(`--resource needs URI=FILE, not ${JSON.stringify(value)}`);
         out.resources.push([value.slice(0, at), value.slice(at + 1)]);
+        break;
+      }
+      case '--format': {
+        // A pattern string, matched by the library's engine as the Rust CLI's is.
+        const at = value.indexOf('=');
+        if (at <= 0) throw usage(`--format needs NAME=REGEX, not ${JSON.stringify(value)}`);
+        out.formats.push([value.slice(0, at), value.slice(at + 1)]);
         break;
       }
       case '--max-output-bytes': out.maxOutputBytes = count(arg, value); break;
@@ -106,6 +113,7 @@ function options(args) {
     }
   }
   const out = { strict: args.strict, resources };
+  if (args.formats.length > 0) out.formats = Object.fromEntries(args.formats);
   for (const key of ['draft', 'agentId', 'maxOutputBytes', 'maxDepth']) if (args[key] !== undefined) out[key] = args[key];
   return out;
 }

@@ -22,6 +22,7 @@ import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } 
 import { currentAttempt, executorStream, finishText } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
+import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
 
 export { OptionError } from './options.js';
 
@@ -91,25 +92,32 @@ function toChunkArea(text) {
 }
 
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
-// Error and a fresh instance (state.js) instead of an instance that fails from then on.
+// Error and a fresh instance (state.js) instead of an instance that fails from then on, and what
+// a format function threw during the call is thrown once the call is over (formats.js).
 function guarded(f) {
   // Fixed parameters where they suffice: no arguments array per call on the hot paths (a
   // stream's push makes five calls per chunk).
   if (f.length <= 3) {
     return function (a, b, c) {
+      let result;
       try {
-        return f.call(this, a, b, c);
+        result = f.call(this, a, b, c);
       } catch (e) {
         throw afterTrap(e);
       }
+      if (formatFailure !== undefined) throw takeFormatFailure();
+      return result;
     };
   }
   return function (...args) {
+    let result;
     try {
-      return f.apply(this, args);
+      result = f.apply(this, args);
     } catch (e) {
       throw afterTrap(e);
     }
+    if (formatFailure !== undefined) throw takeFormatFailure();
+    return result;
   };
 }
 
@@ -170,6 +178,7 @@ function handleOf(owner) {
   if (recipe === undefined) {
     throw new Error(`output-contract: this ${owner.constructor.name} was lost when the WebAssembly instance was re-created after an internal error; start a new one`);
   }
+  formatCallbacksReady();
   const fresh = track(wasm.compileContract(utf8(recipe[0]), recipe[1]));
   handles.set(owner, fresh);
   return fresh;
@@ -216,11 +225,12 @@ export class Contract extends Owned {
       if (text === undefined) throw invalidJsonError('schema must be an object, a boolean or JSON text');
     }
     checkOptions('Contract.compile', options);
-    const optionsText = options == null ? '' : JSON.stringify(options);
+    const { text: optionsText, ids } = moduleOptions(options);
     let contract;
     try {
       contract = new Contract(wasm.compileContract(utf8(text), optionsText));
     } catch (e) {
+      forgetFormats(ids);
       throw schemaErrorFrom(e);
     }
     recipes.set(contract, [text, optionsText]);
@@ -620,7 +630,13 @@ export function checkOutputSchemaConfig(schema, options) {
   assertReady();
   checkOptions('checkOutputSchemaConfig', options);
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema) ?? 'null';
-  return JSON.parse(wasm.checkOutputSchemaConfig(text, options == null ? '' : JSON.stringify(options)));
+  const { text: optionsText, ids } = moduleOptions(options);
+  try {
+    return JSON.parse(wasm.checkOutputSchemaConfig(text, optionsText));
+  } finally {
+    // Nothing compiled here outlives the call.
+    forgetFormats(ids);
+  }
 }
 
 /**
@@ -632,7 +648,7 @@ export function checkSchema(text, options) {
   assertReady();
   if (typeof text !== 'string') throw new TypeError('checkSchema expects the schema text');
   checkOptions('checkSchema', options);
-  return JSON.parse(wasm.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined));
+  return JSON.parse(wasm.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined, Object.keys(options?.formats ?? {})));
 }
 
 /**

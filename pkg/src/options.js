@@ -14,12 +14,15 @@ export class OptionError extends TypeError {
   }
 }
 
+const isRegExp = (v) => Object.prototype.toString.call(v) === '[object RegExp]';
+
 /** A value as a JavaScript reader would write it. */
 function shown(value) {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'function') return 'a function';
   if (Array.isArray(value)) return 'an array';
+  if (isRegExp(value)) return 'a RegExp';
   if (typeof value === 'object' && value !== null) return 'an object';
   return String(value);
 }
@@ -47,6 +50,38 @@ const draft = [
 ];
 const resources = ['an object of schemas (objects or booleans) by URI', (v) => plainObject(v) && Object.values(v).every((s) => typeof s === 'boolean' || plainObject(s))];
 
+/**
+ * Throws an OptionError unless `value` is an object of formats by name (or, `withBoolean`, also
+ * true or false); `option` is its name. The patterns' syntax is checked by `moduleOptions`.
+ */
+function checkFormats(option, value, withBoolean) {
+  if (withBoolean && typeof value === 'boolean') return;
+  const allowed = withBoolean ? 'true, false or an object of formats by name' : 'an object of formats by name';
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isRegExp(value)) {
+    throw new OptionError(option, allowed, `${option} must be ${allowed}, got ${shown(value)}`);
+  }
+  for (const [name, format] of Object.entries(value)) {
+    const at = `${option}.${name}`;
+    if (isRegExp(format)) {
+      const other = [...format.flags].filter((f) => f !== 'u');
+      if (other.length > 0) {
+        throw new OptionError(
+          at,
+          'a RegExp with no flag but u',
+          `${at} must be a RegExp with no flag but u, got /${format.source}/${format.flags}: the library's own pattern engine matches it as JSON Schema reads a pattern (case-sensitive, Unicode mode, not anchored), so the flag${other.length > 1 ? 's' : ''} ${other.join('')} would be lost`,
+        );
+      }
+    } else if (typeof format !== 'string' && typeof format !== 'function') {
+      throw new OptionError(at, 'a RegExp, a pattern string or a function', `${at} must be a RegExp, a pattern string or a function, got ${shown(format)}`);
+    }
+  }
+}
+
+// `formats`: true or false (the built-in formats asserted or not), or custom formats by name;
+// checkSchema takes the custom ones alone (formats.js has the module check each pattern's syntax).
+const formats = { check: (option, value) => checkFormats(option, value, true) };
+const customFormats = { check: (option, value) => checkFormats(option, value, false) };
+
 const TEMPLATES = ['outputFormat', 'retry', 'retryLine', 'toolSuccess', 'toolFailure', 'toolFailureLine'];
 // The prompt templates: an object of strings, checked key by key (`templates.retryLine`).
 const templates = {
@@ -59,7 +94,7 @@ export const OPTIONS = {
   'Contract.compile': {
     draft,
     strict: boolean,
-    formats: boolean,
+    formats,
     schemaId: string,
     agentId: string,
     resources,
@@ -75,7 +110,7 @@ export const OPTIONS = {
   retryPrompt: { templates },
   toolFeedback: { tool: string, templates },
   submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft },
-  checkSchema: { draft, provider: oneOf(['openai', 'anthropic']) },
+  checkSchema: { draft, provider: oneOf(['openai', 'anthropic']), formats: customFormats },
   enforce: {
     systemPrompt: string,
     messages: ['an array of messages', Array.isArray],
@@ -112,7 +147,9 @@ function checkObject(fn, options, spec, prefix) {
     }
     // Absent, as JSON.stringify leaves it.
     if (value === undefined) continue;
-    if (kind.nested !== undefined) {
+    if (kind.check !== undefined) {
+      kind.check(prefix + key, value);
+    } else if (kind.nested !== undefined) {
       if (!plainObject(value)) throw invalid(prefix + key, kind.describe, value);
       checkObject(fn, value, kind.nested, `${prefix}${key}.`);
     } else if (!kind[1](value)) {

@@ -9,7 +9,7 @@ use output_contract::agent::config::shape_diagnostics_in;
 use output_contract::schema::compare::compare_texts;
 use output_contract::schema::registry::Registry;
 use output_contract::schema::contract::{Contract, Options};
-use output_contract::Draft;
+use output_contract::{CustomFormat, Draft, SchemaError, SchemaErrorKind};
 use output_contract::check::extract::{extract_json, ExtractOptions, Offsets};
 use output_contract::check::output::OutputLimits;
 use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
@@ -67,6 +67,8 @@ struct Args {
     no_strict: bool,
     /// `(URI, FILE)` pairs.
     resources: Vec<(String, String)>,
+    /// `(NAME, REGEX)` pairs: custom formats.
+    formats: Vec<(String, String)>,
     max_output_bytes: Option<usize>,
     max_depth: Option<usize>,
     extract: bool,
@@ -75,7 +77,7 @@ struct Args {
 }
 
 /// The options that compile a schema, and the limits shared by every command that reads output.
-const SCHEMA_FLAGS: [&str; 3] = ["--draft", "--no-strict", "--resource"];
+const SCHEMA_FLAGS: [&str; 4] = ["--draft", "--no-strict", "--resource", "--format"];
 const LIMIT_FLAGS: [&str; 2] = ["--max-output-bytes", "--max-depth"];
 
 fn count(flag: &str, text: &str) -> Result<usize, Failure> {
@@ -103,6 +105,11 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Failure> {
                 let pair = value()?;
                 let (uri, file) = pair.rsplit_once('=').filter(|(u, f)| !u.is_empty() && !f.is_empty()).ok_or_else(|| Usage(format!("--resource needs URI=FILE, not {pair:?}")))?;
                 out.resources.push((uri.to_owned(), file.to_owned()));
+            }
+            "--format" => {
+                let pair = value()?;
+                let (name, regex) = pair.split_once('=').filter(|(n, _)| !n.is_empty()).ok_or_else(|| Usage(format!("--format needs NAME=REGEX, not {pair:?}")))?;
+                out.formats.push((name.to_owned(), regex.to_owned()));
             }
             "--max-output-bytes" => out.max_output_bytes = Some(count(flag, &value()?)?),
             "--max-depth" => out.max_depth = Some(count(flag, &value()?)?),
@@ -155,9 +162,18 @@ fn options(args: &Args) -> Result<Options, Failure> {
         agent_id: args.agent_id.clone(),
         strict: !args.no_strict,
         resources,
+        custom_formats: args.formats.iter().map(|(name, regex)| (name.clone(), CustomFormat::pattern(regex))).collect(),
         limits: limits(args),
         ..Options::default()
     })
+}
+
+/// Compiles the schema; a bad `--format` regex is a wrong command line.
+fn compile(text: &str, options: &Options) -> Result<Result<Contract, SchemaError>, Failure> {
+    match Contract::compile_text(text, options) {
+        Err(e) if e.kind == SchemaErrorKind::InvalidOption => Err(Usage(e.message)),
+        other => Ok(other),
+    }
 }
 
 fn check(args: &[String]) -> Result<bool, Failure> {
@@ -165,7 +181,7 @@ fn check(args: &[String]) -> Result<bool, Failure> {
     let path = args.input.as_deref().ok_or_else(|| Usage("check needs a SCHEMA file".into()))?;
     let text = read_file(path)?;
     let options = options(&args)?;
-    let report = match Contract::compile_text(&text, &options) {
+    let report = match compile(&text, &options)? {
         Ok(contract) => {
             let config = shape_diagnostics_in(contract.schema(), contract.draft());
             json!({"valid": config.is_empty(), "schema_id": contract.schema_id(), "draft": contract.draft().name(), "issues": [], "config": config})
@@ -180,8 +196,7 @@ fn validate(args: &[String]) -> Result<bool, Failure> {
     let allowed = [&["--schema", "--agent-id", "--extract", "--repair"][..], &SCHEMA_FLAGS, &LIMIT_FLAGS].concat();
     let args = parse(args, &allowed)?;
     let schema_path = args.schema.as_deref().ok_or_else(|| Usage("validate needs --schema SCHEMA".into()))?;
-    let contract = Contract::compile_text(&read_file(schema_path)?, &options(&args)?)
-        .map_err(|e| Unusable(format!("{schema_path}: {}", e.message)))?;
+    let contract = compile(&read_file(schema_path)?, &options(&args)?)?.map_err(|e| Unusable(format!("{schema_path}: {}", e.message)))?;
     if args.extract || args.repair {
         let text = read_input(args.input.as_deref())?;
         let (_, result) = contract.extract_and_validate(&text, args.repair);

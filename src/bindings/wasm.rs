@@ -12,6 +12,7 @@ use crate::report::render;
 use crate::agent::tool::{self, ToolCallOptions};
 use crate::schema::contract::{Contract, Options};
 use crate::validator::draft::Draft;
+use crate::validator::format::CustomFormat;
 use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
@@ -33,13 +34,91 @@ thread_local! {
 struct JsOptions {
     draft: Option<String>,
     strict: Option<bool>,
-    formats: Option<bool>,
+    formats: Option<JsFormats>,
     schema_id: Option<String>,
     agent_id: Option<String>,
     resources: Option<BTreeMap<String, Value>>,
     max_output_bytes: Option<usize>,
     max_depth: Option<usize>,
     raw_output_limit: Option<usize>,
+}
+
+/// `formats`: whether the built-in formats are asserted, or the custom formats by name (then the
+/// built-in ones keep their default), as pkg/src/formats.js sends them.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsFormats {
+    Builtin(bool),
+    Custom(BTreeMap<String, JsFormat>),
+}
+
+/// A custom format: a pattern's source, or the id of a JavaScript function (pkg/src/formats.js).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsFormat {
+    Pattern(String),
+    Function(u32),
+}
+
+thread_local! {
+    /// pkg/src/formats.js's `(id, string) => boolean` that runs format function `id`, and its
+    /// `(id) => void` that forgets it; set again in each instance.
+    static FORMAT_CALLBACKS: RefCell<Option<(js_sys::Function, js_sys::Function)>> = const { RefCell::new(None) };
+}
+
+#[wasm_bindgen(js_name = setFormatCallbacks)]
+pub fn set_format_callbacks(call: js_sys::Function, release: js_sys::Function) {
+    FORMAT_CALLBACKS.with(|c| *c.borrow_mut() = Some((call, release)));
+}
+
+/// A JavaScript format function, by its id: the contracts (and streams) compiled with it share
+/// one, and the last of them to go tells JavaScript to forget the function. Only an id: the
+/// function itself stays on the JavaScript side (a `Contract` is `Send`).
+struct JsFunction(u32);
+
+impl JsFunction {
+    fn callbacks() -> Option<(js_sys::Function, js_sys::Function)> {
+        // Cloned out: the function may compile a contract, which sets them again.
+        FORMAT_CALLBACKS.with(|c| c.borrow().clone())
+    }
+
+    /// JavaScript catches what the function throws, answers false and throws it after the call
+    /// into the module that ran it.
+    fn call(&self, s: &str) -> bool {
+        let Some((call, _)) = JsFunction::callbacks() else { return false };
+        call.call2(&JsValue::NULL, &JsValue::from(self.0), &JsValue::from_str(s)).is_ok_and(|v| v.as_bool() == Some(true))
+    }
+}
+
+impl Drop for JsFunction {
+    fn drop(&mut self) {
+        if let Some((_, release)) = JsFunction::callbacks() {
+            let _ = release.call1(&JsValue::NULL, &JsValue::from(self.0));
+        }
+    }
+}
+
+fn custom_formats(formats: BTreeMap<String, JsFormat>) -> BTreeMap<String, CustomFormat> {
+    formats
+        .into_iter()
+        .map(|(name, format)| {
+            let format = match format {
+                JsFormat::Pattern(source) => CustomFormat::Pattern(source),
+                JsFormat::Function(id) => {
+                    let function = JsFunction(id);
+                    CustomFormat::function(move |s| function.call(s))
+                }
+            };
+            (name, format)
+        })
+        .collect()
+}
+
+/// Why `source` is not a pattern the library can match (pkg/src/formats.js tells it as an
+/// OptionError naming the format, before compiling); `undefined` when it is one.
+#[wasm_bindgen(js_name = patternError)]
+pub fn pattern_error(source: &str) -> Option<String> {
+    crate::validator::ecma::Pattern::new(source).err()
 }
 
 fn option_error(message: String) -> SchemaError {
@@ -57,10 +136,16 @@ fn to_options(json: &str) -> Result<Options, SchemaError> {
             ))
         })?),
     };
+    let (formats, custom_formats) = match js.formats {
+        None => (defaults.formats, BTreeMap::new()),
+        Some(JsFormats::Builtin(assert)) => (assert, BTreeMap::new()),
+        Some(JsFormats::Custom(custom)) => (defaults.formats, custom_formats(custom)),
+    };
     Ok(Options {
         draft,
         strict: js.strict.unwrap_or(defaults.strict),
-        formats: js.formats.unwrap_or(defaults.formats),
+        formats,
+        custom_formats,
         schema_id: js.schema_id,
         agent_id: js.agent_id,
         resources: js.resources.unwrap_or_default(),
@@ -336,7 +421,7 @@ fn config_error(e: SchemaError) -> String {
 
 /// `checkSchema`: `{valid, draft, diagnostics}` as JSON; never throws for bad schema text.
 #[wasm_bindgen(js_name = checkSchema)]
-pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>) -> Result<String, JsError> {
+pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>, formats: Vec<String>) -> Result<String, JsError> {
     let draft = match draft {
         None => None,
         Some(name) => Some(Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?),
@@ -346,7 +431,7 @@ pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>)
         Some(p @ ("openai" | "anthropic")) => tool::Provider::from_name(p),
         Some(other) => return Err(JsError::new(&format!("unknown provider {other:?}: use \"openai\" or \"anthropic\""))),
     };
-    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider });
+    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider, formats });
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 

@@ -20,7 +20,7 @@ pub use crate::json::textpos::Range;
 use crate::json::textpos::LineIndex;
 use crate::agent::tool::{self, ChangeKind, Provider};
 use crate::check::extract::{self, Repair, RepairKind};
-use crate::validator::format;
+use crate::validator::format::{self, CustomFormat};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -58,6 +58,9 @@ pub struct CheckOptions {
     /// The draft for a schema without `$schema` (default: the library's).
     pub draft: Option<Draft>,
     pub provider: Option<Provider>,
+    /// The names of the custom formats the schema is compiled with (`Options::custom_formats`):
+    /// known, so strict mode does not flag them.
+    pub formats: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -166,7 +169,9 @@ impl Report<'_> {
 
 /// Checks schema text for the editor.
 pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
-    let compile = Options { draft: options.draft, ..Options::default() };
+    // Only the names matter here: nothing is validated against the schema.
+    let custom_formats = options.formats.iter().map(|name| (name.clone(), CustomFormat::function(|_| true))).collect();
+    let compile = Options { draft: options.draft, custom_formats, ..Options::default() };
     let (schema, repaired) = match contract::parse_schema_text(text, &compile) {
         Ok(v) => (v, None),
         Err(e) => match parse_repaired(text, &e, &compile) {
@@ -195,7 +200,7 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
             // The meta-schema can report one problem through several of its branches.
             let mut seen = BTreeSet::new();
             for issue in e.issues.iter().filter(|i| seen.insert((i.pointer.as_str(), i.message.as_str()))) {
-                compile_issue(&mut report, issue, draft, &schema, &objects);
+                compile_issue(&mut report, issue, draft, &schema, &objects, &options.formats);
             }
             draft
         }
@@ -273,7 +278,7 @@ fn syntax_repair(report: &mut Report, text: &str, r: &Repair) {
 /// A schema object with its pointer, as [`subschemas`] lists them.
 type Object<'s> = (String, &'s Map<String, Value>);
 
-fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema: &Value, objects: &[Object]) {
+fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema: &Value, objects: &[Object], custom_formats: &[String]) {
     let keyword = issue.keyword.as_deref().unwrap_or_default();
     let (code, at, fix) = match issue.kind {
         SchemaErrorKind::UnknownKeyword if draft == Draft::Jtd => (issue.kind.as_str(), At::Key, None),
@@ -298,7 +303,8 @@ fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema:
         SchemaErrorKind::MetaSchema if unknown_types(report, issue, objects) => return,
         SchemaErrorKind::UnknownFormat => {
             let name = schema.pointer(&issue.pointer).and_then(Value::as_str).unwrap_or_default();
-            let known: Vec<&str> = FORMATS.into_iter().filter(|f| format::lookup(f, draft).is_some()).collect();
+            let built_in = FORMATS.into_iter().filter(|f| format::lookup(f, draft).is_some());
+            let known: Vec<&str> = built_in.chain(custom_formats.iter().map(String::as_str)).collect();
             if let Some(near) = nearest(name, &known, &FORMAT_ALIASES) {
                 let message = format!("unknown format {name:?} (did you mean {near:?}?): it would never be checked");
                 report.add(Severity::Error, issue.kind.as_str(), &issue.pointer, At::Value, message, Some(rename(near)));

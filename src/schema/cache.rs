@@ -50,7 +50,12 @@ impl ContractCache {
     }
 
     /// Compiles `schema`, or returns the cached contract compiled from the same schema and options.
+    /// A contract with a function among its custom formats is compiled anew and not kept: no
+    /// fingerprint tells one function from another.
     pub fn compile(&mut self, schema: &Value, options: &Options) -> Result<Contract, SchemaError> {
+        if options.has_format_functions() {
+            return Contract::compile(schema, options);
+        }
         let fingerprint = options.fingerprint(schema);
         if let Some(pos) = self.entries.iter().position(|c| c.fingerprint() == fingerprint.contract && c.schema() == schema) {
             self.hits += 1;

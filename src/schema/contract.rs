@@ -11,6 +11,8 @@ use crate::check::verdict::{Judgement, Verdict};
 use crate::report::violation::{self, Violation};
 use crate::schema::fingerprint::{self, Fingerprint};
 use crate::schema::{meta, strict};
+use crate::validator::ecma::Pattern;
+use crate::validator::format::CustomFormat;
 use crate::validator::{self as engine, CompileError, Validator};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -36,6 +38,10 @@ pub struct Options {
     pub strict: bool,
     /// Assert `format` (every draft), rather than treat it as an annotation.
     pub formats: bool,
+    /// The user's formats by name, asserted whatever `formats` says; a name of a built-in format
+    /// overrides it, and strict mode knows them. A contract with a function among them is never
+    /// cached (`ContractCache` compiles it anew each time).
+    pub custom_formats: BTreeMap<String, CustomFormat>,
     /// Defaults to the schema's `$id`, else a stable content hash.
     pub schema_id: Option<String>,
     pub agent_id: Option<String>,
@@ -55,6 +61,7 @@ impl Default for Options {
             draft: None,
             strict: true,
             formats: true,
+            custom_formats: BTreeMap::new(),
             schema_id: None,
             agent_id: None,
             resources: BTreeMap::new(),
@@ -71,8 +78,17 @@ impl Options {
     pub(crate) fn fingerprint(&self, schema: &Value) -> Fingerprint {
         let resources: Vec<&Value> = self.resources.values().collect();
         let keys: Vec<&str> = self.resources.keys().map(String::as_str).collect();
+        // Functions are told apart by `has_format_functions` (such a contract is not cached).
+        let patterns: Vec<String> = self
+            .custom_formats
+            .iter()
+            .filter_map(|(name, f)| match f {
+                CustomFormat::Pattern(source) => Some(format!("{name:?}={source:?}")),
+                CustomFormat::Function(_) => None,
+            })
+            .collect();
         let scalars = format!(
-            "{:?}|{}|{}|{:?}|{:?}|{}|{}|{}|{}|{}|{}",
+            "{:?}|{}|{}|{:?}|{:?}|{}|{}|{}|{}|{}|{}|{}",
             self.draft.map(Draft::name),
             self.strict,
             self.formats,
@@ -84,8 +100,14 @@ impl Options {
             self.max_schema_depth,
             self.raw_output_limit,
             keys.join("\u{1}"),
+            patterns.join("\u{1}"),
         );
         fingerprint::fingerprint(schema, &resources, &[&scalars])
+    }
+
+    /// Some custom format is a function, which no fingerprint can tell from another.
+    pub(crate) fn has_format_functions(&self) -> bool {
+        self.custom_formats.values().any(|f| matches!(f, CustomFormat::Function(_)))
     }
 }
 
@@ -134,6 +156,7 @@ impl Contract {
 
     pub(crate) fn compile_with_fingerprint(schema: &Value, options: &Options, fingerprint: Fingerprint) -> Result<Contract, SchemaError> {
         check_schema_limits(schema, options)?;
+        check_custom_formats(options)?;
         let draft = detect_draft(schema, options)?;
 
         let mut issues = meta::check(schema, draft);
@@ -496,8 +519,34 @@ fn detect_draft(schema: &Value, options: &Options) -> Result<Draft, SchemaError>
 
 /// How the validator is to read a schema under these options (`resources`: the documents its
 /// `$ref`s may name).
-fn engine_options<'a>(draft: Draft, options: &Options, resources: &'a BTreeMap<String, Value>) -> engine::Options<'a> {
-    engine::Options { draft, formats: options.formats, refuse_unknown_formats: options.strict && options.formats, resources }
+fn engine_options<'a>(draft: Draft, options: &'a Options, resources: &'a BTreeMap<String, Value>) -> engine::Options<'a> {
+    engine::Options {
+        draft,
+        formats: options.formats,
+        refuse_unknown_formats: options.strict && options.formats,
+        resources,
+        custom_formats: &options.custom_formats,
+    }
+}
+
+/// Every custom format's pattern compiles, whether the schema uses it or not: a bad one is a
+/// mistake in the options, told as such.
+fn check_custom_formats(options: &Options) -> Result<(), SchemaError> {
+    for (name, format) in &options.custom_formats {
+        if let CustomFormat::Pattern(source) = format {
+            if let Err(reason) = Pattern::new(source) {
+                return Err(SchemaError::single(
+                    SchemaIssue::new(SchemaErrorKind::InvalidOption, "", custom_format_error(name, source, &reason)).with_keyword("format"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why the pattern of custom format `name` is refused.
+fn custom_format_error(name: &str, source: &str, reason: &str) -> String {
+    format!("format {name:?}: {source:?} is not a regular expression the library can match ({reason})")
 }
 
 /// The validator's compile error as a typed issue at the keyword at fault.

@@ -37,7 +37,7 @@ pub fn validator(draft: Draft) -> Option<Rc<Validator>> {
         cells.get(slot(draft)).and_then(|cell| {
             cell.get_or_init(|| {
                 // `format: regex` in the meta-schemas is checked when the pattern compiles.
-                let options = Options { draft, formats: false, refuse_unknown_formats: false, resources: &BTreeMap::new() };
+                let options = Options { draft, formats: false, refuse_unknown_formats: false, resources: &BTreeMap::new(), custom_formats: &BTreeMap::new() };
                 Validator::new(meta_schema(draft), &options).ok().map(Rc::new)
             })
             .clone()

@@ -522,6 +522,24 @@ impl<'s, 'o> Compiler<'s, 'o> {
         Ok(self.patterns.len() - 1)
     }
 
+    /// `format`: the user's format of that name, else (when formats are asserted) the draft's.
+    fn format(&mut self, site: &Site<'s>, name: &str, draft: Draft, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+        let check = match self.options.custom_formats.get(name) {
+            Some(format::CustomFormat::Pattern(source)) => format::Check::Pattern(self.pattern(site, source, &["format"])?, source.clone()),
+            Some(format::CustomFormat::Function(f)) => format::Check::Function(std::sync::Arc::clone(f)),
+            None if !(self.options.formats || self.format_assertion) => return Ok(()),
+            None => match format::lookup(name, draft) {
+                Some(check) => format::Check::Builtin(check),
+                None if self.options.refuse_unknown_formats => {
+                    return Err(CompileError::UnknownFormat { pointer: format!("{}/format", site.location), format: name.to_string() });
+                }
+                None => return Ok(()),
+            },
+        };
+        kws.push(Kw::Format(check, name.to_string()));
+        Ok(())
+    }
+
     fn keywords(&mut self, obj: &'s Map<String, Value>, site: &Site<'s>) -> Result<Vec<Kw>, CompileError> {
         let draft = site.draft;
         let mut kws = Vec::new();
@@ -554,14 +572,8 @@ impl<'s, 'o> Compiler<'s, 'o> {
             self.validation_keywords(obj, site, &mut kws)?;
         }
         let get = |k: &str| obj.get(k).filter(|_| reads(draft, k));
-        if let (true, Some(Value::String(name))) = (self.options.formats || self.format_assertion, get("format")) {
-            match format::lookup(name, draft) {
-                Some(check) => kws.push(Kw::Format(check, name.clone())),
-                None if self.options.refuse_unknown_formats => {
-                    return Err(CompileError::UnknownFormat { pointer: format!("{}/format", site.location), format: name.clone() });
-                }
-                None => {}
-            }
+        if let Some(Value::String(name)) = get("format") {
+            self.format(site, name, draft, &mut kws)?;
         }
 
         // Applicators.
@@ -886,7 +898,7 @@ mod tests {
         defs.insert(format!("a{n}"), json!({"type": "string"}));
         let schema = json!({"$defs": defs, "$ref": "#/$defs/a0"});
         let none = std::collections::BTreeMap::new();
-        let options = Options { draft: Draft::Draft202012, formats: false, refuse_unknown_formats: false, resources: &none };
+        let options = Options { draft: Draft::Draft202012, formats: false, refuse_unknown_formats: false, resources: &none, custom_formats: &std::collections::BTreeMap::new() };
         let v = Validator::new(&schema, &options).unwrap();
         // 512 nested evaluations need more than a test thread's 2 MB in a debug build, whose
         // frames are several times a release build's (the wasm is built for release).

@@ -6,6 +6,7 @@
 use super::compile::{JtdType, Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
 use super::{Error, ErrorKind, Validator, MAX_DEPTH};
+use super::format::Check;
 use crate::validator::draft::Draft;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -277,7 +278,16 @@ impl<'s, 'v> Ctx<'s, 'v> {
             }
             Kw::Format(check, name) => {
                 let Value::String(s) = value else { return true };
-                check(s) || self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() })
+                let matched = match check {
+                    Check::Builtin(f) => f(s),
+                    Check::Function(f) => f(s),
+                    Check::Pattern(index, source) => match self.v.patterns.get(*index).map(|p| p.is_match(s)) {
+                        Some(Err(_)) => return self.fail("format", Some("format"), value, ErrorKind::Backtracked { pattern: source.clone() }),
+                        Some(Ok(matched)) => matched,
+                        None => true,
+                    },
+                };
+                matched || self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() })
             }
             Kw::ContentEncoding(encoding) => {
                 let Value::String(s) = value else { return true };

@@ -4,11 +4,68 @@
 //! (RFC 6901 and the relative draft), URI templates (RFC 6570), UUIDs, ECMA-262 regexes.
 
 use crate::validator::draft::Draft;
+use std::sync::Arc;
 
-pub type Check = fn(&str) -> bool;
+/// A built-in format's check.
+pub type Builtin = fn(&str) -> bool;
+
+/// A user's function of a string: whether it is of the format.
+pub type FormatFn = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// A format the user defines by name, as Ajv's `formats` option and `addFormat` do: asserted
+/// whatever `formats` says of the built-in ones, on strings only (other values pass). A name of
+/// the library's own formats is overridden.
+#[derive(Clone)]
+pub enum CustomFormat {
+    /// An ECMA-262 regular expression, matched by the library's own engine as `pattern` is
+    /// (Unicode mode, not anchored: write `^…$` to match whole strings).
+    Pattern(String),
+    /// A function; it is not fingerprinted, so a contract with one is never taken from or kept
+    /// in a `ContractCache`.
+    Function(FormatFn),
+}
+
+impl CustomFormat {
+    pub fn pattern(source: impl Into<String>) -> CustomFormat {
+        CustomFormat::Pattern(source.into())
+    }
+
+    pub fn function(f: impl Fn(&str) -> bool + Send + Sync + 'static) -> CustomFormat {
+        CustomFormat::Function(Arc::new(f))
+    }
+}
+
+impl std::fmt::Debug for CustomFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CustomFormat::Pattern(source) => f.debug_tuple("Pattern").field(source).finish(),
+            CustomFormat::Function(_) => f.write_str("Function(..)"),
+        }
+    }
+}
+
+/// Patterns by their source; functions by identity (the same `Arc`).
+impl PartialEq for CustomFormat {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (CustomFormat::Pattern(a), CustomFormat::Pattern(b)) => a == b,
+            (CustomFormat::Function(a), CustomFormat::Function(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// How a compiled `format` keyword checks a string.
+#[derive(Clone)]
+pub enum Check {
+    Builtin(Builtin),
+    /// A custom format's pattern: its index among the validator's patterns, and its source.
+    Pattern(usize, String),
+    Function(FormatFn),
+}
 
 /// The check of `name` in `draft`; `None` for a format this draft does not define.
-pub fn lookup(name: &str, draft: Draft) -> Option<Check> {
+pub fn lookup(name: &str, draft: Draft) -> Option<Builtin> {
     let since = |d: Draft| draft >= d;
     Some(match name {
         "date" => date,

@@ -36,6 +36,8 @@ pub struct Options<'a> {
     pub refuse_unknown_formats: bool,
     /// Documents `$ref` may name, by URI.
     pub resources: &'a BTreeMap<String, Value>,
+    /// The user's formats by name: asserted whatever `formats` says, ahead of the built-in ones.
+    pub custom_formats: &'a BTreeMap<String, format::CustomFormat>,
 }
 
 /// Why a schema does not compile; `pointer` locates the keyword in the root schema (or, inside

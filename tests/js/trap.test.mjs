@@ -83,3 +83,17 @@ test('schema errors and bad arguments are not mistaken for traps', { skip: built
   assert.throws(() => contract.stream({ maxRetries: 'x' }), (e) => e instanceof Error && e.name !== 'OutputContractInternalError');
   works(contract);
 });
+
+test('a contract with a format function recompiles itself after a trap, its function still called', { skip: built ? false : 'needs target/trap-pkg' }, () => {
+  const seen = [];
+  const contract = oc.Contract.compile({ format: 'sku' }, { formats: { sku: (s) => seen.push(s) && s.startsWith('SKU-') } });
+  assert.equal(contract.validate('SKU-1').valid, true);
+  assert.throws(() => oc.Contract.compile({ $comment: 'output-contract test trap: panic' }), (e) => e.name === 'OutputContractInternalError');
+  // The new instance has no callbacks until the recompile gives them.
+  assert.equal(contract.validate('SKU-2').valid, true);
+  assert.equal(contract.validate('X-3').valid, false);
+  // (Called again for a string that fails, as the report is written.)
+  assert.deepEqual([...new Set(seen)], ['SKU-1', 'SKU-2', 'X-3']);
+  // A new contract with functions in the new instance works too.
+  assert.equal(oc.Contract.compile({ format: 'x' }, { formats: { x: (s) => s === 'x' } }).validate('y').valid, false);
+});

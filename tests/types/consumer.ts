@@ -13,6 +13,9 @@ import {
   type ValidationResult,
   type Violation,
   type CompileOptions,
+  type CustomFormat,
+  type FormatFunctionError,
+  checkSchema,
   type SchemaIssue,
   type JsonSchema,
   compareSchemas,
@@ -30,6 +33,16 @@ interface Review {
 async function main(): Promise<void> {
   await ready;
   const options: CompileOptions = { draft: 'draft2020-12', agentId: 'pr-reviewer', resources: { 'https://x/y.json': { type: 'string' } } };
+  const formats: Record<string, CustomFormat> = { phone: /^\+[0-9]+$/, code: '^[A-Z]{3}$', sku: (s: string) => s.startsWith('SKU-') };
+  const custom: CompileOptions = { formats };
+  const builtIn: CompileOptions = { formats: false };
+  console.log(custom, builtIn, checkSchema('{}', { formats }).valid);
+  try {
+    Contract.compile({ format: 'sku' }, custom).validate('SKU-1');
+  } catch (e) {
+    const failure = e as FormatFunctionError;
+    console.log(failure.format, failure.cause);
+  }
   let contract: Contract;
   try {
     contract = Contract.compile({ type: 'object' }, options);

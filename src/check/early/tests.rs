@@ -4,7 +4,7 @@ use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {
     let none = std::collections::BTreeMap::new();
-    let options = crate::validator::Options { draft: crate::validator::draft::Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none };
+    let options = crate::validator::Options { draft: crate::validator::draft::Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none, custom_formats: &std::collections::BTreeMap::new() };
     Arc::new(EarlySchema::new(Arc::new(Validator::new(&s, &options).unwrap())))
 }
 
