@@ -23,12 +23,13 @@ pub(super) fn compile(schema: &Value) -> Result<Validator, CompileError> {
     let mut todo = Vec::new();
     if let Some(defs) = definitions {
         for (name, def) in defs {
-            let index = c.alloc();
+            let at = format!("/definitions/{}", crate::json::path::escape_pointer_token(name));
+            let index = c.alloc(&at);
             c.definitions.insert(name.as_str(), index);
-            todo.push((index, def, format!("/definitions/{}", crate::json::path::escape_pointer_token(name))));
+            todo.push((index, def, at));
         }
     }
-    let root = c.alloc();
+    let root = c.alloc("");
     for (index, def, at) in todo {
         c.fill(index, def, &at, None)?;
     }
@@ -57,13 +58,13 @@ fn form(mask: u8, name: &'static str, keyword: &'static str, nullable: bool) -> 
 }
 
 impl<'s> Compiler<'s> {
-    fn alloc(&mut self) -> usize {
-        self.nodes.push(Node { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd });
+    fn alloc(&mut self, location: &str) -> usize {
+        self.nodes.push(Node { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd, location: location.to_string() });
         self.nodes.len() - 1
     }
 
     fn child(&mut self, value: &'s Value, at: &str, tag: Option<&str>) -> Result<usize, CompileError> {
-        let index = self.alloc();
+        let index = self.alloc(at);
         self.fill(index, value, at, tag)?;
         Ok(index)
     }
