@@ -102,11 +102,15 @@ pub fn compare_texts(old_text: &str, new_text: &str, options: &Options) -> Resul
     Ok(comparison)
 }
 
-/// Gives each change the range of its pointer (or of the nearest enclosing member) in `text`.
+/// Gives each change the range of its pointer (or of the nearest enclosing member) in `text`;
+/// a change inside another document (`URI#pointer`, reached through a `$ref`) has none there.
 pub fn add_ranges(comparison: &mut Comparison, text: &str) {
     let Some(map) = SourceMap::new(text) else { return };
     let lines = LineIndex::new(text);
     for change in comparison.narrowed.iter_mut().chain(comparison.widened.iter_mut()).chain(comparison.unknown.iter_mut()) {
+        if change.pointer.contains('#') {
+            continue;
+        }
         change.range = map.nearest(&change.pointer).map(|node| {
             let span = node.key.map_or(node.value, |k| crate::json::sourcemap::Span { start: k.start, end: node.value.end });
             lines.range(span.start, span.end)
@@ -368,8 +372,9 @@ impl<'v> Walker<'v> {
     }
 
     /// `$ref` (and the dynamic references): the same target on both sides is compared there;
-    /// another target is unknown unless it accepts the same outputs. A subschema that is only a reference on one side is compared
-    /// with the other side's subschema. Returns whether the sibling keywords remain to compare.
+    /// another target is unknown unless it accepts the same outputs. A subschema that is only a
+    /// reference on one side is compared with the other side's subschema. Returns whether the
+    /// sibling keywords remain to compare.
     fn references(&mut self, ok: &'v [Kw], nk: &'v [Kw], o: Side, n: Side, at: &str) -> bool {
         let target = |kws: &[Kw]| kws.iter().find_map(|k| match k {
             Kw::Ref(t) | Kw::RecursiveRef(t) | Kw::DynamicRef { target: t, .. } => Some(*t),
@@ -655,6 +660,11 @@ impl<'v> Walker<'v> {
                     match fallback(self.new, &pp_new, an, name) {
                         Some(side) if is_false(self.kws_new(side)) => {
                             self.emit(Dir::Narrowed, pointer, "properties", format!("property {name:?} was removed and the object is closed: it is refused now"));
+                        }
+                        // Dropped from an open object: whatever the old subschema asked of the
+                        // property, the new schema asks nothing.
+                        Some(Side::Empty) if !self.kws_old(Side::Node(a)).is_empty() => {
+                            self.emit(Dir::Widened, pointer, "properties", format!("property {name:?} is no longer described: any value is accepted for it"));
                         }
                         Some(side) => {
                             let here = self.at_new(side, &pointer);

@@ -154,6 +154,8 @@ test('required naming a missing property: a warning at that entry; fixed → Sch
 });
 
 test('provider selector: OpenAI strict-mode rules appear, applying a fix edits the schema', async () => {
+  // Past the lint delay, so no lint is due: changing the provider must lint again by itself.
+  await page.waitForTimeout(400);
   await page.selectOption('#provider-select', 'openai');
   const d = await waitForDiagnostic('output-diagnostics', (x) => x.code.startsWith('openai_'));
   assert.ok(d);

@@ -3,7 +3,7 @@
 // under the editor. Offsets from checkSchema are UTF-16 code units, which is what CodeMirror
 // positions count, so they are used as they are.
 import { basicSetup } from 'codemirror';
-import type { Extension } from '@codemirror/state';
+import { StateEffect, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
@@ -25,6 +25,9 @@ export interface SchemaEditor {
   refresh(): void;
 }
 
+/** Dispatched when the check settings (draft, provider) change: the text must be linted again. */
+const settingsChanged = StateEffect.define<null>();
+
 export function schemaEditor(options: {
   parent: HTMLElement;
   labelledBy: string;
@@ -41,7 +44,7 @@ export function schemaEditor(options: {
     const report = checkSchema(text, settings());
     renderList(list, report.diagnostics, view);
     return report.diagnostics.map((d) => toCodeMirror(d, text.length));
-  }, { delay: 200 });
+  }, { delay: 200, needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(settingsChanged))) });
 
   const view = new EditorView({
     parent,
@@ -70,7 +73,12 @@ export function schemaEditor(options: {
       renderList(list, report.diagnostics, view);
       return report;
     },
-    refresh: () => forceLinting(view),
+    refresh() {
+      // forceLinting alone runs only a lint already due (after an edit): the settings changed,
+      // so one is made due first.
+      view.dispatch({ effects: settingsChanged.of(null) });
+      forceLinting(view);
+    },
   };
 }
 
