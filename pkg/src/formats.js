@@ -89,7 +89,9 @@ export function moduleOptions(options) {
   }
   for (const [name, format] of Object.entries(formats)) {
     if (typeof format !== 'function') continue;
-    const id = nextId++;
+    const id = nextId;
+    // Ids are the module's u32s; by the time they wrap, the first are long released.
+    nextId = nextId === 0xffffffff ? 1 : nextId + 1;
     functions.set(id, { name, fn: format });
     ids.push(id);
     sent.push([name, id]);
@@ -101,9 +103,4 @@ export function moduleOptions(options) {
 /** Forgets functions the module did not take (its compile failed) or no longer holds. */
 export function forgetFormats(ids) {
   for (const id of ids) functions.delete(id);
-}
-
-/** How many format functions the module holds (for tests). */
-export function heldFormatFunctions() {
-  return functions.size;
 }
