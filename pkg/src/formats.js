@@ -28,6 +28,15 @@ function fail(name, cause, message) {
   return false;
 }
 
+function shownThrown(e) {
+  if (e instanceof Error) return e.message;
+  try {
+    return String(e);
+  } catch {
+    return 'a value that has no text';
+  }
+}
+
 function callFormat(id, value) {
   // The first failure ends this call's use of the functions.
   if (formatFailure !== undefined) return false;
@@ -37,7 +46,7 @@ function callFormat(id, value) {
   try {
     result = entry.fn(value);
   } catch (e) {
-    return fail(entry.name, e, `threw: ${e instanceof Error ? e.message : String(e)}`);
+    return fail(entry.name, e, `threw: ${shownThrown(e)}`);
   }
   if (typeof result?.then === 'function') {
     return fail(entry.name, undefined, 'returned a promise: a format function runs synchronously and returns whether the string is of the format');
