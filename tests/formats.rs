@@ -181,3 +181,14 @@ fn the_editor_knows_custom_names() {
     assert_eq!(unknown[0].pointer, "/properties/b/format");
     assert!(unknown[0].message.contains("did you mean \"phone\""), "{}", unknown[0].message);
 }
+
+#[test]
+fn a_pattern_format_that_gives_up_is_a_format_violation_that_is_not_retryable() {
+    let contract = Contract::compile(&json!({"format": "runaway"}), &options(&[("runaway", CustomFormat::pattern(r"^(a+)+\1$"))])).unwrap();
+    let long = format!("{}b", "a".repeat(20_000));
+    let error = contract.validate_text(&json!(long).to_string()).unwrap_err();
+    assert_eq!(error.violations.len(), 1);
+    assert_eq!(error.violations[0].keyword, "format");
+    assert!(error.violations[0].message.ends_with("backtracking limit exceeded"), "{}", error.violations[0].message);
+    assert!(!error.retryable);
+}

@@ -93,7 +93,8 @@ function toChunkArea(text) {
 
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
 // Error and a fresh instance (state.js) instead of an instance that fails from then on, and what
-// a format function threw during the call is thrown once the call is over (formats.js).
+// a format function threw during the call is thrown once the call is over (formats.js; a call
+// that failed otherwise throws its own error, and the format's is dropped).
 function guarded(f) {
   // Fixed parameters where they suffice: no arguments array per call on the hot paths (a
   // stream's push makes five calls per chunk).
@@ -103,6 +104,7 @@ function guarded(f) {
       try {
         result = f.call(this, a, b, c);
       } catch (e) {
+        takeFormatFailure();
         throw afterTrap(e);
       }
       if (formatFailure !== undefined) throw takeFormatFailure();
@@ -114,6 +116,7 @@ function guarded(f) {
     try {
       result = f.apply(this, args);
     } catch (e) {
+      takeFormatFailure();
       throw afterTrap(e);
     }
     if (formatFailure !== undefined) throw takeFormatFailure();

@@ -28,6 +28,15 @@ function fail(name, cause, message) {
   return false;
 }
 
+function shownThrown(e) {
+  if (e instanceof Error) return e.message;
+  try {
+    return String(e);
+  } catch {
+    return 'a value that has no text';
+  }
+}
+
 function callFormat(id, value) {
   // The first failure ends this call's use of the functions.
   if (formatFailure !== undefined) return false;
@@ -37,7 +46,7 @@ function callFormat(id, value) {
   try {
     result = entry.fn(value);
   } catch (e) {
-    return fail(entry.name, e, `threw: ${e instanceof Error ? e.message : String(e)}`);
+    return fail(entry.name, e, `threw: ${shownThrown(e)}`);
   }
   if (typeof result?.then === 'function') {
     return fail(entry.name, undefined, 'returned a promise: a format function runs synchronously and returns whether the string is of the format');
@@ -89,7 +98,9 @@ export function moduleOptions(options) {
   }
   for (const [name, format] of Object.entries(formats)) {
     if (typeof format !== 'function') continue;
-    const id = nextId++;
+    const id = nextId;
+    // Ids are the module's u32s; by the time they wrap, the first are long released.
+    nextId = nextId === 0xffffffff ? 1 : nextId + 1;
     functions.set(id, { name, fn: format });
     ids.push(id);
     sent.push([name, id]);
@@ -101,9 +112,4 @@ export function moduleOptions(options) {
 /** Forgets functions the module did not take (its compile failed) or no longer holds. */
 export function forgetFormats(ids) {
   for (const id of ids) functions.delete(id);
-}
-
-/** How many format functions the module holds (for tests). */
-export function heldFormatFunctions() {
-  return functions.size;
 }

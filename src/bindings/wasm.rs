@@ -71,9 +71,9 @@ pub fn set_format_callbacks(call: js_sys::Function, release: js_sys::Function) {
     FORMAT_CALLBACKS.with(|c| *c.borrow_mut() = Some((call, release)));
 }
 
-/// A JavaScript format function, by its id: the contracts (and streams) compiled with it share
-/// one, and the last of them to go tells JavaScript to forget the function. Only an id: the
-/// function itself stays on the JavaScript side (a `Contract` is `Send`).
+/// A JavaScript format function, by its id, held by the contract compiled with it (and shared
+/// with the contract's streams): when the last of them goes, JavaScript is told to forget the
+/// function. Only an id: the function itself stays on the JavaScript side (a `Contract` is `Send`).
 struct JsFunction(u32);
 
 impl JsFunction {

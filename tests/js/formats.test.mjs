@@ -177,6 +177,10 @@ test('a format function that throws makes the call throw, naming the format; the
   threw(() => stream.push('ode"}'));
   assert.equal(contract.stream().push('{"phone": "+1", "sku": "SKU-1"}').earlyViolations.length, 0);
   assert.ok(calls > 0);
+  // Whatever is thrown, even a value without text.
+  const odd = Contract.compile({ format: 'odd' }, { formats: { odd: () => { throw Object.create(null); } } });
+  assert.throws(() => odd.validate('x'), (e) => e.name === 'FormatFunctionError' && /threw: a value that has no text/.test(e.message));
+  assert.equal(odd.validate(1).valid, true);
   // A promise is no answer: format functions run synchronously.
   const lazy = Contract.compile({ format: 'later' }, { formats: { later: async () => true } });
   assert.throws(() => lazy.validate('x'), (e) => e.name === 'FormatFunctionError' && /returned a promise/.test(e.message));
