@@ -7,13 +7,14 @@ use super::parse::Assert;
 use super::program::{Inst, Program};
 
 /// The instructions alive at one position, in a sparse set: inserting and clearing are O(1).
-struct Threads {
-    dense: Vec<u32>,
+#[derive(Debug)]
+pub(super) struct Threads {
+    pub(super) dense: Vec<u32>,
     sparse: Vec<u32>,
 }
 
 impl Threads {
-    fn new(size: usize) -> Threads {
+    pub(super) fn new(size: usize) -> Threads {
         Threads { dense: Vec::with_capacity(size), sparse: vec![0; size] }
     }
 
@@ -33,9 +34,9 @@ impl Threads {
 
 /// Where the matcher stands: the characters on each side of the position.
 #[derive(Clone, Copy)]
-struct At {
-    before: Option<char>,
-    after: Option<char>,
+pub(super) struct At {
+    pub(super) before: Option<char>,
+    pub(super) after: Option<char>,
 }
 
 pub fn is_match(program: &Program, text: &str) -> bool {
@@ -76,7 +77,7 @@ pub fn is_match(program: &Program, text: &str) -> bool {
 
 /// Adds `pc` and everything reachable from it without reading a character; true if that
 /// reaches the end of the pattern.
-fn follow(program: &Program, threads: &mut Threads, pc: u32, at: At, stack: &mut Vec<u32>) -> bool {
+pub(super) fn follow(program: &Program, threads: &mut Threads, pc: u32, at: At, stack: &mut Vec<u32>) -> bool {
     stack.clear();
     stack.push(pc);
     while let Some(pc) = stack.pop() {
