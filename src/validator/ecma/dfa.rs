@@ -134,31 +134,35 @@ impl Dfa {
                 }
                 None => (eot, 0),
             };
-            let mut next = *cache.table.get(state + class)?;
-            if next == UNKNOWN {
-                match self.build(program, cache, state / self.stride, class) {
-                    Some(n) => next = n,
-                    None => {
+            let mut next = cache.table.get(state + class).copied().unwrap_or(UNKNOWN);
+            // One test for the three rare cases: not built yet (UNKNOWN wraps to 0), dead, matched.
+            if next.wrapping_add(1) <= matched + 1 {
+                if next == UNKNOWN {
+                    let Some(built) = self.build(program, cache, state / self.stride, class) else {
                         cache.clears += 1;
                         self.reset(cache);
                         return None;
-                    }
+                    };
+                    next = built;
                 }
-            }
-            if next <= matched {
-                return Some(next == matched);
+                if next <= matched {
+                    return Some(next == matched);
+                }
             }
             state = next as usize;
             i += width;
         }
     }
 
+    #[inline(never)]
     fn class_of(&self, c: char) -> usize {
         let at = self.starts.partition_point(|&s| s <= u32::from(c));
         at.checked_sub(1).and_then(|at| self.classes.get(at)).map_or(0, |&k| usize::from(k))
     }
 
     /// Empties the cache down to the dead, match and start states.
+    #[cold]
+    #[inline(never)]
     fn reset(&self, cache: &mut Cache) {
         cache.table.clear();
         cache.table.resize(2 * self.stride, DEAD);
@@ -173,7 +177,10 @@ impl Dfa {
     }
 
     /// Computes, stores and returns the transition of state `row` on `class`; None when the
-    /// cache has no room for the state it leads to.
+    /// cache has no room for the state it leads to. Kept out of `is_match`, whose loop is the
+    /// hot path: inlined, its frame would be set up on every call.
+    #[cold]
+    #[inline(never)]
     fn build(&self, program: &Program, cache: &mut Cache, row: usize, class: usize) -> Option<u32> {
         let (kernel, context) = cache.states.get(row)?;
         let before = match *context {

@@ -66,6 +66,29 @@ impl Pattern {
             Ok(answer.unwrap_or_else(|| pike::is_match(program, text)))
         }
     }
+
+    /// Each matcher's own answer on `text`, for differential testing (the fuzz target): the DFA
+    /// (with the pattern's cache, then a fresh one), the bounded matcher, the Pike VM; None where
+    /// a matcher does not run the pattern or the text. Patterns with lookaround or backreferences
+    /// give the backtracking matcher's answer alone.
+    #[doc(hidden)]
+    pub fn each_matcher(&self, text: &str) -> Vec<(&'static str, Option<bool>)> {
+        let program = &self.program;
+        if self.backtracking {
+            return vec![("backtrack", backtrack::is_match(program, text, STEP_LIMIT).ok())];
+        }
+        let mut fresh = Scratch::default();
+        let kept = match (self.dfa.as_ref(), self.scratch.try_lock()) {
+            (Some(dfa), Ok(mut scratch)) => dfa.is_match(program, &mut scratch.dfa, text),
+            _ => None,
+        };
+        vec![
+            ("dfa", kept),
+            ("fresh dfa", self.dfa.as_ref().and_then(|dfa| dfa.is_match(program, &mut fresh.dfa, text))),
+            ("bounded", bounded::is_match(program, text, &mut fresh.bounded)),
+            ("pike", Some(pike::is_match(program, text))),
+        ]
+    }
 }
 
 #[cfg(test)]
