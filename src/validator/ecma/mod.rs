@@ -33,6 +33,7 @@ pub struct Pattern {
 struct Scratch {
     dfa: dfa::Cache,
     bounded: bounded::Scratch,
+    pike: pike::Scratch,
 }
 
 /// Why a string could not be matched: the pattern needed more backtracking than allowed.
@@ -63,7 +64,7 @@ impl Pattern {
             let program = &self.program;
             let answer = self.dfa.as_ref().and_then(|dfa| dfa.is_match(program, &mut scratch.dfa, text));
             let answer = answer.or_else(|| bounded::is_match(program, text, &mut scratch.bounded));
-            Ok(answer.unwrap_or_else(|| pike::is_match(program, text)))
+            Ok(answer.unwrap_or_else(|| pike::is_match(program, text, &mut scratch.pike)))
         }
     }
 
@@ -86,7 +87,7 @@ impl Pattern {
             ("dfa", kept),
             ("fresh dfa", self.dfa.as_ref().and_then(|dfa| dfa.is_match(program, &mut fresh.dfa, text))),
             ("bounded", bounded::is_match(program, text, &mut fresh.bounded)),
-            ("pike", Some(pike::is_match(program, text))),
+            ("pike", Some(pike::is_match(program, text, &mut fresh.pike))),
         ]
     }
 }
@@ -128,7 +129,7 @@ mod tests {
             let mut cache = dfa::Cache::default();
             for _ in 0..10 {
                 let text: String = (0..below(7)).map(|_| ["a", "b", "é", " ", "\n"][below(5)]).collect();
-                let pike = pike::is_match(&plain, &text);
+                let pike = pike::is_match(&plain, &text, &mut pike::Scratch::default());
                 let bounded = bounded::is_match(&plain, &text, &mut bounded::Scratch::default());
                 let backtracked = backtrack::is_match(&marked, &text, STEP_LIMIT).ok();
                 let dfa = dfa.as_ref().and_then(|d| d.is_match(&plain, &mut cache, &text));
