@@ -102,6 +102,40 @@ fn regular_patterns_match_as_the_regex_crate_matches() {
     assert!(compared > 20_000, "only {compared} comparisons");
 }
 
+/// Long texts, where the DFA runs for many characters and the bounded matcher would not apply;
+/// and patterns whose DFA needs more states than its cache holds, so that the cache is cleared,
+/// the text matched by the Pike VM, and at last the DFA given up.
+#[test]
+fn long_texts_and_full_caches_match_as_the_regex_crate_matches() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for _ in 0..400 {
+        let source = pattern(&mut rng, 0, false);
+        let Ok(theirs) = regex::Regex::new(&source) else { continue };
+        let ours = Pattern::new(&source).unwrap_or_else(|e| panic!("{source}: {e}"));
+        for _ in 0..4 {
+            let mut t: String = (0..40).map(|_| text(&mut rng)).collect();
+            if ["\\d", "\\w", "\\s", "\\W", "\\b", "\\B", "."].iter().any(|s| source.contains(s)) {
+                t.retain(|c| c.is_ascii() && c != '\n');
+            }
+            assert_eq!(ours.is_match(&t).ok(), Some(theirs.is_match(&t)), "{source:?} on {t:?}");
+        }
+    }
+    for source in ["(?:a|b)*a(?:a|b){11}c", "a[ab]{9}b[ab]{5}$", "^(?:[ab]*a[ab]{12})+$", r"\ba[ab]{10}b\b"] {
+        let theirs = regex::Regex::new(source).unwrap_or_else(|e| panic!("{source}: {e}"));
+        let ours = Pattern::new(source).unwrap_or_else(|e| panic!("{source}: {e}"));
+        for n in 0..60 {
+            let mut t: String = (0..2_000 + n).map(|_| if rng.below(2) == 0 { 'a' } else { 'b' }).collect();
+            if n % 3 == 0 {
+                t.push('c');
+            }
+            if n % 5 == 0 {
+                t.insert(rng.below(t.len()), ' ');
+            }
+            assert_eq!(ours.is_match(&t).ok(), Some(theirs.is_match(&t)), "{source:?} on text {n}");
+        }
+    }
+}
+
 #[test]
 fn lookaround_matches_as_fancy_regex_matches() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);

@@ -1,13 +1,16 @@
 //! `pattern`, `patternProperties` and `format: "regex"` speak ECMA-262 regular expressions in
 //! Unicode mode. The library matches them itself: parse.rs reads the syntax, program.rs compiles
-//! it; bounded.rs (short texts) and pike.rs (any text) run patterns in time linear in the text,
-//! and backtrack.rs runs those with lookaround or backreferences, within a budget of steps.
+//! it; dfa.rs runs patterns without lookaround or backreferences from a lazily built DFA, with
+//! bounded.rs (short texts) and pike.rs (any text) behind it when its cache of states is full,
+//! all in time linear in the text; backtrack.rs runs those with lookaround or backreferences,
+//! within a budget of steps.
 //! unicode.rs holds the `\p{…}` sets. A regex crate would bring its own syntax (translated
 //! before), engines and Unicode tables: they were most of the WebAssembly module's size.
 
 mod backtrack;
 mod bounded;
 mod class;
+mod dfa;
 mod parse;
 mod pike;
 mod program;
@@ -21,8 +24,16 @@ const STEP_LIMIT: usize = 4_000_000;
 pub struct Pattern {
     program: program::Program,
     backtracking: bool,
-    /// bounded.rs's memory, kept between calls: a pattern is matched once per string value.
-    scratch: std::sync::Mutex<bounded::Scratch>,
+    dfa: Option<dfa::Dfa>,
+    /// The matchers' memory, kept between calls: a pattern is matched once per string value.
+    scratch: std::sync::Mutex<Scratch>,
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    dfa: dfa::Cache,
+    bounded: bounded::Scratch,
+    pike: pike::Scratch,
 }
 
 /// Why a string could not be matched: the pattern needed more backtracking than allowed.
@@ -34,7 +45,8 @@ impl Pattern {
         let parsed = parse::parse(source)?;
         let backtracking = parsed.needs_backtracking;
         let program = program::compile(&parsed.node, parsed.groups, backtracking)?;
-        Ok(Pattern { program, backtracking, scratch: std::sync::Mutex::default() })
+        let dfa = if backtracking { None } else { dfa::Dfa::new(&program) };
+        Ok(Pattern { program, backtracking, dfa, scratch: std::sync::Mutex::default() })
     }
 
     /// Whether the pattern matches somewhere in `text` (JSON Schema patterns are not anchored).
@@ -43,12 +55,40 @@ impl Pattern {
             backtrack::is_match(&self.program, text, STEP_LIMIT)
         } else {
             // Another thread using the scratch (natively) gets its own.
-            let answer = match self.scratch.try_lock() {
-                Ok(mut scratch) => bounded::is_match(&self.program, text, &mut scratch),
-                Err(_) => bounded::is_match(&self.program, text, &mut bounded::Scratch::default()),
+            let mut own = None;
+            let mut guard = self.scratch.try_lock();
+            let scratch = match guard.as_deref_mut() {
+                Ok(scratch) => scratch,
+                Err(_) => own.insert(Scratch::default()),
             };
-            Ok(answer.unwrap_or_else(|| pike::is_match(&self.program, text)))
+            let program = &self.program;
+            let answer = self.dfa.as_ref().and_then(|dfa| dfa.is_match(program, &mut scratch.dfa, text));
+            let answer = answer.or_else(|| bounded::is_match(program, text, &mut scratch.bounded));
+            Ok(answer.unwrap_or_else(|| pike::is_match(program, text, &mut scratch.pike)))
         }
+    }
+
+    /// Each matcher's own answer on `text`, for differential testing (the fuzz target): the DFA
+    /// (with the pattern's cache, then a fresh one), the bounded matcher, the Pike VM; None where
+    /// a matcher does not run the pattern or the text. Patterns with lookaround or backreferences
+    /// give the backtracking matcher's answer alone.
+    #[doc(hidden)]
+    pub fn each_matcher(&self, text: &str) -> Vec<(&'static str, Option<bool>)> {
+        let program = &self.program;
+        if self.backtracking {
+            return vec![("backtrack", backtrack::is_match(program, text, STEP_LIMIT).ok())];
+        }
+        let mut fresh = Scratch::default();
+        let kept = match (self.dfa.as_ref(), self.scratch.try_lock()) {
+            (Some(dfa), Ok(mut scratch)) => dfa.is_match(program, &mut scratch.dfa, text),
+            _ => None,
+        };
+        vec![
+            ("dfa", kept),
+            ("fresh dfa", self.dfa.as_ref().and_then(|dfa| dfa.is_match(program, &mut fresh.dfa, text))),
+            ("bounded", bounded::is_match(program, text, &mut fresh.bounded)),
+            ("pike", Some(pike::is_match(program, text, &mut fresh.pike))),
+        ]
     }
 }
 
@@ -56,7 +96,7 @@ impl Pattern {
 mod tests {
     use super::*;
 
-    /// The three matchers agree on every pattern they can all run: random patterns over a few
+    /// The four matchers agree on every pattern they can all run: random patterns over a few
     /// characters and assertions, on random texts.
     #[test]
     fn the_matchers_agree() {
@@ -84,12 +124,16 @@ mod tests {
             let Ok(parsed) = parse::parse(&source) else { continue };
             let Ok(plain) = program::compile(&parsed.node, parsed.groups, false) else { continue };
             let Ok(marked) = program::compile(&parsed.node, parsed.groups, true) else { continue };
+            let dfa = dfa::Dfa::new(&plain);
+            assert!(dfa.is_some(), "{source:?} has a DFA");
+            let mut cache = dfa::Cache::default();
             for _ in 0..10 {
                 let text: String = (0..below(7)).map(|_| ["a", "b", "é", " ", "\n"][below(5)]).collect();
-                let pike = pike::is_match(&plain, &text);
+                let pike = pike::is_match(&plain, &text, &mut pike::Scratch::default());
                 let bounded = bounded::is_match(&plain, &text, &mut bounded::Scratch::default());
                 let backtracked = backtrack::is_match(&marked, &text, STEP_LIMIT).ok();
-                assert_eq!((bounded, backtracked), (Some(pike), Some(pike)), "{source:?} on {text:?}");
+                let dfa = dfa.as_ref().and_then(|d| d.is_match(&plain, &mut cache, &text));
+                assert_eq!((bounded, backtracked, dfa), (Some(pike), Some(pike), Some(pike)), "{source:?} on {text:?}");
             }
         }
     }

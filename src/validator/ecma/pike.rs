@@ -7,13 +7,14 @@ use super::parse::Assert;
 use super::program::{Inst, Program};
 
 /// The instructions alive at one position, in a sparse set: inserting and clearing are O(1).
-struct Threads {
-    dense: Vec<u32>,
+#[derive(Debug)]
+pub(super) struct Threads {
+    pub(super) dense: Vec<u32>,
     sparse: Vec<u32>,
 }
 
 impl Threads {
-    fn new(size: usize) -> Threads {
+    pub(super) fn new(size: usize) -> Threads {
         Threads { dense: Vec::with_capacity(size), sparse: vec![0; size] }
     }
 
@@ -33,22 +34,47 @@ impl Threads {
 
 /// Where the matcher stands: the characters on each side of the position.
 #[derive(Clone, Copy)]
-struct At {
-    before: Option<char>,
-    after: Option<char>,
+pub(super) struct At {
+    pub(super) before: Option<char>,
+    pub(super) after: Option<char>,
 }
 
-pub fn is_match(program: &Program, text: &str) -> bool {
+/// The Pike VM's sets and stack, kept between calls: a sparse set needs no clearing, so a call
+/// costs nothing in proportion to the program until a thread is added.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    sets: Option<(Threads, Threads)>,
+    stack: Vec<u32>,
+}
+
+/// Sets for programs larger than this are not kept between calls (8 bytes an instruction each):
+/// linear memory, once grown, is never given back.
+const KEPT_INSTS: usize = 4096;
+
+pub fn is_match(program: &Program, text: &str, scratch: &mut Scratch) -> bool {
     let size = program.insts.len();
-    let mut current = Threads::new(size);
-    let mut next = Threads::new(size);
-    let mut stack = Vec::new();
+    if scratch.sets.as_ref().is_none_or(|(s, _)| s.sparse.len() != size) {
+        scratch.sets = Some((Threads::new(size), Threads::new(size)));
+    }
+    let answer = match &mut scratch.sets {
+        Some((current, next)) => run(program, text, current, next, &mut scratch.stack),
+        None => false,
+    };
+    if size > KEPT_INSTS {
+        *scratch = Scratch::default();
+    }
+    answer
+}
+
+fn run(program: &Program, text: &str, current: &mut Threads, next: &mut Threads, stack: &mut Vec<u32>) -> bool {
+    current.dense.clear();
+    next.dense.clear();
     let mut pos = 0;
     let mut before = None;
     loop {
         let after = text.get(pos..).and_then(|rest| rest.chars().next());
         let at = At { before, after };
-        if (pos == 0 || !program.anchored) && follow(program, &mut current, 0, at, &mut stack) {
+        if (pos == 0 || !program.anchored) && follow(program, current, 0, at, stack) {
             return true;
         }
         let Some(c) = after else { return false };
@@ -63,11 +89,11 @@ pub fn is_match(program: &Program, text: &str) -> bool {
                 Some(Inst::Class { class, .. }) => program.classes.get(*class as usize).is_some_and(|k| k.matches(c)),
                 _ => false,
             };
-            if step && follow(program, &mut next, pc + 1, at_next, &mut stack) {
+            if step && follow(program, next, pc + 1, at_next, stack) {
                 return true;
             }
         }
-        std::mem::swap(&mut current, &mut next);
+        std::mem::swap(current, next);
         next.dense.clear();
         before = Some(c);
         pos = pos_after;
@@ -76,7 +102,7 @@ pub fn is_match(program: &Program, text: &str) -> bool {
 
 /// Adds `pc` and everything reachable from it without reading a character; true if that
 /// reaches the end of the pattern.
-fn follow(program: &Program, threads: &mut Threads, pc: u32, at: At, stack: &mut Vec<u32>) -> bool {
+pub(super) fn follow(program: &Program, threads: &mut Threads, pc: u32, at: At, stack: &mut Vec<u32>) -> bool {
     stack.clear();
     stack.push(pc);
     while let Some(pc) = stack.pop() {
