@@ -667,4 +667,6 @@ export interface ProviderReply {
   provider: StreamProvider;
   /** The submit tool's name: its call's arguments are the answer. */
   tool?: string;
+  /** Called after the body is cancelled at an early violation (to abort the request itself). */
+  cancel?: () => unknown;
 }

@@ -43,11 +43,11 @@ async function bodyOf(body, provider) {
 
 // The body's chunks as an iterator whose `cancel()` stops the upstream: a ReadableStream by its
 // reader (cancel reaches the fetch), an async iterable by its `return()`.
-function chunksOf(body) {
+function chunksOf(body, provider) {
   if (body !== null && typeof body === 'object' && typeof body.getReader === 'function') {
     const reader = body.getReader();
     return {
-      next: () => reader.read(),
+      next: () => reader.read().catch((e) => Promise.reject(lost(e, provider))),
       cancel: (reason) => reader.cancel(reason).catch(() => {}),
       release: () => reader.releaseLock(),
     };
@@ -55,7 +55,7 @@ function chunksOf(body) {
   if (body != null && typeof body[Symbol.asyncIterator] === 'function') {
     const iterator = body[Symbol.asyncIterator]();
     return {
-      next: () => iterator.next(),
+      next: () => iterator.next().catch((e) => Promise.reject(lost(e, provider))),
       cancel: async () => {
         await iterator.return?.();
       },
@@ -63,6 +63,13 @@ function chunksOf(body) {
     };
   }
   throw new TypeError('the body must be a Response, a ReadableStream or an async iterable of bytes or strings');
+}
+
+// A body whose reading fails (the connection reset under it) is a cut connection. An abort is
+// left as it is: the caller's own.
+function lost(error, provider) {
+  if (error?.name === 'AbortError' || error instanceof ProviderError) return error;
+  return new ProviderError({ kind: 'incomplete_stream', message: `the ${provider} stream broke off: ${error?.message ?? error}` }, provider);
 }
 
 function bytesOf(chunk) {
@@ -75,8 +82,8 @@ function bytesOf(chunk) {
 
 // Reads the body into `push` until it ends or `stop()` says so; `signal` aborts the reading
 // (and cancels the body) with its reason.
-async function pump(body, push, stop, signal) {
-  const chunks = chunksOf(body);
+async function pump(body, provider, push, stop, signal) {
+  const chunks = chunksOf(body, provider);
   let onAbort;
   const aborted = signal
     ? new Promise((_, reject) => {
@@ -124,6 +131,7 @@ export async function validateProviderStream(contract, body, options) {
     const last = { revision: 0, early: [] };
     await pump(
       stream,
+      provider,
       (bytes) => {
         const packed = handle.pushBytes(bytes);
         if (onStatus) onStatus(bridge.status(packed, handle, last));
@@ -149,7 +157,7 @@ export async function* providerEvents(body, options) {
   checkOptions('providerEvents', options);
   const provider = options?.provider;
   if (provider === undefined) throw new TypeError('providerEvents needs options.provider: "openai-chat", "openai-responses" or "anthropic"');
-  const chunks = chunksOf(await bodyOf(body, provider));
+  const chunks = chunksOf(await bodyOf(body, provider), provider);
   const decoder = bridge.events(provider);
   let finished = false;
   try {
@@ -216,6 +224,10 @@ export function providerReply(reply) {
     stream: output(),
     // A provider's own reason (`completed`, `max_output_tokens`, …) as the machine reads it.
     end: () => ({ stopReason: bridge.stopReason(end.stopReason), refusal: end.refusal }),
-    cancel: () => iterator?.return(),
+    // Stopping the events cancels the body; the reply's own cancel (an AbortController's) runs too.
+    cancel: async () => {
+      await iterator?.return();
+      await reply.cancel?.();
+    },
   };
 }

@@ -95,7 +95,7 @@ test('every transcript ends as expected: whole Response, bytes one at a time, ra
 });
 
 test('an early violation cancels the body where it appears, and says so in the status', async () => {
-  for (const name of ['openai-chat-invalid.sse', 'anthropic-invalid.sse']) {
+  for (const name of ['openai-chat-invalid.sse', 'openai-chat-tool-invalid.sse', 'anthropic-invalid.sse']) {
     const expect = transcripts[name];
     const bytes = bytesOf(name);
     const chunks = pieces(bytes, Array.from({ length: Math.ceil(bytes.length / 16) - 1 }, (_, i) => (i + 1) * 16));
