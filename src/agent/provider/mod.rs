@@ -318,6 +318,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_first_choice_and_the_output_deltas_are_read() {
+        // A second choice (`n` > 1) and thinking deltas are not the answer.
+        let chat = concat!(
+            "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"x\"}},{\"index\":0,\"delta\":{\"content\":\"{\\\"a\\\": 2}\"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        );
+        assert_eq!(run(Provider::OpenAiChat, None, chat).unwrap().outcome, StreamOutcome::Valid { valid: true, data: json!({"a": 2}), attempt: 1 });
+        let thinking = concat!(
+            "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"{oops\"}}\n\n",
+            "data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"{\\\"a\\\": 3}\"}}\n\n",
+            "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}\n\n",
+            "data: {\"type\":\"message_stop\"}\n\n",
+        );
+        assert_eq!(run(Provider::Anthropic, None, thinking).unwrap().outcome, StreamOutcome::Valid { valid: true, data: json!({"a": 3}), attempt: 1 });
+        // A Responses answer stopped by the content filter is refused.
+        let filtered = "data: {\"type\":\"response.incomplete\",\"response\":{\"incomplete_details\":{\"reason\":\"content_filter\"}}}\n\n";
+        let out = run(Provider::OpenAiResponses, None, filtered).unwrap();
+        assert_eq!((out.outcome, out.stop_reason.as_deref()), (StreamOutcome::Refused { refusal: String::new(), attempt: 1 }, Some("content_filter")));
+    }
+
+    #[test]
     fn events_serialize_with_their_type() {
         let events = [ProviderEvent::Text { text: "a".into() }, ProviderEvent::End { stop_reason: Some("stop".into()), usage: None }];
         assert_eq!(serde_json::to_value(events).unwrap(), json!([{"type": "text", "text": "a"}, {"type": "end", "stopReason": "stop", "usage": null}]));
