@@ -485,7 +485,8 @@ export type ModelReply =
   | string
   | AsyncIterable<string | Uint8Array>
   | ({ text: string } & ModelEnd)
-  | ({ stream: AsyncIterable<string | Uint8Array>; end?: () => ModelEnd | Promise<ModelEnd>; cancel?: () => unknown } & ModelEnd);
+  | ({ stream: AsyncIterable<string | Uint8Array>; end?: () => ModelEnd | Promise<ModelEnd>; cancel?: () => unknown } & ModelEnd)
+  | ProviderReply;
 
 export type ModelFunction = (messages: ChatMessage[], context: { attempt: number }) => ModelReply | Promise<ModelReply>;
 
@@ -725,4 +726,98 @@ export declare class SchemaRegistry {
   check(): RegistryDiagnostic[];
   /** The versions of a schema name, oldest first. */
   versions(name: string): Array<{ version: string; id: string; path?: string }>;
+
+/**
+ * The wire format of a provider's streaming response: `'openai-chat'` (Chat Completions chunks,
+ * ended by `data: [DONE]`), `'openai-responses'` (Responses API events, ended by
+ * `response.completed`, `response.incomplete` or `response.failed`), `'anthropic'` (Messages
+ * events, ended by `message_stop`). APIs that copy one of these formats are read by its name.
+ */
+export type StreamProvider = 'openai-chat' | 'openai-responses' | 'anthropic';
+
+/** A provider's streaming response body: a `fetch` Response, its body, or the body's chunks. */
+export type ProviderBody = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+export interface ProviderStreamOptions {
+  provider: StreamProvider;
+  /**
+   * The submit tool's name. When the answer calls it, the call's arguments are the output and the
+   * text around the call is not (text may arrive before it); when the answer does not call it,
+   * its text is read as a text answer is. Without `tool`, the text is the output.
+   */
+  tool?: string;
+  /** As for `contract.stream()`: whether an invalid answer's outcome is a `retry` (default: 1) or final. */
+  maxRetries?: number;
+  /** Cancel the body at the first early violation: the request stops costing tokens. Default: false. */
+  abortOnEarlyViolation?: boolean;
+  /** Tool arguments of a strict-mode OpenAI tool: a null for an optional property reads as absent. */
+  nullAsAbsent?: boolean;
+  /** Called after every chunk of the body with the stream's status. */
+  onStatus?: (status: StreamStatus) => void;
+  /** Aborts the reading (the body is cancelled; the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** How the provider said the answer ended, beside the outcome. */
+export interface ProviderEnd {
+  /**
+   * The stop reason as the provider said it: `finish_reason` (OpenAI Chat), `stop_reason`
+   * (Anthropic), or for the Responses API `completed` or the incomplete reason
+   * (`max_output_tokens`, `content_filter`). Null when the answer was cut at an early violation.
+   */
+  stopReason: string | null;
+  /** The token usage the provider reported, as it reported it (null if it did not). */
+  usage: Record<string, JsonValue> | null;
+}
+
+/**
+ * Validates a provider's streaming response through `contract` as it arrives: the server-sent
+ * events are decoded and read inside the module, the output (text, or the `tool` call's
+ * arguments) goes through the stream validator. A refusal is a `refused` outcome with the
+ * provider's text; a token limit is a `truncated` violation; the provider's stop reason and usage
+ * are given beside the outcome. A provider error event, an HTTP error or a connection cut before
+ * the end rejects with a `ProviderError`, never a violation.
+ */
+export declare function validateProviderStream<T = unknown>(contract: Contract, body: ProviderBody, options: ProviderStreamOptions): Promise<StreamOutcome<T> & ProviderEnd>;
+
+/** One normalised event of a provider stream. */
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; index: number; id?: string; name: string }
+  | { type: 'tool-arguments'; index: number; text: string }
+  | { type: 'refusal'; text: string }
+  | { type: 'end'; stopReason: string | null; usage: Record<string, JsonValue> | null };
+
+/**
+ * The normalised events of a provider's streaming response, for callers that route events
+ * themselves. `index` ties a tool call's argument deltas to it. Ends with the `end` event; a
+ * provider error or a cut connection throws a `ProviderError`; leaving the loop early cancels
+ * the body.
+ */
+export declare function providerEvents(body: ProviderBody, options: { provider: StreamProvider }): AsyncGenerator<ProviderEvent, void, undefined>;
+
+/**
+ * Why a provider stream gave no answer. `kind`: `provider_error` (the provider's error event:
+ * overloaded, rate limited, server error), `incomplete_stream` (the body ended before the answer
+ * did: a cut connection), `invalid_event` (an event that is not the provider's format),
+ * `http_error` (a Response with an error status; `status` is set).
+ */
+export declare class ProviderError extends Error {
+  readonly name: 'ProviderError';
+  readonly kind: 'provider_error' | 'incomplete_stream' | 'invalid_event' | 'http_error';
+  readonly provider: StreamProvider;
+  /** The provider's error code or type (`overloaded_error`, `rate_limit_exceeded`, …), when it gave one. */
+  readonly code?: string;
+  /** The HTTP status of an `http_error`. */
+  readonly status?: number;
+}
+
+/** A model reply for `enforce` that is a provider's streaming response (see `validateProviderStream`). */
+export interface ProviderReply {
+  response: ProviderBody;
+  provider: StreamProvider;
+  /** The submit tool's name: its call's arguments are the answer. */
+  tool?: string;
+  /** Called after the body is cancelled at an early violation (to abort the request itself). */
+  cancel?: () => unknown;
 }

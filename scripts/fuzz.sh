@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../fuzz"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 seconds="${SECONDS_PER_TARGET:-60}"
 export RUSTC_BOOTSTRAP=1 # cargo-fuzz needs nightly flags; the stable toolchain accepts them so
-for t in parser stream extract schema validate pattern; do
+for t in parser stream extract schema validate pattern sse; do
   work="../target/fuzz-corpus/$t"
   mkdir -p "$work"
   runs=$(cargo fuzz run "$t" "$work" "corpus/$t" -- -max_total_time="$seconds" 2>&1 | tee "../target/fuzz-$t.log" | sed -n 's/^Done \([0-9]*\) runs.*/\1/p')

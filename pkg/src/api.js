@@ -19,7 +19,7 @@ import {
   STATUS_REVISION_SHIFT,
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
-import { currentAttempt, executorStream, finishText } from './internal.js';
+import { currentAttempt, executorStream, finishText, providerBridge } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
@@ -125,7 +125,7 @@ function guarded(f) {
 }
 
 const wasm = Object.fromEntries(Object.entries(glue).map(([name, value]) => [name, typeof value === 'function' && !/^[A-Z]/.test(name) ? guarded(value) : value]));
-for (const type of [glue.WasmContract, glue.WasmStream]) {
+for (const type of [glue.WasmContract, glue.WasmStream, glue.WasmProviderStream, glue.WasmProviderEvents]) {
   for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(type.prototype))) {
     if (name === 'constructor' || name === 'free' || name === '__destroy_into_raw') continue;
     if (typeof d.value === 'function') d.value = guarded(d.value);
@@ -349,6 +349,30 @@ export class Contract extends Owned {
 
 }
 
+// The status a push returns comes packed in one number (src/bindings/wasm.rs, packed_status); a
+// saturated field is read from the handle's getter. The low fields are what is left below the
+// bytes: a subtraction, where `%` of a double is a call out of optimised code. Violations cross
+// the boundary only when they changed (new ones, one completed when its value closed, or a retry
+// that reset them); `last` keeps them between pushes.
+function statusOf(packed, handle, last) {
+  const bytes = Math.floor(packed / STATUS_BYTES_UNIT);
+  const low = packed - bytes * STATUS_BYTES_UNIT;
+  const attempt = (low >> STATUS_ATTEMPT_SHIFT) & STATUS_ATTEMPT_MAX;
+  const revision = (low >> STATUS_REVISION_SHIFT) & STATUS_REVISION_MASK;
+  if (revision !== last.revision) {
+    last.early = JSON.parse(handle.earlyViolations());
+    last.revision = revision;
+  }
+  return {
+    state: STATUS_IN_FLIGHT,
+    attempt: attempt === STATUS_ATTEMPT_MAX ? handle.attempt : attempt,
+    bytes: bytes === STATUS_BYTES_MAX ? handle.bytes : bytes,
+    complete: (low & STATUS_COMPLETE) !== 0,
+    earlyViolations: last.early.slice(),
+    aborted: (low & STATUS_ABORTED) !== 0,
+  };
+}
+
 /**
  * In-flight → soft-complete → (retry) → hard-complete, or refused. Each push parses only the new
  * bytes; early violations are those no continuation could repair.
@@ -360,8 +384,8 @@ export class OutputStream extends Owned {
     this.#text = plain ? '' : null;
   }
 
-  #early = [];
-  #earlyRevision = 0;
+  // The early violations as last read, and their revision (see statusOf).
+  #last = { revision: 0, early: [] };
   // The attempt's text while every chunk is a string and its JSON.parse is the data (`#plain`):
   // a valid outcome's data is then parsed here, where the module would serialize its value for
   // this side to decode and parse again (most of a long output's finish). Concatenation keeps a
@@ -407,27 +431,7 @@ export class OutputStream extends Owned {
       packed = handle.pushBytes(chunk);
       this.#text = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
-    // The status comes packed in one number (src/bindings/wasm.rs, packed_status); a saturated field is
-    // read from its getter. The low fields are what is left below the bytes: a subtraction, where
-    // `%` of a double is a call out of optimised code.
-    const bytes = Math.floor(packed / STATUS_BYTES_UNIT);
-    const low = packed - bytes * STATUS_BYTES_UNIT;
-    const attempt = (low >> STATUS_ATTEMPT_SHIFT) & STATUS_ATTEMPT_MAX;
-    const revision = (low >> STATUS_REVISION_SHIFT) & STATUS_REVISION_MASK;
-    // Violations cross the boundary only when they changed: new ones, one completed when its
-    // value closed, or a retry that reset them.
-    if (revision !== this.#earlyRevision) {
-      this.#early = JSON.parse(handle.earlyViolations());
-      this.#earlyRevision = revision;
-    }
-    return {
-      state: STATUS_IN_FLIGHT,
-      attempt: attempt === STATUS_ATTEMPT_MAX ? handle.attempt : attempt,
-      bytes: bytes === STATUS_BYTES_MAX ? handle.bytes : bytes,
-      complete: (low & STATUS_COMPLETE) !== 0,
-      earlyViolations: this.#early.slice(),
-      aborted: (low & STATUS_ABORTED) !== 0,
-    };
+    return statusOf(packed, handle, this.#last);
   }
 
   // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD).
@@ -463,7 +467,7 @@ export class OutputStream extends Owned {
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
-    this.#early = [];
+    this.#last.early = [];
     const text = this.#text;
     const handle = handleOf(this);
     const outcome = JSON.parse(handle.finish(stopReason, refusal, text === null));
@@ -483,7 +487,7 @@ export class OutputStream extends Owned {
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
-    this.#early = [];
+    this.#last.early = [];
     const handle = handleOf(this);
     const outcome = JSON.parse(handle.finishText(stopReason, refusal, toInput(text), streamed, repair));
     this.#settle(handle, outcome);
@@ -803,3 +807,25 @@ export class SchemaRegistry {
     }
   }
 }
+
+export { ProviderError, providerEvents, validateProviderStream } from './provider.js';
+
+// Provider streams (pkg/src/provider.js) reach the module through these.
+Object.assign(providerBridge, {
+  open(contract, provider, optionsJson) {
+    return track(handleOf(contract).providerStream(provider, optionsJson));
+  },
+  events(provider) {
+    assertReady();
+    return track(new wasm.WasmProviderEvents(provider));
+  },
+  free(handle) {
+    untrack(handle);
+    if (!detached(handle)) handle.free();
+  },
+  stopReason(raw) {
+    return wasm.providerStopReason(raw ?? undefined);
+  },
+  // A provider stream's status, read as an OutputStream's.
+  status: statusOf,
+});

@@ -9,12 +9,15 @@
 import { enrichSystemPrompt, failureEnvelope } from './api.js';
 import { currentAttempt, executorStream, finishText } from './internal.js';
 import { checkOptions } from './options.js';
+import { providerReply } from './provider.js';
 
 // A model reply in any of the accepted shapes, as { text } or { stream } plus how it ended.
 function normalise(reply) {
   if (typeof reply === 'string') return { text: reply };
-  if (reply == null || typeof reply !== 'object') throw new TypeError('the model must return a string, an async iterable of text deltas, or { text | stream, stopReason?, refusal? }');
+  if (reply == null || typeof reply !== 'object') throw new TypeError('the model must return a string, an async iterable of text deltas, { text | stream, stopReason?, refusal? } or { response, provider, tool? }');
   if (typeof reply[Symbol.asyncIterator] === 'function' && reply.stream === undefined) return { stream: reply };
+  // A provider's streaming response (`{ response, provider, tool? }`): its output deltas.
+  if (reply.response !== undefined && reply.provider !== undefined) return providerReply(reply);
   if (typeof reply.text === 'string' || reply.stream !== undefined || reply.refusal != null) return reply;
   throw new TypeError('the model reply has neither text nor stream');
 }
@@ -66,7 +69,8 @@ async function textAttempt(stream, reply, repair) {
 /**
  * Runs `model` until its output satisfies `contract`, retrying `maxRetries` times (default 1).
  * `model(messages, { attempt })` returns the answer as a string, an async iterable of text
- * deltas (or UTF-8 bytes), or `{ text | stream, stopReason?, refusal?, end?() }`.
+ * deltas (or UTF-8 bytes), `{ text | stream, stopReason?, refusal?, end?() }`, or a provider's
+ * streaming response as `{ response, provider, tool? }` (see validateProviderStream).
  */
 export async function enforce(contract, model, options = {}) {
   checkOptions('enforce', options);

@@ -9,3 +9,10 @@ export const finishText = Symbol('output-contract finishText');
 
 /** `stream[currentAttempt]()`: the attempt the stream is in (from 1). */
 export const currentAttempt = Symbol('output-contract currentAttempt');
+
+/**
+ * What pkg/src/provider.js needs of the module, filled in by api.js (which holds the guarded
+ * calls and each Contract's handle): `open(contract, provider, optionsJson)`, `events(provider)`,
+ * `free(handle)`, `stopReason(raw)`, `status(packed, handle, last)`.
+ */
+export const providerBridge = {};

@@ -123,6 +123,18 @@ export const OPTIONS = {
     runId: string,
   },
 };
+// The wire formats a provider stream is read in.
+const provider = oneOf(['openai-chat', 'openai-responses', 'anthropic']);
+OPTIONS.validateProviderStream = {
+  provider,
+  tool: string,
+  maxRetries: nonNegativeInteger,
+  abortOnEarlyViolation: boolean,
+  nullAsAbsent: boolean,
+  onStatus: ['a function', (v) => typeof v === 'function'],
+  signal: ['an AbortSignal', (v) => typeof AbortSignal !== 'undefined' && v instanceof AbortSignal],
+};
+OPTIONS.providerEvents = { provider };
 OPTIONS.checkOutputSchemaConfig = OPTIONS['Contract.compile'];
 OPTIONS.compareSchemas = { draft, strict: boolean, formats: boolean, resources };
 OPTIONS.SchemaRegistry = { draft, strict: boolean, formats: boolean };

@@ -3,6 +3,7 @@
 //! output schema.
 
 pub mod config;
+pub mod provider;
 pub mod prompt;
 pub mod stream;
 pub mod tool;

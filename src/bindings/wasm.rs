@@ -17,6 +17,7 @@ use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
 use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome, IN_FLIGHT};
+use crate::agent::provider::{EventDecoder, Provider, ProviderOptions, ProviderStream};
 use crate::report::violation::Violation;
 use serde::Deserialize;
 use serde_json::Value;
@@ -625,20 +626,8 @@ impl WasmStream {
         Ok(())
     }
 
-    /// The status in one number, laid out by the `STATUS_` constants.
     fn packed_status(&self) -> f64 {
-        let attempt = (self.stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
-        // Any value that fits the field: JS compares it with the last one it saw.
-        let revision = self.stream.early_revision() as u64 % STATUS_REVISION_MASK;
-        let bytes = (self.stream.parser().bytes() as u64).min(STATUS_BYTES_MAX);
-        let mut low = attempt << STATUS_ATTEMPT_SHIFT | revision << STATUS_REVISION_SHIFT;
-        if self.stream.is_complete() {
-            low |= STATUS_COMPLETE;
-        }
-        if self.stream.is_aborted() {
-            low |= STATUS_ABORTED;
-        }
-        (low + (bytes << STATUS_BYTES_SHIFT)) as f64
+        packed_status(&self.stream)
     }
 
     /// The early violations of this attempt as JSON.
@@ -692,6 +681,22 @@ fn stop_reason_of(name: Option<&str>) -> Result<StopReason, JsError> {
         None => Ok(StopReason::Stop),
         Some(r) => StopReason::parse(r).ok_or_else(|| JsError::new(&format!("unknown stopReason {r:?}"))),
     }
+}
+
+/// The status in one number, laid out by the `STATUS_` constants.
+fn packed_status(stream: &OutputStream) -> f64 {
+    let attempt = (stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
+    // Any value that fits the field: JS compares it with the last one it saw.
+    let revision = stream.early_revision() as u64 % STATUS_REVISION_MASK;
+    let bytes = (stream.parser().bytes() as u64).min(STATUS_BYTES_MAX);
+    let mut low = attempt << STATUS_ATTEMPT_SHIFT | revision << STATUS_REVISION_SHIFT;
+    if stream.is_complete() {
+        low |= STATUS_COMPLETE;
+    }
+    if stream.is_aborted() {
+        low |= STATUS_ABORTED;
+    }
+    (low + (bytes << STATUS_BYTES_SHIFT)) as f64
 }
 
 // The stream status that every push returns: one f64 (exact up to 2^53), so that a chunk costs
@@ -850,4 +855,151 @@ pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Resu
 pub fn parse_schema_id(id: &str) -> String {
     let parsed = crate::schema::version::name_and_version(id).map(|(name, version)| serde_json::json!({"name": name, "version": version.to_string()}));
     serde_json::to_string(&parsed).unwrap_or_default()
+
+// Provider streams (src/agent/provider): a provider's response body goes in as bytes, a stream
+// status comes out per chunk; the events themselves never cross the boundary.
+
+#[wasm_bindgen]
+impl WasmContract {
+    /// A validator of one `provider` response body: `{tool, maxRetries, abortOnEarlyViolation,
+    /// nullAsAbsent}` as JSON.
+    #[wasm_bindgen(js_name = providerStream)]
+    pub fn provider_stream(&self, provider: &str, options_json: &str) -> Result<WasmProviderStream, JsError> {
+        #[derive(Deserialize, Default)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct JsProviderOptions {
+            tool: Option<String>,
+            max_retries: Option<usize>,
+            abort_on_early_violation: Option<bool>,
+            null_as_absent: Option<bool>,
+        }
+        let provider = provider_of(provider)?;
+        let js: JsProviderOptions = if options_json.is_empty() {
+            JsProviderOptions::default()
+        } else {
+            serde_json::from_str(options_json).map_err(|e| JsError::new(&format!("invalid provider stream options: {e}")))?
+        };
+        let defaults = StreamOptions::default();
+        let stream = StreamOptions {
+            max_retries: js.max_retries.unwrap_or(defaults.max_retries),
+            abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
+            null_as_absent: js.null_as_absent.unwrap_or(defaults.null_as_absent),
+            ..defaults
+        };
+        let options = ProviderOptions { stream, tool: js.tool };
+        Ok(WasmProviderStream { stream: ProviderStream::new(&self.contract, provider, options) })
+    }
+}
+
+fn provider_of(name: &str) -> Result<Provider, JsError> {
+    Provider::parse(name).ok_or_else(|| JsError::new(&format!("unknown provider {name:?}")))
+}
+
+#[wasm_bindgen]
+pub struct WasmProviderStream {
+    stream: ProviderStream,
+}
+
+#[wasm_bindgen]
+impl WasmProviderStream {
+    /// Appends a chunk of the body; returns the stream status packed as `pushBytes` does.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> f64 {
+        self.stream.push(chunk);
+        packed_status(self.stream.output_stream())
+    }
+
+    /// Nothing more will be read (the end, an error, or an early violation that ended it).
+    #[wasm_bindgen(getter)]
+    pub fn settled(&self) -> bool {
+        self.stream.settled()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn aborted(&self) -> bool {
+        self.stream.is_aborted()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn attempt(&self) -> usize {
+        self.stream.output_stream().attempt()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn bytes(&self) -> usize {
+        self.stream.output_stream().parser().bytes()
+    }
+
+    /// Bytes of the body the event-stream decoder scanned.
+    #[wasm_bindgen(getter)]
+    pub fn scanned(&self) -> usize {
+        self.stream.scanned()
+    }
+
+    #[wasm_bindgen(js_name = earlyViolations)]
+    pub fn early_violations(&self) -> String {
+        serde_json::to_string(self.stream.output_stream().early_violations()).unwrap_or_default()
+    }
+
+    /// The body ended: `{outcome, stopReason, usage}` or `{error}` as JSON.
+    pub fn finish(&mut self) -> String {
+        let json = match self.stream.finish() {
+            Ok(end) => serde_json::json!({"outcome": end.outcome, "stopReason": end.stop_reason, "usage": end.usage}),
+            Err(error) => serde_json::json!({"error": error}),
+        };
+        json.to_string()
+    }
+}
+
+/// The normalised events of a provider's response body (`providerEvents` in JS).
+#[wasm_bindgen]
+pub struct WasmProviderEvents {
+    decoder: EventDecoder,
+}
+
+#[wasm_bindgen]
+impl WasmProviderEvents {
+    #[wasm_bindgen(constructor)]
+    pub fn new(provider: &str) -> Result<WasmProviderEvents, JsError> {
+        Ok(WasmProviderEvents { decoder: EventDecoder::new(provider_of(provider)?) })
+    }
+
+    /// The events a chunk completes, as a JSON array.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
+        let mut events = Vec::new();
+        self.decoder.push(chunk, &mut events);
+        serde_json::to_string(&events).unwrap_or_default()
+    }
+
+    /// The body ended: its last events, as a JSON array.
+    pub fn end(&mut self) -> String {
+        let mut events = Vec::new();
+        self.decoder.end(&mut events);
+        serde_json::to_string(&events).unwrap_or_default()
+    }
+
+    /// The end or an error was read.
+    #[wasm_bindgen(getter)]
+    pub fn over(&self) -> bool {
+        self.decoder.is_over()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn scanned(&self) -> usize {
+        self.decoder.scanned()
+    }
+}
+
+/// A stop reason a provider gave, as the stream machine reads it (`stop`, `length`, `refusal` or
+/// `tool_use`): `enforce` passes it on with a reply read from a provider stream.
+#[wasm_bindgen(js_name = providerStopReason)]
+pub fn provider_stop_reason(raw: Option<String>) -> String {
+    match crate::agent::provider::stop_reason_of(raw.as_deref()) {
+        StopReason::Stop => "stop",
+        StopReason::Length => "length",
+        StopReason::Refusal => "refusal",
+        StopReason::ToolUse => "tool_use",
+    }
+    .to_string()
 }

@@ -13,8 +13,9 @@ test('require("output-contract") works synchronously and shares the API', async 
   assert.equal(oc.formatViolation(result.error.violations[0]), "$: 'summary' is a required property");
   assert.throws(() => oc.Contract.compile({ type: 'strng' }), (e) => e instanceof oc.SchemaError && e.kind === 'meta_schema');
   assert.deepEqual(Object.keys(oc).sort(), [
-    'Contract', 'McpJsonSchemaValidator', 'OptionError', 'OutputStream', 'SchemaError', 'SchemaRegistry', 'cacheStats', 'checkOutputSchemaConfig', 'checkSchema',
-    'compareSchemas', 'enforce', 'enrichSystemPrompt', 'extractJson', 'failureEnvelope', 'formatChildResult', 'formatViolation', 'locateJson', 'parseSchemaId',
-    'ready', 'retryPrompt', 'setCacheCapacity', 'submitResultTool', 'toolFeedback',
+    'Contract', 'McpJsonSchemaValidator', 'OptionError', 'OutputStream', 'ProviderError', 'SchemaError', 'SchemaRegistry', 'cacheStats',
+    'checkOutputSchemaConfig', 'checkSchema', 'compareSchemas', 'enforce', 'enrichSystemPrompt', 'extractJson', 'failureEnvelope',
+    'formatChildResult', 'formatViolation', 'locateJson', 'parseSchemaId', 'providerEvents', 'ready', 'retryPrompt', 'setCacheCapacity',
+    'submitResultTool', 'toolFeedback', 'validateProviderStream',
   ]);
 });
