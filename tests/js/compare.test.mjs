@@ -44,7 +44,7 @@ for (const [name, before, after, narrowed, widened, unknown] of table) {
 
 // JSON Type Definitions: [name, old, new, narrowed kinds, widened kinds, unknown kinds].
 const jtdTable = [
-  ['jtd new required property (open object)', { properties: { a: { type: 'string' } }, additionalProperties: true }, { properties: { a: { type: 'string' }, b: { type: 'string' } }, additionalProperties: true }, ['properties'], [], []],
+  ['jtd new required property (open object)', { properties: { a: { type: 'string' } }, additionalProperties: true }, { properties: { a: { type: 'string' }, b: { type: 'string' } }, additionalProperties: true }, ['properties', 'type'], [], []],
   ['jtd properties to optionalProperties', { properties: { a: { type: 'string' } } }, { optionalProperties: { a: { type: 'string' } } }, [], ['optionalProperties'], []],
   ['jtd object closed', { properties: { a: { type: 'string' } }, additionalProperties: true }, { properties: { a: { type: 'string' } } }, ['additionalProperties'], [], []],
   ['jtd nullable removed', { type: 'string', nullable: true }, { type: 'string' }, ['nullable'], [], []],
