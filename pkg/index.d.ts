@@ -636,7 +636,11 @@ export declare function locateJson(text: string, pointers: string[]): Array<{ ke
 export interface SchemaChange {
   /** JSON Pointer to the change's place in the new schema (for a dropped keyword, the subschema that no longer has it). */
   pointer: string;
-  /** The keyword concerned (`required`, `maxLength`, `enum`, `type`, `additionalProperties`, `pattern`, `$ref`, `if` …). */
+  /**
+   * The keyword concerned (`required`, `maxLength`, `enum`, `type`, `additionalProperties`, `pattern`, `$ref`, `if` …;
+   * for JSON Type Definitions also `properties`, `optionalProperties`, `nullable`, `elements`, `values`,
+   * `discriminator`, `mapping`). `keyword`: a keyword the comparison does not read is there (always unknown).
+   */
   kind: string;
   message: string;
   /** The pointer's place in the new schema's text, when it was given as text. */
@@ -656,15 +660,22 @@ export interface SchemaComparison {
   unknown: SchemaChange[];
   /** The smallest version step that allows these changes: a patch step changes no accepted output, a minor step may only narrow, a major step anything. */
   needed: 'patch' | 'minor' | 'major';
-  /** When both schemas' `$id`s carry a version: the step between them and whether it allows the changes. */
+  /** When both schemas' ids (`$id`; `metadata.id` in JSON Type Definition) carry a version: the step between them and whether it allows the changes. */
   step?: { from: string; to: string; bump: 'patch' | 'minor' | 'major'; allowed: boolean };
 }
 
 /**
  * Compares two versions of a schema, each compiled as `Contract.compile` would (`resources`
  * for `$ref`s to other documents). Each keyword is judged on its own, so a change other keywords
- * happen to cancel is still reported. Throws a `SchemaError` (its message naming the old or the
- * new schema) when one does not compile.
+ * happen to cancel is still reported; a keyword the comparison does not read makes its place unknown.
+ * Throws a `SchemaError` (its message naming the old or the new schema) when one does not compile.
+ *
+ * With `draft: 'jtd'` both are JSON Type Definitions (RFC 8927), compared form by form with JTD
+ * schema paths as pointers (`/properties/name`, `/optionalProperties/x/type`): a new `properties`
+ * member narrows (and widens a closed object), `properties` → `optionalProperties` widens,
+ * `nullable` added widens, integer types compare by range (`uint8` → `int8` narrows and widens),
+ * `string` → `timestamp` narrows, `mapping` values added widen, a renamed `discriminator` tag
+ * narrows and widens, and definitions reached through `ref` compare where they are defined.
  */
 export declare function compareSchemas(
   oldSchema: JsonSchema | string,
@@ -715,10 +726,14 @@ export interface RegistryDiagnostic {
  * The version rule `check()` applies to consecutive versions of one name: a patch step changes
  * no accepted output; a minor step may only narrow (every output of the new version still fits
  * consumers of the old one); a major step may change anything. Unknown changes need a major step.
+ *
+ * With `draft: 'jtd'` the schemas are JSON Type Definitions: each is known by `metadata.id` (JTD
+ * has no `$id`; RFC 8927 leaves `metadata` to its users), with `metadata.title` and
+ * `metadata.description`. A JTD `ref` names the schema's own `definitions`, never another file.
  */
 export declare class SchemaRegistry {
   constructor(options?: { draft?: Draft; strict?: boolean; formats?: boolean });
-  /** Adds a schema; never throws for a broken one (`check()` reports it). Returns its `$id`, or null. */
+  /** Adds a schema; never throws for a broken one (`check()` reports it). Returns its `$id` (`metadata.id` for JTD), or null. */
   add(schema: JsonSchema | string, options?: { path?: string }): string | null;
   /** The schema with this `$id` compiled, the registry's other schemas as its resources. */
   contract(id: string): Contract;

@@ -4,13 +4,20 @@
 
 use output_contract::schema::compare::{compare, compare_texts, Comparison};
 use output_contract::schema::version::Bump;
-use output_contract::{Contract, Options};
+use output_contract::{Contract, Draft, Options};
 use serde_json::{json, Value};
 
 fn run(old: &Value, new: &Value) -> Comparison {
-    let options = Options::default();
-    let old = Contract::compile(old, &options).unwrap();
-    let new = Contract::compile(new, &options).unwrap();
+    run_with(old, new, &Options::default())
+}
+
+fn jtd() -> Options {
+    Options { draft: Some(Draft::Jtd), ..Options::default() }
+}
+
+fn run_with(old: &Value, new: &Value, options: &Options) -> Comparison {
+    let old = Contract::compile(old, options).unwrap();
+    let new = Contract::compile(new, options).unwrap();
     compare(&old, &new)
 }
 
@@ -94,13 +101,69 @@ fn table() -> Vec<Row> {
     ]
 }
 
-#[test]
-fn every_change_in_the_table_is_classified() {
-    let rows = table();
-    assert!(rows.len() >= 30, "{} rows", rows.len());
+fn jtd_table() -> Vec<Row> {
+    let props = |p: Value| json!({"properties": p});
+    let s = json!({"type": "string"});
+    let defs = |d: Value, root: Value| {
+        let mut root = root;
+        root["definitions"] = d;
+        root
+    };
+    vec![
+        Row { name: "jtd identical", old: props(json!({"a": s})), new: props(json!({"a": s})), expect: "", kind: "" },
+        Row { name: "jtd metadata only", old: props(json!({"a": s})), new: json!({"metadata": {"description": "d"}, "properties": {"a": s}}), expect: "", kind: "" },
+        Row { name: "jtd new required property on an open object", old: json!({"properties": {"a": s}, "additionalProperties": true}), new: json!({"properties": {"a": s, "b": s}, "additionalProperties": true}), expect: "N", kind: "properties" },
+        // A closed object refused the name before: it also widens.
+        Row { name: "jtd new required property on a closed object", old: props(json!({"a": s})), new: props(json!({"a": s, "b": s})), expect: "NW", kind: "properties" },
+        Row { name: "jtd required made optional", old: props(json!({"a": s, "b": s})), new: json!({"properties": {"a": s}, "optionalProperties": {"b": s}}), expect: "W", kind: "optionalProperties" },
+        Row { name: "jtd optional made required", old: json!({"properties": {"a": s}, "optionalProperties": {"b": s}}), new: props(json!({"a": s, "b": s})), expect: "N", kind: "properties" },
+        Row { name: "jtd new optional property on a closed object", old: props(json!({"a": s})), new: json!({"properties": {"a": s}, "optionalProperties": {"b": s}}), expect: "W", kind: "optionalProperties" },
+        Row { name: "jtd object closed", old: json!({"properties": {"a": s}, "additionalProperties": true}), new: props(json!({"a": s})), expect: "N", kind: "additionalProperties" },
+        Row { name: "jtd object opened", old: props(json!({"a": s})), new: json!({"properties": {"a": s}, "additionalProperties": true}), expect: "W", kind: "additionalProperties" },
+        Row { name: "jtd enum value added", old: json!({"enum": ["a", "b"]}), new: json!({"enum": ["a", "b", "c"]}), expect: "W", kind: "enum" },
+        Row { name: "jtd enum value removed", old: json!({"enum": ["a", "b"]}), new: json!({"enum": ["b"]}), expect: "N", kind: "enum" },
+        Row { name: "jtd enum reordered", old: json!({"enum": ["a", "b"]}), new: json!({"enum": ["b", "a"]}), expect: "", kind: "" },
+        Row { name: "jtd nullable added", old: s.clone(), new: json!({"type": "string", "nullable": true}), expect: "W", kind: "nullable" },
+        Row { name: "jtd nullable removed", old: json!({"type": "string", "nullable": true}), new: s.clone(), expect: "N", kind: "nullable" },
+        Row { name: "jtd int8 to int16", old: json!({"type": "int8"}), new: json!({"type": "int16"}), expect: "W", kind: "type" },
+        Row { name: "jtd int16 to int8", old: json!({"type": "int16"}), new: json!({"type": "int8"}), expect: "N", kind: "type" },
+        Row { name: "jtd uint8 to int8", old: json!({"type": "uint8"}), new: json!({"type": "int8"}), expect: "NW", kind: "type" },
+        Row { name: "jtd float32 to float64", old: json!({"type": "float32"}), new: json!({"type": "float64"}), expect: "", kind: "" },
+        Row { name: "jtd float64 to int32", old: json!({"type": "float64"}), new: json!({"type": "int32"}), expect: "N", kind: "type" },
+        Row { name: "jtd string to timestamp", old: s.clone(), new: json!({"type": "timestamp"}), expect: "N", kind: "type" },
+        Row { name: "jtd timestamp to string", old: json!({"type": "timestamp"}), new: s.clone(), expect: "W", kind: "type" },
+        Row { name: "jtd string to boolean", old: s.clone(), new: json!({"type": "boolean"}), expect: "NW", kind: "type" },
+        Row { name: "jtd string to enum", old: s.clone(), new: json!({"enum": ["a"]}), expect: "N", kind: "enum" },
+        Row { name: "jtd elements narrowed", old: json!({"elements": {"type": "int32"}}), new: json!({"elements": {"type": "int8"}}), expect: "N", kind: "type" },
+        Row { name: "jtd values widened", old: json!({"values": s}), new: json!({"values": {"type": "string", "nullable": true}}), expect: "W", kind: "nullable" },
+        Row { name: "jtd property's type changed deep inside", old: props(json!({"a": props(json!({"b": {"type": "uint8"}}))})), new: props(json!({"a": props(json!({"b": {"type": "uint16"}}))})), expect: "W", kind: "type" },
+        Row { name: "jtd empty form narrowed", old: props(json!({"a": {}})), new: props(json!({"a": s})), expect: "N", kind: "type" },
+        Row { name: "jtd schema emptied", old: props(json!({"a": s})), new: props(json!({"a": {}})), expect: "W", kind: "type" },
+        Row { name: "jtd elements to values", old: json!({"elements": s}), new: json!({"values": s}), expect: "NW", kind: "values" },
+        Row { name: "jtd values to properties", old: json!({"values": s}), new: props(json!({"a": s})), expect: "U", kind: "properties" },
+        Row { name: "jtd mapping value added", old: json!({"discriminator": "t", "mapping": {"a": props(json!({"x": s}))}}), new: json!({"discriminator": "t", "mapping": {"a": props(json!({"x": s})), "b": props(json!({}))}}), expect: "W", kind: "mapping" },
+        Row { name: "jtd mapping value removed", old: json!({"discriminator": "t", "mapping": {"a": props(json!({"x": s})), "b": props(json!({}))}}), new: json!({"discriminator": "t", "mapping": {"a": props(json!({"x": s}))}}), expect: "N", kind: "mapping" },
+        Row { name: "jtd mapping schema narrowed", old: json!({"discriminator": "t", "mapping": {"a": json!({"optionalProperties": {"x": s}})}}), new: json!({"discriminator": "t", "mapping": {"a": props(json!({"x": s}))}}), expect: "N", kind: "properties" },
+        Row { name: "jtd tag renamed", old: json!({"discriminator": "t", "mapping": {"a": props(json!({}))}}), new: json!({"discriminator": "kind", "mapping": {"a": props(json!({}))}}), expect: "NW", kind: "discriminator" },
+        Row { name: "jtd definition narrowed behind the same ref", old: defs(json!({"d": s}), props(json!({"a": {"ref": "d"}}))), new: defs(json!({"d": {"type": "timestamp"}}), props(json!({"a": {"ref": "d"}}))), expect: "N", kind: "type" },
+        Row { name: "jtd ref to another definition with the same content", old: defs(json!({"d": s}), props(json!({"a": {"ref": "d"}}))), new: defs(json!({"e": s}), props(json!({"a": {"ref": "e"}}))), expect: "", kind: "" },
+        Row { name: "jtd ref to another definition that widens", old: defs(json!({"d": {"type": "int8"}, "e": {"type": "int32"}}), props(json!({"a": {"ref": "d"}}))), new: defs(json!({"d": {"type": "int8"}, "e": {"type": "int32"}}), props(json!({"a": {"ref": "e"}}))), expect: "W", kind: "type" },
+        Row { name: "jtd ref inlined", old: defs(json!({"d": s}), props(json!({"a": {"ref": "d"}}))), new: props(json!({"a": s})), expect: "", kind: "" },
+        Row { name: "jtd ref made nullable", old: defs(json!({"d": s}), props(json!({"a": {"ref": "d"}}))), new: defs(json!({"d": s}), props(json!({"a": {"ref": "d", "nullable": true}}))), expect: "W", kind: "nullable" },
+        Row {
+            name: "jtd recursive definition narrowed",
+            old: defs(json!({"n": json!({"properties": {"v": s}, "optionalProperties": {"next": {"ref": "n"}}})}), json!({"ref": "n"})),
+            new: defs(json!({"n": json!({"properties": {"v": {"type": "timestamp"}}, "optionalProperties": {"next": {"ref": "n"}}})}), json!({"ref": "n"})),
+            expect: "N",
+            kind: "type",
+        },
+    ]
+}
+
+fn check_rows(rows: &[Row], options: &Options) {
     let mut failures = Vec::new();
-    for row in &rows {
-        let c = run(&row.old, &row.new);
+    for row in rows {
+        let c = run_with(&row.old, &row.new, options);
         let mut got = String::new();
         for (letter, list) in [('N', &c.narrowed), ('W', &c.widened), ('U', &c.unknown)] {
             if !list.is_empty() {
@@ -114,6 +177,51 @@ fn every_change_in_the_table_is_classified() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_change_in_the_table_is_classified() {
+    let rows = table();
+    assert!(rows.len() >= 30, "{} rows", rows.len());
+    check_rows(&rows, &Options::default());
+}
+
+#[test]
+fn every_jtd_change_in_the_table_is_classified() {
+    let rows = jtd_table();
+    assert!(rows.len() >= 12, "{} rows", rows.len());
+    check_rows(&rows, &jtd());
+}
+
+#[test]
+fn jtd_pointers_are_schema_paths() {
+    let old = r#"{"properties": {"name": {"type": "string"}}, "optionalProperties": {"x": {"type": "int8"}}}"#;
+    let new = "{\n  \"properties\": {\"name\": {\"type\": \"string\"}, \"age\": {\"type\": \"uint8\"}},\n  \"optionalProperties\": {\"x\": {\"type\": \"int16\"}}\n}";
+    let c = compare_texts(old, new, &jtd()).unwrap();
+    let pointers = |list: &[output_contract::schema::compare::Change]| list.iter().map(|ch| ch.pointer.clone()).collect::<Vec<_>>();
+    assert_eq!(pointers(&c.narrowed), ["/properties/age"], "{c:#?}");
+    assert_eq!(pointers(&c.widened), ["/properties/age", "/optionalProperties/x/type"], "{c:#?}");
+    assert_eq!(c.widened[1].range.unwrap().start.line, 3);
+    assert!(c.unknown.is_empty());
+    assert_eq!(c.needed, "major");
+}
+
+#[test]
+fn jtd_versions_come_from_metadata_id() {
+    let old = json!({"metadata": {"id": "https://x.test/ticket/1.0.0"}, "properties": {"a": {"type": "string"}}});
+    let new = json!({"metadata": {"id": "https://x.test/ticket/1.1.0"}, "properties": {"a": {"type": "string"}}, "optionalProperties": {"b": {"type": "string"}}});
+    let c = run_with(&old, &new, &jtd());
+    let step = c.step.unwrap();
+    assert_eq!((step.from.as_str(), step.to.as_str(), step.bump, step.allowed), ("1.0.0", "1.1.0", "minor", false));
+}
+
+#[test]
+fn a_jtd_schema_against_a_json_schema_is_unknown() {
+    let old = Contract::compile(&json!({"properties": {"a": {"type": "string"}}}), &jtd()).unwrap();
+    let new = Contract::compile(&json!({"type": "object", "properties": {"a": {"type": "string"}}}), &Options::default()).unwrap();
+    let c = compare(&old, &new);
+    assert_eq!(c.unknown.len(), 1, "{c:#?}");
+    assert_eq!(c.unknown[0].kind, "draft");
 }
 
 #[test]

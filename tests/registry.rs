@@ -84,3 +84,36 @@ fn schemas_added_as_text_resolve_each_other() {
     let contract = registry.contract("https://x.test/a/1.0.0").unwrap();
     assert!(!contract.is_valid(&serde_json::json!({"b": "no"})));
 }
+
+#[test]
+fn jtd_schemas_are_known_by_metadata_id() {
+    let mut registry = Registry::new(Options { draft: Some(output_contract::Draft::Jtd), ..Options::default() });
+    assert_eq!(registry.add_dir(Path::new("tests/fixtures/registry/jtd")).unwrap(), 4);
+    let versions: Vec<String> = registry.versions("event").into_iter().map(|v| v.version).collect();
+    assert_eq!(versions, ["1.0.0", "1.1.0", "1.2.0"]);
+    let diags = registry.check();
+    let all = show(&diags);
+    // 1.0.0 → 1.1.0 narrows (`at` required, a timestamp): a minor step allows it. 1.1.0 → 1.2.0
+    // adds a level inside a definition: a minor step does not allow widening.
+    let steps: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == "version_step").collect();
+    assert_eq!(steps.len(), 1, "{all}");
+    assert!(steps[0].path.as_deref().unwrap().ends_with("event.v1.2.0.schema.json"), "{all}");
+    assert_eq!(steps[0].pointer, "/definitions/level/enum");
+    assert!(steps[0].message.contains("\"debug\""), "{}", steps[0].message);
+    assert_eq!(steps[0].range.unwrap().start.line, 8);
+    // The note schema has no metadata.title or description, and its file name is its name.
+    assert!(diags.iter().any(|d| d.code == "missing_title" && d.message.contains("metadata.title")), "{all}");
+    assert!(!diags.iter().any(|d| d.code == "file_name_mismatch" || d.code == "missing_id" || d.code == "invalid_schema"), "{all}");
+    let event = registry.contract("https://example.com/schemas/event/1.1.0").unwrap();
+    assert!(event.is_valid(&serde_json::json!({"name": "deploy", "level": "info", "at": "2024-01-01T00:00:00Z"})));
+    assert!(!event.is_valid(&serde_json::json!({"name": "deploy", "level": "info", "at": "yesterday"})));
+
+    // A JTD schema without metadata.id: the diagnostic names the place.
+    let mut bare = Registry::new(Options { draft: Some(output_contract::Draft::Jtd), ..Options::default() });
+    bare.add(r#"{"metadata": {"id": "https://x.test/a"}, "type": "string"}"#, None);
+    bare.add(r#"{"type": "string"}"#, None);
+    let diags = bare.check();
+    let all = show(&diags);
+    assert!(diags.iter().any(|d| d.code == "id_without_version" && d.pointer == "/metadata/id" && d.message.starts_with("metadata.id ")), "{all}");
+    assert!(diags.iter().any(|d| d.code == "missing_id" && d.message.contains("metadata.id")), "{all}");
+}

@@ -282,7 +282,8 @@ fn diff(args: &[String]) -> Result<bool, Failure> {
     Ok(allowed)
 }
 
-/// `registry check DIR`: every `*.schema.json` below DIR as a registry, and its diagnostics.
+/// `registry check DIR [--draft jtd]`: every `*.schema.json` below DIR as a registry, and its
+/// diagnostics (`--draft jtd`: JSON Type Definitions, known by `metadata.id`).
 fn registry(args: &[String]) -> Result<bool, Failure> {
     match args.first().map(String::as_str) {
         Some("check") => {}

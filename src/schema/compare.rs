@@ -11,7 +11,13 @@
 //!   counted as compatible.
 //!
 //! Each keyword is judged on its own: a change that other keywords happen to cancel is still
-//! reported (the report may say too much, never too little).
+//! reported (the report may say too much, never too little). A keyword the comparer of the
+//! schema's language does not read makes the subschema that has it unknown: nothing is
+//! skipped silently.
+//!
+//! JSON Type Definition (RFC 8927) contracts are compared form by form, with JTD schema paths
+//! as pointers (`/properties/name`, `/optionalProperties/x/type`): a definition reached through
+//! `ref` is compared at its target.
 
 use crate::json::path::escape_pointer_token;
 use crate::json::sourcemap::SourceMap;
@@ -20,7 +26,8 @@ use crate::schema::contract::{Contract, Options};
 use crate::schema::error::SchemaError;
 use crate::schema::version::{self, Bump};
 use crate::validator::value::{self, is_multiple_of};
-use crate::validator::{Kw, Validator, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use crate::validator::draft::Draft;
+use crate::validator::{JtdType, Kw, Validator, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use serde::Serialize;
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
@@ -79,11 +86,17 @@ enum Dir {
 /// Compares two compiled contracts: how `new` differs from `old` in the outputs it accepts.
 pub fn compare(old: &Contract, new: &Contract) -> Comparison {
     let (o, n) = (old.validator(), new.validator());
-    let mut walker = Walker::new(o, n);
-    walker.pair(Side::Node(o.root()), Side::Node(n.root()), "");
+    let jtd = old.draft() == Draft::Jtd;
+    let mut walker = Walker::new(o, n, jtd);
+    if jtd == (new.draft() == Draft::Jtd) {
+        walker.pair(Side::Node(o.root()), Side::Node(n.root()), "");
+    } else {
+        let message = format!("the schema language changed ({} to {}): the two cannot be compared keyword by keyword", old.draft().title(), new.draft().title());
+        walker.emit(Dir::Unknown, String::new(), "draft", message);
+    }
     let mut comparison = walker.finish();
     comparison.needed = Bump::needed(&comparison).name();
-    let version = |c: &Contract| c.schema().get(c.draft().id_keyword()).and_then(Value::as_str).and_then(version::name_and_version).map(|(_, v)| v);
+    let version = |c: &Contract| version::schema_id(c.schema(), c.draft()).and_then(version::name_and_version).map(|(_, v)| v);
     if let (Some(from), Some(to)) = (version(old), version(new)) {
         let bump = Bump::between(&from, &to);
         comparison.step = Some(Step { from: from.to_string(), to: to.to_string(), bump: bump.name(), allowed: bump.allows(&comparison) });
@@ -140,6 +153,8 @@ struct Walker<'v> {
     out: Comparison,
     /// Inside an odd number of `not`s: what narrows the subschema widens the schema.
     flip: bool,
+    /// Both schemas are JSON Type Definitions, compared form by form.
+    jtd: bool,
     depth: usize,
     /// Keys of changes already recorded (a node reached twice reports once).
     keys: BTreeSet<(u8, String, String, String)>,
@@ -260,8 +275,8 @@ fn number_text(n: &Number) -> String {
 }
 
 impl<'v> Walker<'v> {
-    fn new(old: &'v Validator, new: &'v Validator) -> Self {
-        Walker { old, new, seen: HashSet::new(), out: Comparison::default(), flip: false, depth: 0, keys: BTreeSet::new(), memo: Rc::default() }
+    fn new(old: &'v Validator, new: &'v Validator, jtd: bool) -> Self {
+        Walker { old, new, seen: HashSet::new(), out: Comparison::default(), flip: false, jtd, depth: 0, keys: BTreeSet::new(), memo: Rc::default() }
     }
 
     fn finish(self) -> Comparison {
@@ -311,7 +326,7 @@ impl<'v> Walker<'v> {
         if let Some(known) = self.memo.borrow().get(&(o, n)) {
             return *known;
         }
-        let mut sub = Walker::new(self.old, self.new);
+        let mut sub = Walker::new(self.old, self.new, self.jtd);
         sub.depth = self.depth;
         sub.seen = self.seen.clone();
         sub.memo = Rc::clone(&self.memo);
@@ -344,6 +359,15 @@ impl<'v> Walker<'v> {
 
     fn pair_keywords(&mut self, o: Side, n: Side, at: &str) {
         let (ok, nk) = (self.kws_old(o), self.kws_new(n));
+        let reader = if self.jtd { Reader::Jtd } else { Reader::JsonSchema };
+        let unread = |kws: &[Kw]| kws.iter().any(|k| !matches!(read_by(k), Reader::Both) && read_by(k) != reader);
+        if unread(ok) || unread(nk) {
+            self.emit(Dir::Unknown, at.to_string(), "keyword", "a keyword here is one this comparison does not read: whether it changed cannot be told".into());
+        }
+        if self.jtd {
+            self.jtd_pair(ok, nk, o, n, at);
+            return;
+        }
         match (is_false(ok), is_false(nk)) {
             (true, true) => return,
             (true, false) => {
@@ -889,4 +913,350 @@ fn list_values(values: &[&Value]) -> String {
 /// A node location as people read it: `#` for the root, else the pointer as it is.
 fn shown(location: &str) -> String {
     if location.is_empty() { "#".to_string() } else if location.contains('#') { location.to_string() } else { format!("#{location}") }
+}
+
+/// Which comparer reads a keyword. Every variant is named (no catch-all), so a keyword added to
+/// the validator must be placed here; where one the schema's comparer does not read appears,
+/// the subschema is unknown rather than compared without it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    JsonSchema,
+    Jtd,
+    Both,
+}
+
+fn read_by(kw: &Kw) -> Reader {
+    match kw {
+        Kw::Type { .. } | Kw::Enum(_) | Kw::Items { .. } | Kw::Properties(_) => Reader::Both,
+        Kw::JtdRef { .. } | Kw::JtdType { .. } | Kw::JtdForm { .. } | Kw::JtdRequired(_) | Kw::OptionalProperties(_) | Kw::JtdAdditional(_) | Kw::Values(_) | Kw::Discriminator { .. } => Reader::Jtd,
+        Kw::False
+        | Kw::Ref(_)
+        | Kw::DynamicRef { .. }
+        | Kw::RecursiveRef(_)
+        | Kw::Const(_)
+        | Kw::Minimum(_)
+        | Kw::Maximum(_)
+        | Kw::ExclusiveMinimum(_)
+        | Kw::ExclusiveMaximum(_)
+        | Kw::MultipleOf(_)
+        | Kw::MinLength(_)
+        | Kw::MaxLength(_)
+        | Kw::Pattern(..)
+        | Kw::Format(..)
+        | Kw::ContentEncoding(_)
+        | Kw::ContentMediaType(..)
+        | Kw::MinItems(_)
+        | Kw::MaxItems(_)
+        | Kw::UniqueItems
+        | Kw::Contains { .. }
+        | Kw::Required(_)
+        | Kw::MinProperties(_)
+        | Kw::MaxProperties(_)
+        | Kw::PatternProperties(_)
+        | Kw::AdditionalProperties { .. }
+        | Kw::PropertyNames(_)
+        | Kw::DependentRequired(..)
+        | Kw::DependentSchemas(..)
+        | Kw::AllOf(_)
+        | Kw::AnyOf(_)
+        | Kw::OneOf(_)
+        | Kw::Not(..)
+        | Kw::If { .. }
+        | Kw::UnevaluatedItems(_)
+        | Kw::UnevaluatedProperties(_) => Reader::JsonSchema,
+    }
+}
+
+/// A JTD type or enum: the values of one JSON type it accepts.
+#[derive(Clone, PartialEq, Eq)]
+enum Scalar<'k> {
+    Boolean,
+    String,
+    /// `float32`/`float64`: RFC 8927 accepts any number for both.
+    Float(&'static str),
+    /// An integer type and its inclusive range.
+    Int(&'static str, i64, i64),
+    Timestamp,
+    Enum(Vec<&'k str>),
+}
+
+impl Scalar<'_> {
+    fn name(&self) -> String {
+        match self {
+            Scalar::Boolean => "boolean".into(),
+            Scalar::String => "string".into(),
+            Scalar::Float(n) | Scalar::Int(n, ..) => (*n).into(),
+            Scalar::Timestamp => "timestamp".into(),
+            Scalar::Enum(values) => format!("enum [{}]", values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")),
+        }
+    }
+
+    /// Whether going from `self` to `new` refuses some value (narrows) and accepts a new one
+    /// (widens). Between an enum and `timestamp` both are assumed.
+    fn change_to(&self, new: &Scalar<'_>) -> (bool, bool) {
+        use Scalar::*;
+        match (self, new) {
+            (Boolean, Boolean) | (String, String) | (Float(_), Float(_)) | (Timestamp, Timestamp) => (false, false),
+            (Int(_, l1, h1), Int(_, l2, h2)) => (l1 < l2 || h1 > h2, l2 < l1 || h2 > h1),
+            (Float(_), Int(..)) | (String, Timestamp) | (String, Enum(_)) => (true, false),
+            (Int(..), Float(_)) | (Timestamp, String) | (Enum(_), String) => (false, true),
+            _ => (true, true),
+        }
+    }
+}
+
+/// One JTD form, as the compiled keywords of a node hold it.
+enum Form<'k> {
+    /// The empty form (or no schema at all): any value.
+    Any,
+    Ref(usize),
+    Scalar(Scalar<'k>),
+    Elements(usize),
+    Properties { required: BTreeMap<&'k str, usize>, optional: BTreeMap<&'k str, usize>, open: bool },
+    Values(usize),
+    Discriminator { tag: &'k str, mapping: BTreeMap<&'k str, usize> },
+}
+
+impl Form<'_> {
+    /// The keyword that makes the form, for a change's kind.
+    fn keyword(&self) -> &'static str {
+        match self {
+            Form::Any => "{}",
+            Form::Ref(_) => "ref",
+            Form::Scalar(Scalar::Enum(_)) => "enum",
+            Form::Scalar(_) => "type",
+            Form::Elements(_) => "elements",
+            Form::Properties { .. } => "properties",
+            Form::Values(_) => "values",
+            Form::Discriminator { .. } => "discriminator",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Form::Scalar(s) => s.name(),
+            Form::Any => "any value".into(),
+            other => format!("the {} form", other.keyword()),
+        }
+    }
+
+    fn is_object(&self) -> bool {
+        matches!(self, Form::Properties { .. } | Form::Values(_) | Form::Discriminator { .. })
+    }
+}
+
+/// A node's JTD form and whether it accepts null (the empty form does).
+fn jtd_form(kws: &[Kw]) -> (Form<'_>, bool) {
+    let mut form = Form::Any;
+    let mut nullable = kws.is_empty();
+    let (mut required, mut optional, mut open) = (BTreeMap::new(), BTreeMap::new(), true);
+    let mut is_properties = false;
+    for kw in kws {
+        match kw {
+            Kw::JtdRef { node, nullable: n, .. } => {
+                form = Form::Ref(*node);
+                nullable = *n;
+            }
+            Kw::Type { mask, names } => {
+                nullable = mask & NULL != 0;
+                form = Form::Scalar(if mask & BOOLEAN != 0 {
+                    Scalar::Boolean
+                } else if mask & STRING != 0 {
+                    Scalar::String
+                } else {
+                    Scalar::Float(names.first().copied().unwrap_or("float64"))
+                });
+            }
+            Kw::JtdType { kind, nullable: n } => {
+                nullable = *n;
+                form = Form::Scalar(match (kind, kind.range()) {
+                    (JtdType::Timestamp, _) | (_, None) => Scalar::Timestamp,
+                    (_, Some((lo, hi))) => Scalar::Int(kind.name(), lo, hi),
+                });
+            }
+            Kw::Enum(Value::Array(values)) => {
+                nullable = values.iter().any(Value::is_null);
+                form = Form::Scalar(Scalar::Enum(values.iter().filter_map(Value::as_str).collect()));
+            }
+            Kw::JtdForm { mask, keyword, .. } => {
+                nullable = mask & NULL != 0;
+                is_properties = matches!(*keyword, "properties" | "optionalProperties");
+            }
+            Kw::Items { rest: Some(rest), .. } => form = Form::Elements(*rest),
+            Kw::Properties(list) => required.extend(list.iter().map(|(k, n)| (k.as_str(), *n))),
+            Kw::OptionalProperties(list) => optional.extend(list.iter().map(|(k, n)| (k.as_str(), *n))),
+            Kw::JtdAdditional(_) => open = false,
+            Kw::Values(node) => form = Form::Values(*node),
+            Kw::Discriminator { tag, mapping } => form = Form::Discriminator { tag, mapping: mapping.iter().map(|(k, n)| (k.as_str(), *n)).collect() },
+            // Read by no form here: `pair_keywords` has reported it.
+            _ => {}
+        }
+    }
+    if is_properties {
+        form = Form::Properties { required, optional, open };
+    }
+    (form, nullable)
+}
+
+impl<'v> Walker<'v> {
+    /// Two JTD schemas: whether null is accepted, then the forms. A `ref` is compared through
+    /// its definition (a definition reached from both sides under one name is compared where it
+    /// is defined, `/definitions/NAME`).
+    fn jtd_pair(&mut self, ok: &'v [Kw], nk: &'v [Kw], o: Side, n: Side, at: &str) {
+        let ((fo, null_o), (fn_, null_n)) = (jtd_form(ok), jtd_form(nk));
+        match (&fo, &fn_) {
+            (Form::Any, Form::Any) => return,
+            (Form::Any, _) => {
+                let pointer = join(at, &[fn_.keyword()]);
+                self.emit(Dir::Narrowed, pointer, fn_.keyword(), format!("accepts only {} now, where any value was accepted", fn_.describe()));
+                return;
+            }
+            (_, Form::Any) => {
+                self.emit(Dir::Widened, at.to_string(), fo.keyword(), format!("accepts any value now (was {})", fo.describe()));
+                return;
+            }
+            _ => {}
+        }
+        // A `ref`'s own `nullable` is compared here; the definition's, where it is paired. (The
+        // report may then say too much, never too little.)
+        if null_o != null_n {
+            if null_n {
+                self.emit(Dir::Widened, join(at, &["nullable"]), "nullable", "null is allowed now".into());
+            } else {
+                self.emit(Dir::Narrowed, at.to_string(), "nullable", "null is no longer allowed".into());
+            }
+        }
+        match (fo, fn_) {
+            (Form::Ref(a), Form::Ref(b)) => {
+                let here = self.new.location(b).to_string();
+                self.pair(Side::Node(a), Side::Node(b), &here);
+            }
+            (Form::Ref(a), _) => self.pair(Side::Node(a), n, at),
+            (_, Form::Ref(b)) => {
+                let here = self.new.location(b).to_string();
+                self.pair(o, Side::Node(b), &here);
+            }
+            (Form::Scalar(a), Form::Scalar(b)) => self.jtd_scalars(&a, &b, at),
+            (Form::Elements(a), Form::Elements(b)) | (Form::Values(a), Form::Values(b)) => {
+                let here = self.new.location(b).to_string();
+                self.pair(Side::Node(a), Side::Node(b), &here);
+            }
+            (Form::Properties { required: ro, optional: oo, open: open_o }, Form::Properties { required: rn, optional: on, open: open_n }) => {
+                self.jtd_properties((&ro, &oo, open_o), (&rn, &on, open_n), at);
+            }
+            (Form::Discriminator { tag: to, mapping: mo }, Form::Discriminator { tag: tn, mapping: mn }) => self.jtd_discriminator((to, &mo), (tn, &mn), at),
+            (a, b) if a.is_object() && b.is_object() => {
+                let message = format!("{} replaced {}: which objects each accepts cannot be compared", b.describe(), a.describe());
+                self.emit(Dir::Unknown, join(at, &[b.keyword()]), b.keyword(), message);
+            }
+            (a, b) => {
+                // Different JSON types: no value but null is accepted by both.
+                let pointer = join(at, &[b.keyword()]);
+                self.emit(Dir::Narrowed, pointer.clone(), b.keyword(), format!("accepts {} now: {} is refused", b.describe(), a.describe()));
+                self.emit(Dir::Widened, pointer, b.keyword(), format!("accepts {} now (was {})", b.describe(), a.describe()));
+            }
+        }
+    }
+
+    fn jtd_scalars(&mut self, a: &Scalar<'_>, b: &Scalar<'_>, at: &str) {
+        if let (Scalar::Enum(x), Scalar::Enum(y)) = (a, b) {
+            let pointer = join(at, &["enum"]);
+            let added: Vec<String> = y.iter().filter(|v| !x.contains(v)).map(|v| format!("{v:?}")).collect();
+            let removed: Vec<String> = x.iter().filter(|v| !y.contains(v)).map(|v| format!("{v:?}")).collect();
+            if !added.is_empty() {
+                self.emit(Dir::Widened, pointer.clone(), "enum", format!("{} allowed now", added.join(", ")));
+            }
+            if !removed.is_empty() {
+                self.emit(Dir::Narrowed, pointer, "enum", format!("{} no longer allowed", removed.join(", ")));
+            }
+            return;
+        }
+        let (narrows, widens) = a.change_to(b);
+        let keyword = if matches!(b, Scalar::Enum(_)) { "enum" } else { "type" };
+        let pointer = join(at, &[keyword]);
+        let what = format!("{} replaced {}", b.name(), a.name());
+        if narrows {
+            self.emit(Dir::Narrowed, pointer.clone(), keyword, format!("{what}: some values it accepted are refused now"));
+        }
+        if widens {
+            self.emit(Dir::Widened, pointer, keyword, format!("{what}: some values it refused are accepted now"));
+        }
+    }
+
+    /// The properties form: each property by where it is (required, optional, absent) on each
+    /// side, then whether the object is open to other properties.
+    fn jtd_properties(&mut self, old: (&BTreeMap<&str, usize>, &BTreeMap<&str, usize>, bool), new: (&BTreeMap<&str, usize>, &BTreeMap<&str, usize>, bool), at: &str) {
+        let (ro, oo, open_o) = old;
+        let (rn, on, open_n) = new;
+        let find = |req: &BTreeMap<&str, usize>, opt: &BTreeMap<&str, usize>, name: &str| req.get(name).map(|n| (true, *n)).or_else(|| opt.get(name).map(|n| (false, *n)));
+        let names: BTreeSet<&str> = ro.keys().chain(oo.keys()).chain(rn.keys()).chain(on.keys()).copied().collect();
+        for name in names {
+            match (find(ro, oo, name), find(rn, on, name)) {
+                (Some((was_required, a)), Some((is_required, b))) => {
+                    let here = self.new.location(b).to_string();
+                    if was_required && !is_required {
+                        self.emit(Dir::Widened, here.clone(), "optionalProperties", format!("property {name:?} is optional now"));
+                    } else if !was_required && is_required {
+                        self.emit(Dir::Narrowed, here.clone(), "properties", format!("property {name:?} is required now"));
+                    }
+                    self.pair(Side::Node(a), Side::Node(b), &here);
+                }
+                (None, Some((is_required, b))) => {
+                    let here = self.new.location(b).to_string();
+                    let keyword = if is_required { "properties" } else { "optionalProperties" };
+                    if is_required {
+                        self.emit(Dir::Narrowed, here.clone(), keyword, format!("new required property {name:?}: outputs without it are refused"));
+                    }
+                    if open_o {
+                        // The old open object accepted any value for it.
+                        self.pair(Side::Empty, Side::Node(b), &here);
+                    } else {
+                        self.emit(Dir::Widened, here, keyword, format!("property {name:?} is accepted now, where the old closed object refused it"));
+                    }
+                }
+                (Some((was_required, a)), None) => {
+                    if was_required {
+                        self.emit(Dir::Widened, at.to_string(), "properties", format!("property {name:?} is no longer required"));
+                    }
+                    if open_n {
+                        self.pair(Side::Node(a), Side::Empty, at);
+                    } else {
+                        self.emit(Dir::Narrowed, at.to_string(), "properties", format!("property {name:?} was removed and the object is closed: it is refused now"));
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+        match (open_o, open_n) {
+            (true, false) => self.emit(Dir::Narrowed, at.to_string(), "additionalProperties", "the object is closed now: properties it does not list are refused".into()),
+            (false, true) => self.emit(Dir::Widened, join(at, &["additionalProperties"]), "additionalProperties", "the object is open now: properties it does not list are accepted".into()),
+            _ => {}
+        }
+    }
+
+    /// The discriminator form: another tag changes every object it accepts; with the same tag,
+    /// each tag value's schema compares with its own.
+    fn jtd_discriminator(&mut self, old: (&str, &BTreeMap<&str, usize>), new: (&str, &BTreeMap<&str, usize>), at: &str) {
+        let ((to, mo), (tn, mn)) = (old, new);
+        if to != tn {
+            let pointer = join(at, &["discriminator"]);
+            self.emit(Dir::Narrowed, pointer.clone(), "discriminator", format!("the tag is {tn:?} now (was {to:?}): objects tagged by {to:?} are refused"));
+            self.emit(Dir::Widened, pointer, "discriminator", format!("the tag is {tn:?} now (was {to:?}): objects tagged by {tn:?} are accepted"));
+            return;
+        }
+        for value in mo.keys().chain(mn.keys()).copied().collect::<BTreeSet<&str>>() {
+            match (mo.get(value), mn.get(value)) {
+                (Some(&a), Some(&b)) => {
+                    let here = self.new.location(b).to_string();
+                    self.pair(Side::Node(a), Side::Node(b), &here);
+                }
+                (None, Some(&b)) => {
+                    let here = self.new.location(b).to_string();
+                    self.emit(Dir::Widened, here, "mapping", format!("tag value {value:?} is accepted now"));
+                }
+                (Some(_), None) => self.emit(Dir::Narrowed, join(at, &["mapping"]), "mapping", format!("tag value {value:?} is refused now")),
+                (None, None) => {}
+            }
+        }
+    }
 }

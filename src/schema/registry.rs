@@ -6,6 +6,11 @@
 //!
 //! File names follow the `$id`: `NAME.schema.json`, `NAME.vX.Y.Z.schema.json` (or
 //! `NAME.X.Y.Z.schema.json`), or `NAME/X.Y.Z.schema.json`.
+//!
+//! JSON Type Definition schemas (a registry whose options say `draft: jtd`) have no `$id`:
+//! theirs is `metadata.id`, and their title and description `metadata.title` and
+//! `metadata.description` (RFC 8927 leaves `metadata` to the user). A JTD `ref` names one of
+//! the schema's own `definitions`, so JTD schemas never refer to each other across files.
 
 use crate::json::sourcemap::SourceMap;
 use crate::json::textpos::{LineIndex, Range};
@@ -188,8 +193,8 @@ impl Registry {
                 return;
             }
         };
-        let id_keyword = self.draft_of(value).id_keyword();
-        let id_pointer = format!("/{id_keyword}");
+        let draft = self.draft_of(value);
+        let (id_pointer, id_keyword) = version::id_pointer_and_name(draft);
         match &e.id {
             None => out.push(self.diagnostic(e, Severity::Error, "missing_id", "", format!("the schema has no {id_keyword}: the registry knows schemas by it"))),
             Some(id) => match e.name_version() {
@@ -217,9 +222,10 @@ impl Registry {
                 out.push(self.diagnostic(e, Severity::Error, "duplicate_id", &id_pointer, format!("{id_keyword} {id:?} is also the id of {other}: each version of a schema must have its own")));
             }
         }
+        let notes = if draft == Draft::Jtd { value.get("metadata").unwrap_or(&Value::Null) } else { value };
         for key in ["title", "description"] {
-            if value.get(key).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
-                out.push(self.diagnostic(e, Severity::Warning, if key == "title" { "missing_title" } else { "missing_description" }, "", format!("the schema has no {key}: readers of the registry (and models given the schema) rely on it")));
+            if notes.get(key).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
+                out.push(self.diagnostic(e, Severity::Warning, if key == "title" { "missing_title" } else { "missing_description" }, "", format!("the schema has no {}{key}: readers of the registry (and models given the schema) rely on it", if draft == Draft::Jtd { "metadata." } else { "" })));
             }
         }
         let resources = e.id.as_deref().map_or_else(|| self.resources(""), |id| self.resources(id));
@@ -310,7 +316,7 @@ fn schema_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>, depth:
 }
 
 fn id_of(schema: &Value, draft: Draft) -> Option<&str> {
-    schema.get(draft.id_keyword()).and_then(Value::as_str)
+    version::schema_id(schema, draft)
 }
 
 fn file_name(path: &str) -> &str {

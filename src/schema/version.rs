@@ -15,6 +15,8 @@
 //! A change whose effect is unknown needs a major step: it cannot be shown to be compatible.
 
 use crate::schema::compare::Comparison;
+use crate::validator::draft::Draft;
+use serde_json::Value;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -77,6 +79,29 @@ impl Ord for Version {
             (Some(a), Some(b)) => a.cmp(b),
         })
     }
+}
+
+/// Where a schema keeps the id the registry and `compareSchemas` read its name and version
+/// from: `$id` (`id` in draft 4) in JSON Schema. JSON Type Definition (RFC 8927) has no id
+/// keyword, but allows any data under `metadata`: a JTD schema's id is `metadata.id`.
+pub fn id_path(draft: Draft) -> &'static [&'static str] {
+    match draft {
+        Draft::Jtd => &["metadata", "id"],
+        Draft::Draft4 => &["id"],
+        _ => &["$id"],
+    }
+}
+
+/// The schema's id as `id_path` places it (`None`: absent or not a string).
+pub fn schema_id(schema: &Value, draft: Draft) -> Option<&str> {
+    id_path(draft).iter().try_fold(schema, |v, key| v.get(key))?.as_str()
+}
+
+/// The id's place as a JSON Pointer (`/$id`, `/metadata/id`) and as people name it (`$id`,
+/// `metadata.id`).
+pub fn id_pointer_and_name(draft: Draft) -> (String, String) {
+    let path = id_path(draft);
+    (path.iter().map(|k| format!("/{k}")).collect(), path.join("."))
 }
 
 /// The name and version an `$id` carries (see the module's conventions), `None` when it has no

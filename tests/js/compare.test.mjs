@@ -42,6 +42,45 @@ for (const [name, before, after, narrowed, widened, unknown] of table) {
   });
 }
 
+// JSON Type Definitions: [name, old, new, narrowed kinds, widened kinds, unknown kinds].
+const jtdTable = [
+  ['jtd new required property (open object)', { properties: { a: { type: 'string' } }, additionalProperties: true }, { properties: { a: { type: 'string' }, b: { type: 'string' } }, additionalProperties: true }, ['properties', 'type'], [], []],
+  ['jtd properties to optionalProperties', { properties: { a: { type: 'string' } } }, { optionalProperties: { a: { type: 'string' } } }, [], ['optionalProperties'], []],
+  ['jtd object closed', { properties: { a: { type: 'string' } }, additionalProperties: true }, { properties: { a: { type: 'string' } } }, ['additionalProperties'], [], []],
+  ['jtd nullable removed', { type: 'string', nullable: true }, { type: 'string' }, ['nullable'], [], []],
+  ['jtd uint8 to int8', { type: 'uint8' }, { type: 'int8' }, ['type'], ['type'], []],
+  ['jtd mapping value added', { discriminator: 't', mapping: { a: { properties: {} } } }, { discriminator: 't', mapping: { a: { properties: {} }, b: { properties: {} } } }, [], ['mapping'], []],
+  ['jtd values to properties', { values: {} }, { properties: {} }, [], [], ['properties']],
+];
+
+for (const [name, before, after, narrowed, widened, unknown] of jtdTable) {
+  test(`compareSchemas: ${name}`, () => {
+    const result = compareSchemas(before, after, { draft: 'jtd' });
+    assert.deepEqual([kinds(result.narrowed), kinds(result.widened), kinds(result.unknown)], [narrowed, widened, unknown]);
+  });
+}
+
+test('compareSchemas: JTD pointers are schema paths, through ref to the definition', () => {
+  const before = { definitions: { level: { enum: ['info', 'warn'] } }, properties: { level: { ref: 'level' } }, optionalProperties: { x: { type: 'int8' } } };
+  const after = { definitions: { level: { enum: ['info'] } }, properties: { level: { ref: 'level' } }, optionalProperties: { x: { type: 'int16' } } };
+  const result = compareSchemas(before, after, { draft: 'jtd' });
+  assert.deepEqual(result.narrowed.map((c) => c.pointer), ['/definitions/level/enum']);
+  assert.deepEqual(result.widened.map((c) => c.pointer), ['/optionalProperties/x/type']);
+  assert.equal(result.needed, 'major');
+});
+
+test('SchemaRegistry: JSON Type Definitions are known by metadata.id', () => {
+  const registry = load('tests/fixtures/registry/jtd', { draft: 'jtd' });
+  assert.deepEqual(registry.versions('event').map((v) => v.version), ['1.0.0', '1.1.0', '1.2.0']);
+  const codes = registry.check().map((d) => `${d.path.split('/').pop()} ${d.code} ${d.pointer}`);
+  assert.deepEqual([...codes].sort(), [
+    'event.v1.2.0.schema.json version_step /definitions/level/enum',
+    'note.schema.json missing_description ',
+    'note.schema.json missing_title ',
+  ]);
+  assert.equal(registry.add({ metadata: { id: 'https://x.test/other/1.0.0' }, type: 'string' }), 'https://x.test/other/1.0.0');
+});
+
 test('compareSchemas: ranges in the new text, the needed step and the step between versioned $ids', () => {
   const person = JSON.parse(read(join(examples, 'person.v1.0.0.schema.json')));
   const resources = { [person.$id]: person };
@@ -71,8 +110,8 @@ function schemaFiles(dir) {
   });
 }
 
-function load(dir) {
-  const registry = new SchemaRegistry();
+function load(dir, options) {
+  const registry = new SchemaRegistry(options);
   for (const file of schemaFiles(join(root, dir)).sort()) registry.add(read(file), { path: file.slice(root.length) });
   return registry;
 }
