@@ -8,6 +8,8 @@
 //
 //   node bench/compare.mjs            full run (about half an hour)
 //   node bench/compare.mjs --quick    shorter timings, smaller memory phases, no native run
+//   node bench/compare.mjs --no-native  full timings without the native run (criterion's build
+//                                       and samples take longer than the rest together)
 //
 // Not a test: nothing here fails the test command. It does check that the libraries agree on
 // every output's verdict before timing anything.
@@ -463,7 +465,7 @@ const memoryText = quoteScript(
 
 let native = null;
 let nativeSpeedup = null;
-if (!quick) {
+if (!quick && !process.argv.includes('--no-native')) {
   say();
   say('## Native (Rust, criterion: benches/native.rs)');
   say();
