@@ -129,8 +129,8 @@ for (const [i, e] of entries.entries()) {
   for (const o of e.outputs) {
     for (const [lib, v] of Object.entries(validators[i])) {
       if (v === null) continue;
-      const what = `the ${o.layout} ${e.name} ${kb(o.target)} output`;
-      const wrong = v.text(o.valid) !== true ? `rejects the valid ${what}` : v.text(o.invalid) !== false ? `accepts the invalid ${what}` : v.invalid(o.invalid).length === 0 ? `reports no violation for ${what}` : null;
+      const what = `${o.layout} ${e.name} ${kb(o.target)} output`;
+      const wrong = v.text(o.valid) !== true ? `rejects the valid ${what}` : v.text(o.invalid) !== false ? `accepts the invalid ${what}` : v.invalid(o.invalid).length === 0 ? `reports no violation for the invalid ${what}` : null;
       if (wrong === null) continue;
       if (lib === 'ours' || lib === 'ajv') throw new Error(`${lib} ${wrong}`);
       wrongVerdicts.push(`${lib} ${wrong}`);
@@ -165,7 +165,7 @@ for (const started = performance.now(); performance.now() - started < (quick ? 1
 }
 if (wrongVerdicts.length) {
   say();
-  say(`Wrong verdicts, whose library is left out of that schema's rows (—): ${[...new Set(wrongVerdicts.map((w) => w.replace(/ the (pretty|compact) (.*) [\d.]+ KB output/, ' the $2 outputs')))].join('; ')}.`);
+  say(`Wrong verdicts, whose library is left out of that schema's rows (—): ${[...new Set(wrongVerdicts.map((w) => w.replace(/ (pretty|compact) (.*) [\d.]+ KB output/, ' $2 outputs')))].join('; ')}.`);
 }
 
 /**
@@ -348,10 +348,10 @@ for (const [lib, body] of Object.entries(coldScripts)) {
     const schema = JSON.parse(readFileSync('target/bench/cold-schema.json', 'utf8'));
     const text = readFileSync('target/bench/cold-output.json', 'utf8');
     const t0 = performance.now();
-    const c0 = process.cpuUsage();
+    const cpu0 = process.cpuUsage();
     ${body}
-    const c = process.cpuUsage(c0);
-    console.log(JSON.stringify([performance.now() - t0, (c.user + c.system) / 1000]));`);
+    const cpu = process.cpuUsage(cpu0);
+    console.log(JSON.stringify([performance.now() - t0, (cpu.user + cpu.system) / 1000]));`);
 }
 // The libraries take turns, a process each, so that their medians span the same stretch of time.
 const coldSamples = Object.fromEntries(Object.keys(coldScripts).map((lib) => [lib, []]));
