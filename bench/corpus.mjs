@@ -1,11 +1,18 @@
-// The benchmark corpus (issue 7), built deterministically on every run: the output schemas of
-// the seeds (tests/corpus/seeds.json and examples/pr-reviewer) and two larger ones
-// (bench/schemas/: nested $refs, anyOf/oneOf unions, patterns, formats), each with a valid and an
-// invalid output of about 1 KB, 10 KB and 100 KB (indented JSON, as models write it).
+// The benchmark corpus, built deterministically on every run: the output schemas of the seeds
+// (tests/corpus/seeds.json and examples/pr-reviewer) and the contracts of bench/schemas/, written
+// to look like real ones: nested $refs with anyOf/oneOf unions (incident-report,
+// api-change-plan), pattern-heavy (change-index: ids, dates, slugs, paths), format-heavy
+// (audit-log: date-time, email, uri, uuid), a oneOf of objects told apart by a discriminator
+// (agent-actions), $ref-heavy with $defs (service-catalog), additionalProperties maps
+// (feature-flags) and deep nesting through a recursive $ref (doc-outline). Each has a valid and
+// an invalid output of about 1 KB, 10 KB and 100 KB, both indented (as models mostly write
+// JSON) and compact (as JSON mode and tool arguments often come).
 //
 // The generator walks the schema: every property is filled in, the outermost array (or open
 // object) on each path grows with a scale factor chosen to reach the target size, inner arrays
-// hold two items, strings take a pattern's `examples` value or a formatted value. Invalid
+// and maps hold two items, an array of a schema already being generated (recursion) holds one
+// item, ten deep at most (fewer at the smallest scales), strings take a pattern's `examples` values in turn or a formatted
+// value. Invalid
 // outputs are the valid ones with one mutation per 37 candidate sites (at most 40): a number
 // written as a string, a value outside its enum, a string breaking its pattern or format, a
 // missing required property (a leaf's).
@@ -13,13 +20,14 @@ import { readFileSync } from 'node:fs';
 
 const read = (p) => JSON.parse(readFileSync(new URL(p, import.meta.url), 'utf8'));
 
+const NAMES = ['incident-report', 'api-change-plan', 'change-index', 'audit-log', 'agent-actions', 'service-catalog', 'feature-flags', 'doc-outline'];
+
 export function schemas() {
   const seeds = read('../tests/corpus/seeds.json').contracts.map((c) => ({ name: c.name, schema: c.schema }));
   return [
     { name: 'pr-reviewer', schema: read('../examples/pr-reviewer/blueprint.json').output_schema },
     ...seeds,
-    { name: 'incident-report', schema: read('./schemas/incident-report.json') },
-    { name: 'api-change-plan', schema: read('./schemas/api-change-plan.json') },
+    ...NAMES.map((name) => ({ name, schema: read(`./schemas/${name}.json`) })),
   ];
 }
 
@@ -57,8 +65,20 @@ const prose = (i, n) => Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k) % 
 /** A valid instance of `schema`; `scale` is the length of the outermost growable container. */
 export function generate(root, scale) {
   let counter = 0;
+  // The $refs being generated, innermost last: an array of one of them is a recursion.
+  const refs = [];
   const gen = (schemaIn, depth, grown) => {
-    const s = resolve(root, schemaIn);
+    if (typeof schemaIn?.$ref === 'string') {
+      refs.push(schemaIn.$ref);
+      try {
+        return genResolved(resolve(root, schemaIn), depth, grown);
+      } finally {
+        refs.pop();
+      }
+    }
+    return genResolved(resolve(root, schemaIn), depth, grown);
+  };
+  const genResolved = (s, depth, grown) => {
     const i = counter++;
     if (s.const !== undefined) return s.const;
     if (s.enum) return s.enum[i % s.enum.length];
@@ -71,18 +91,20 @@ export function generate(root, scale) {
         for (const [key, sub] of Object.entries(s.properties ?? {})) out[key] = gen(sub, depth + 1, grown);
         for (const key of s.required ?? []) if (!(key in out)) out[key] = `value of ${key} ${i}`;
         const pattern = Object.entries(s.patternProperties ?? {})[0];
-        const open = !s.properties && (s.minProperties || pattern);
+        const map = typeof s.additionalProperties === 'object' ? s.additionalProperties : null;
+        const open = !s.properties && (s.minProperties || pattern || map);
         if (open) {
           const n = Math.max(s.minProperties ?? 1, grown ? 2 : scale);
           for (let k = 0; k < n; k++) {
-            const key = pattern ? String(200 + ((k * 37) % 300)) : `/resource_${k}/{id}`;
-            out[key] = gen(pattern ? pattern[1] : { type: 'object', properties: { description: { type: 'string' } } }, depth + 1, true);
+            const key = pattern ? String(200 + ((k * 37) % 300)) : map ? `${WORDS[(i + k) % WORDS.length]}_${k}` : `/resource_${k}/{id}`;
+            out[key] = gen(pattern ? pattern[1] : map ?? { type: 'object', properties: { description: { type: 'string' } } }, depth + 1, true);
           }
         }
         return out;
       }
       case 'array': {
         let n = grown ? 2 : scale;
+        if (typeof s.items?.$ref === 'string' && refs.includes(s.items.$ref)) n = refs.length <= Math.min(10, scale + 1) ? 1 : 0;
         if (s.minItems) n = Math.max(n, s.minItems);
         if (s.maxItems !== undefined) n = Math.min(n, s.maxItems);
         const out = [];
@@ -113,7 +135,7 @@ export function generate(root, scale) {
         return null;
       default: {
         if (s.format && FORMATS[s.format]) return FORMATS[s.format](i);
-        if (s.pattern) return s.examples?.[0] ?? PATTERN_EXAMPLES[s.pattern] ?? 'x';
+        if (s.pattern) return s.examples?.[i % s.examples.length] ?? PATTERN_EXAMPLES[s.pattern] ?? 'x';
         let text = prose(i, 6 + (i % 9));
         if (s.minLength) while (text.length < s.minLength) text += ` ${prose(i + text.length, 4)}`;
         if (s.maxLength !== undefined) text = text.slice(0, s.maxLength);
@@ -150,7 +172,8 @@ export function mutate(root, value, period = null) {
     if (v && typeof v === 'object') {
       const out = {};
       const pattern = Object.values(s.patternProperties ?? {})[0];
-      for (const [k, item] of Object.entries(v)) out[k] = walk(s.properties?.[k] ?? pattern ?? {}, item);
+      const map = typeof s.additionalProperties === 'object' ? s.additionalProperties : null;
+      for (const [k, item] of Object.entries(v)) out[k] = walk(s.properties?.[k] ?? pattern ?? map ?? {}, item);
       // Only leaves go missing, so the invalid output keeps the valid one's size.
       for (const k of s.required ?? []) if (k in out && (out[k] === null || typeof out[k] !== 'object') && hit()) delete out[k];
       return out;
@@ -167,14 +190,17 @@ export function mutate(root, value, period = null) {
   return out;
 }
 
-/** The corpus: for each schema, valid and invalid outputs of about 1, 10 and 100 KB. */
+/** How an output is written: indented by two spaces, or without any whitespace. */
+export const LAYOUTS = { pretty: (v) => JSON.stringify(v, null, 2), compact: (v) => JSON.stringify(v) };
+
+/** The corpus: for each schema, valid and invalid outputs of about 1, 10 and 100 KB in each layout. */
 export function corpus(sizes = [1024, 10 * 1024, 100 * 1024]) {
   return schemas().map(({ name, schema }) => {
-    const outputs = sizes.map((target) => {
+    const outputs = Object.entries(LAYOUTS).flatMap(([layout, write]) => sizes.map((target) => {
       // The smallest scale reaching the target (or the largest the schema allows).
       let lo = 1;
       let hi = 1;
-      const text = (scale) => JSON.stringify(generate(schema, scale), null, 2);
+      const text = (scale) => write(generate(schema, scale));
       while (text(hi).length < target && hi < 1 << 14) {
         lo = hi;
         hi *= 2;
@@ -185,10 +211,8 @@ export function corpus(sizes = [1024, 10 * 1024, 100 * 1024]) {
         else hi = mid;
       }
       const value = generate(schema, lo);
-      const valid = JSON.stringify(value, null, 2);
-      const invalid = JSON.stringify(mutate(schema, value), null, 2);
-      return { target, valid, invalid };
-    });
+      return { target, layout, valid: write(value), invalid: write(mutate(schema, value)) };
+    }));
     return { name, schema, draft: draftOf(schema), outputs };
   });
 }

@@ -523,6 +523,9 @@ impl<'a> Run<'a> {
     }
 
     fn check(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
+        // A container with no keyword of its own here (a `$ref`, an `anyOf` of objects) is read
+        // by the subschemas below, which find its end: skipping it first read it twice, and once
+        // more for each such node above it (a chain of `$ref`s, a recursive schema).
         let end = match self.at(pos) {
             Some(open @ (b'{' | b'[')) => {
                 let (kind, own) = if open == b'{' { (OBJECT, c.objects) } else { (ARRAY, c.arrays) };
@@ -530,9 +533,9 @@ impl<'a> Run<'a> {
                     return Err(Stop::Fail);
                 }
                 match (own, open) {
-                    (false, _) => self.skip(pos, depth)?,
-                    (true, b'{') => self.object(c, pos, depth)?,
-                    (true, _) => self.array(c, pos, depth)?,
+                    (false, _) => None,
+                    (true, b'{') => Some(self.object(c, pos, depth)?),
+                    (true, _) => Some(self.array(c, pos, depth)?),
                 }
             }
             Some(b'"') => {
@@ -570,7 +573,7 @@ impl<'a> Run<'a> {
                         }
                     }
                 }
-                end
+                Some(end)
             }
             Some(b't' | b'f' | b'n') => {
                 let (end, kind) = self.literal(pos)?;
@@ -586,7 +589,7 @@ impl<'a> Run<'a> {
                         return Err(Stop::Fail);
                     }
                 }
-                end
+                Some(end)
             }
             Some(b'-' | b'0'..=b'9') => {
                 let (end, integral) = self.number(pos)?;
@@ -597,7 +600,13 @@ impl<'a> Run<'a> {
                 let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
                 let scalar = needs_scalar && !c.scalar.is_empty();
                 if scalar || !c.bounds.is_empty() {
-                    let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
+                    // An integer of up to 18 digits is the number serde_json would read, without
+                    // its parser (bounded integers are most numbers in outputs).
+                    let small = if integral { self.bytes.get(pos..end).and_then(integer) } else { None };
+                    let value: Value = match small {
+                        Some(n) => Value::Number(n.into()),
+                        None => self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?,
+                    };
                     if scalar && !self.scalar_valid(c, &value) {
                         return Err(Stop::Fail);
                     }
@@ -611,18 +620,21 @@ impl<'a> Run<'a> {
                 } else if c.integer_only && !integral {
                     return Err(Stop::Bail);
                 }
-                end
+                Some(end)
             }
             _ => return Err(Stop::Bail),
         };
+        let mut end = end;
         for &n in &c.all {
-            self.eval(n, pos, depth)?;
+            let after = self.eval(n, pos, depth)?;
+            end.get_or_insert(after);
         }
         if !c.any.is_empty() {
             let mut matched = false;
             for &n in &c.any {
                 match self.eval(n, pos, depth) {
-                    Ok(_) => {
+                    Ok(after) => {
+                        end.get_or_insert(after);
                         matched = true;
                         break;
                     }
@@ -638,7 +650,10 @@ impl<'a> Run<'a> {
             let mut matches = 0;
             for &n in &c.one {
                 match self.eval(n, pos, depth) {
-                    Ok(_) => matches += 1,
+                    Ok(after) => {
+                        end.get_or_insert(after);
+                        matches += 1;
+                    }
                     Err(Stop::Fail) => {}
                     Err(Stop::Bail) => return Err(Stop::Bail),
                 }
@@ -654,7 +669,10 @@ impl<'a> Run<'a> {
                 Err(Stop::Bail) => return Err(Stop::Bail),
             }
         }
-        Ok(end)
+        match end {
+            Some(end) => Ok(end),
+            None => self.skip(pos, depth),
+        }
     }
 
     /// Whether a parsed scalar satisfies the node's scalar keywords (the validator's checks).

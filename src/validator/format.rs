@@ -509,7 +509,7 @@ fn reference(s: &str, absolute: bool, international: bool) -> bool {
             let end = after.find('/').unwrap_or(after.len());
             let authority = at(after, ..end);
             let (userinfo, hostport) = authority.rsplit_once('@').unwrap_or(("", authority));
-            if !chars_ok(userinfo, ":", international) {
+            if !chars_ok(userinfo, USERINFO, international) {
                 return false;
             }
             let port_ok = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
@@ -520,7 +520,7 @@ fn reference(s: &str, absolute: bool, international: bool) -> bool {
                 }
             } else {
                 let (host, port) = hostport.rsplit_once(':').unwrap_or((hostport, ""));
-                if !chars_ok(host, "", international) || !port_ok(port) {
+                if !chars_ok(host, HOST, international) || !port_ok(port) {
                     return false;
                 }
             }
@@ -532,18 +532,58 @@ fn reference(s: &str, absolute: bool, international: bool) -> bool {
     if scheme.is_none() && path.split('/').next().is_some_and(|seg| seg.contains(':')) {
         return false;
     }
-    chars_ok(path, ":@/", international) && chars_ok(query, ":@/?", international) && chars_ok(fragment, ":@/?", international)
+    chars_ok(path, PATH, international) && chars_ok(query, QUERY, international) && chars_ok(fragment, QUERY, international)
 }
 
-fn chars_ok(s: &str, extra: &str, international: bool) -> bool {
+/// The ASCII characters each URI component may hold besides letters, digits and
+/// percent-encoded bytes: the unreserved marks and sub-delimiters, and the component's own.
+const HOST: [u64; 2] = ascii_mask(b"-._~!$&'()*+,;=");
+const USERINFO: [u64; 2] = ascii_mask(b"-._~!$&'()*+,;=:");
+const PATH: [u64; 2] = ascii_mask(b"-._~!$&'()*+,;=:@/");
+const QUERY: [u64; 2] = ascii_mask(b"-._~!$&'()*+,;=:@/?");
+
+/// Whether every character of `s` may stand in a URI component whose ASCII marks are `allowed`
+/// (beside letters, digits and percent-encoded bytes), or (`international`, IRIs) is any other
+/// visible non-ASCII character. ASCII is told from a bit mask: a search of the sets' text for
+/// each character was most of the time of checking a URI.
+fn chars_ok(s: &str, allowed: [u64; 2], international: bool) -> bool {
+    let [low, high] = allowed;
     let b = s.as_bytes();
-    s.char_indices().all(|(i, c)| {
-        c.is_ascii_alphanumeric()
-            || "-._~!$&'()*+,;=".contains(c)
-            || extra.contains(c)
-            || (c == '%' && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
-            || (international && !c.is_ascii() && !c.is_control() && !c.is_whitespace())
-    })
+    let mut i = 0;
+    while let Some(&byte) = b.get(i) {
+        if byte.is_ascii() {
+            let mask = if byte < 64 { low } else { high };
+            let ok = byte.is_ascii_alphanumeric()
+                || (mask >> (byte & 63)) & 1 == 1
+                || (byte == b'%' && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit));
+            if !ok {
+                return false;
+            }
+            i += 1;
+        } else {
+            let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else { return false };
+            if !international || c.is_control() || c.is_whitespace() {
+                return false;
+            }
+            i += c.len_utf8();
+        }
+    }
+    true
+}
+
+/// The ASCII bytes of `bytes` as two 64-bit masks (bytes 0–63, 64–127); others are left out.
+const fn ascii_mask(bytes: &[u8]) -> [u64; 2] {
+    match bytes {
+        [] => [0, 0],
+        [byte, rest @ ..] => {
+            let [low, high] = ascii_mask(rest);
+            match *byte {
+                b @ 0..=63 => [low | 1 << b, high],
+                b @ 64..=127 => [low, high | 1 << (b - 64)],
+                _ => [low, high],
+            }
+        }
+    }
 }
 
 #[cfg(test)]
