@@ -741,6 +741,7 @@ export declare class SchemaRegistry {
   check(): RegistryDiagnostic[];
   /** The versions of a schema name, oldest first. */
   versions(name: string): Array<{ version: string; id: string; path?: string }>;
+}
 
 /**
  * The wire format of a provider's streaming response: `'openai-chat'` (Chat Completions chunks,
