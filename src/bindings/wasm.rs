@@ -855,6 +855,7 @@ pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Resu
 pub fn parse_schema_id(id: &str) -> String {
     let parsed = crate::schema::version::name_and_version(id).map(|(name, version)| serde_json::json!({"name": name, "version": version.to_string()}));
     serde_json::to_string(&parsed).unwrap_or_default()
+}
 
 // Provider streams (src/agent/provider): a provider's response body goes in as bytes, a stream
 // status comes out per chunk; the events themselves never cross the boundary.
