@@ -479,3 +479,28 @@ fn every_listed_name_is_found_among_many_of_one_length() {
         }
     }
 }
+
+/// `pattern`, `format`, lengths and `enum`s (of strings, or mixed) see a string's content: its escapes decoded
+/// (the verdict decodes them itself), so the one-pass answer is the full path's.
+#[test]
+fn string_keywords_see_escaped_strings_decoded() {
+    let c = contract(json!({
+        "type": "array",
+        "items": {"type": "string", "pattern": "^a\"b\\\\c/é\n$", "maxLength": 8}
+    }));
+    agree(
+        &c,
+        &[
+            (r#"["a\"b\\c/é\n"]"#, true),
+            (r#"["a\"b\\c\/\u00e9\u000a", "a\u0022b\u005cc/é\n"]"#, true),
+            (r#"["a\"b\\c/é\t"]"#, false),
+            (r#"["a\"b\\c/e\n"]"#, false),
+            (r#"["a\\\"b\\c/é\n"]"#, false),
+        ],
+    );
+    let c = contract(json!({"items": {"format": "date", "minLength": 10, "enum": ["2024-01-02", "2024-13-02", "é\t", 1]}}));
+    agree(&c, &[(r#"["2024-01-02", "2024-01-\u0030\u0032", 1]"#, true), (r#"["2024-13-02"]"#, false), (r#"["\u00e9\t"]"#, false)]);
+    // Each escape form decodes to its character (a tab, a form feed, a backspace, a slash).
+    let c = contract(json!({"items": {"pattern": "^\t\u{c}\u{8}/$"}}));
+    agree(&c, &[(r#"["\t\f\b\/", "\u0009\u000C\u0008/"]"#, true), (r#"["\t\f\b\\"]"#, false), (r#"["tfb/"]"#, false)]);
+}

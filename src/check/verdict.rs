@@ -8,8 +8,9 @@
 //! `minProperties`/`maxProperties`, `items`, `prefixItems`,
 //! `uniqueItems` (plain scalar items), `minItems`/`maxItems`, string `enum`/`const`, `minLength`/`maxLength`,
 //! numeric bounds (from Draft 6, compared as the validator compares them), `allOf`/`anyOf`/`oneOf`/`not`, local `$ref`) are checked here;
-//! other scalar keywords (`pattern`, `format`, `multipleOf`, Draft 4's bounds, other `enum`s) are handed the parsed
-//! scalar and the validator's (src/validator) compiled check of them; any other keyword hands the
+//! `pattern` and `format` are the validator's (src/validator) compiled checks run on a string's content
+//! (no value built); other scalar keywords (`multipleOf`, Draft 4's bounds, other `enum`s) are handed
+//! the parsed scalar and the validator's check of them; any other keyword hands the
 //! validator the whole subtree at that node. So every answer is the validator's answer.
 //!
 //! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
@@ -84,6 +85,8 @@ struct Checks {
     /// The node's keywords (by index) that the validator checks on a parsed scalar, and which
     /// scalars they concern.
     scalar: Vec<usize>,
+    /// `pattern` and `format`: keywords (by index) the validator checks on a string's content.
+    string_keywords: Vec<usize>,
     scalar_strings: bool,
     scalar_numbers: bool,
     scalar_literals: bool,
@@ -237,7 +240,8 @@ enum Split {
 
 /// How node `id` of the validator is checked while scanning; the nodes its checks lead to are
 /// pushed on `todo`. Keywords with simple, fixed meanings are checked on the text; scalar
-/// keywords are handed the parsed scalar (`keyword_is_valid`); a node with any other keyword is
+/// keywords are handed the string's content (`string_keyword_is_valid`: `pattern`, `format`) or
+/// the parsed scalar (`keyword_is_valid`); a node with any other keyword is
 /// the validator's to judge whole (`Node::Delegate`).
 fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
     let kws = validator.keywords(id);
@@ -289,10 +293,7 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
             }
             Kw::MinLength(n) => c.min_length = Some(*n),
             Kw::MaxLength(n) => c.max_length = Some(*n),
-            Kw::Pattern(..) | Kw::Format(..) => {
-                c.scalar.push(index);
-                c.scalar_strings = true;
-            }
+            Kw::Pattern(..) | Kw::Format(..) => c.string_keywords.push(index),
             Kw::MinItems(n) => {
                 c.min_items = Some(*n);
                 c.arrays = true;
@@ -464,6 +465,8 @@ struct Run<'a> {
     max_depth: usize,
     /// The string handed to a scalar validator, its buffer reused from one string to the next.
     scratch: Value,
+    /// A string with escapes, decoded; its buffer reused likewise.
+    unescaped: String,
     /// The span of the last container that failed on its own keywords (`required`, counts,
     /// `uniqueItems`): `judge`'s hint that `locate` would find one unit of most of the output.
     own_failure: usize,
@@ -479,6 +482,7 @@ impl<'a> Run<'a> {
             frames: 0,
             max_depth: max_depth.min(MAX_NESTING),
             scratch: Value::String(String::new()),
+            unescaped: String::new(),
             own_failure: 0,
         }
     }
@@ -543,34 +547,22 @@ impl<'a> Run<'a> {
                 if c.types != 0 && c.types & STRING == 0 {
                     return Err(Stop::Fail);
                 }
-                if c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || (!c.scalar.is_empty() && c.scalar_strings) {
-                    let raw = self.text.get(pos..end).ok_or(Stop::Bail)?;
-                    let owned: String;
+                let scalar = !c.scalar.is_empty() && c.scalar_strings;
+                if c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || scalar || !c.string_keywords.is_empty() {
+                    let raw = self.text.get(pos + 1..end - 1).ok_or(Stop::Bail)?;
+                    // The content as written when it has no escapes (most strings), else decoded
+                    // into a buffer kept from one string to the next.
+                    let mut unescaped = std::mem::take(&mut self.unescaped);
                     let content = if escaped {
-                        owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
-                        owned.as_str()
+                        unescape(raw, &mut unescaped).ok_or(Stop::Bail)?;
+                        unescaped.as_str()
                     } else {
-                        raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
+                        raw
                     };
-                    if let Some(allowed) = &c.strings {
-                        if !allowed.iter().any(|a| a == content) {
-                            return Err(Stop::Fail);
-                        }
-                    }
-                    if c.min_length.is_some() || c.max_length.is_some() {
-                        let n = content.chars().count() as u64;
-                        if c.min_length.is_some_and(|m| n < m) || c.max_length.is_some_and(|m| n > m) {
-                            return Err(Stop::Fail);
-                        }
-                    }
-                    if !c.scalar.is_empty() && c.scalar_strings {
-                        if let Value::String(buffer) = &mut self.scratch {
-                            buffer.clear();
-                            buffer.push_str(content);
-                        }
-                        if !self.scalar_valid(c, &self.scratch) {
-                            return Err(Stop::Fail);
-                        }
+                    let valid = self.string_valid(c, content, scalar);
+                    self.unescaped = unescaped;
+                    if !valid {
+                        return Err(Stop::Fail);
                     }
                 }
                 Some(end)
@@ -673,6 +665,33 @@ impl<'a> Run<'a> {
             Some(end) => Ok(end),
             None => self.skip(pos, depth),
         }
+    }
+
+    /// Whether the string whose content is `content` satisfies the node's string keywords
+    /// (`scalar`: and its scalar keywords, a mixed `enum`, on the string as a value).
+    fn string_valid(&mut self, c: &Checks, content: &str, scalar: bool) -> bool {
+        if let Some(allowed) = &c.strings {
+            if !allowed.iter().any(|a| a == content) {
+                return false;
+            }
+        }
+        if c.min_length.is_some() || c.max_length.is_some() {
+            let n = content.chars().count() as u64;
+            if c.min_length.is_some_and(|m| n < m) || c.max_length.is_some_and(|m| n > m) {
+                return false;
+            }
+        }
+        if !c.string_keywords.iter().all(|&index| self.validator.string_keyword_is_valid(c.node, index, content) != Some(false)) {
+            return false;
+        }
+        if scalar {
+            if let Value::String(buffer) = &mut self.scratch {
+                buffer.clear();
+                buffer.push_str(content);
+            }
+            return self.scalar_valid(c, &self.scratch);
+        }
+        true
     }
 
     /// Whether a parsed scalar satisfies the node's scalar keywords (the validator's checks).
@@ -1325,6 +1344,39 @@ impl<'t> Items<'t> {
 }
 
 /// An integer token of at most 18 digits (so it fits an i64), not `-0`.
+/// `raw`, the content of a JSON string whose escapes `Run::string` checked (none names a
+/// surrogate), decoded into `out`. None on anything else (the caller bails).
+fn unescape(raw: &str, out: &mut String) -> Option<()> {
+    out.clear();
+    let mut rest = raw;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(rest.get(..at)?);
+        let escape = rest.get(at + 1..)?;
+        let mut next = escape.chars();
+        let decoded = match next.next()? {
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let code = u32::from_str_radix(escape.get(1..5)?, 16).ok()?;
+                rest = escape.get(5..)?;
+                out.push(char::from_u32(code)?);
+                continue;
+            }
+            _ => return None,
+        };
+        out.push(decoded);
+        rest = next.as_str();
+    }
+    out.push_str(rest);
+    Some(())
+}
+
 fn integer(token: &[u8]) -> Option<i64> {
     let (negative, digits) = match token.strip_prefix(b"-") {
         Some(rest) => (true, rest),

@@ -77,6 +77,40 @@ pub(super) fn keyword_is_valid(v: &Validator, node: usize, index: usize, value: 
     c.keyword(kw, n.draft, value, None)
 }
 
+/// Whether keyword `index` of `node` holds for a string value whose content is `s`, for the
+/// keywords that look at a string's content alone (`pattern`, `format`): the text path asks
+/// this for every such string, so it builds no value and no evaluation context. None: the
+/// keyword is of another kind (ask `keyword_is_valid`).
+pub(super) fn string_keyword_is_valid(v: &Validator, node: usize, index: usize, s: &str) -> Option<bool> {
+    let kw = v.nodes.get(node).and_then(|n| n.kws.get(index))?;
+    match kw {
+        Kw::Pattern(..) | Kw::Format(..) => Some(string_miss(v, kw, s).is_none()),
+        _ => None,
+    }
+}
+
+/// Why a string fails `pattern` or `format` (None: it does not, or `kw` is neither).
+enum Miss {
+    Unmatched,
+    /// The pattern's matcher gave up (its step limit): a failure, reported as such.
+    Backtracked,
+}
+
+fn string_miss(v: &Validator, kw: &Kw, s: &str) -> Option<Miss> {
+    let pattern = |index: &usize| match v.patterns.get(*index).map(|p| p.is_match(s)) {
+        Some(Ok(false)) => Some(Miss::Unmatched),
+        Some(Err(_)) => Some(Miss::Backtracked),
+        _ => None,
+    };
+    match kw {
+        Kw::Pattern(index, _) => pattern(index),
+        Kw::Format(Check::Pattern(index, _), _) => pattern(index),
+        Kw::Format(Check::Builtin(f), _) => (!f(s)).then_some(Miss::Unmatched),
+        Kw::Format(Check::Function(f), _) => (!f(s)).then_some(Miss::Unmatched),
+        _ => None,
+    }
+}
+
 fn write_token(out: &mut String, seg: &Seg<'_>) {
     out.push('/');
     match seg {
@@ -268,26 +302,23 @@ impl<'s, 'v> Ctx<'s, 'v> {
                     _ => (s.len() as u64) <= *limit || len(s) <= *limit || self.fail("maxLength", Some("maxLength"), value, ErrorKind::MaxLength { limit: *limit }),
                 }
             }
-            Kw::Pattern(index, source) => {
+            Kw::Pattern(_, source) => {
                 let Value::String(s) = value else { return true };
-                match self.v.patterns.get(*index).map(|p| p.is_match(s)) {
-                    Some(Ok(false)) => self.fail("pattern", Some("pattern"), value, ErrorKind::Pattern { pattern: source.clone() }),
-                    Some(Err(_)) => self.fail("pattern", Some("pattern"), value, ErrorKind::Backtracked { pattern: source.clone() }),
-                    _ => true,
+                match string_miss(self.v, kw, s) {
+                    None => true,
+                    Some(Miss::Backtracked) => self.fail("pattern", Some("pattern"), value, ErrorKind::Backtracked { pattern: source.clone() }),
+                    Some(Miss::Unmatched) => self.fail("pattern", Some("pattern"), value, ErrorKind::Pattern { pattern: source.clone() }),
                 }
             }
             Kw::Format(check, name) => {
                 let Value::String(s) = value else { return true };
-                let matched = match check {
-                    Check::Builtin(f) => f(s),
-                    Check::Function(f) => f(s),
-                    Check::Pattern(index, source) => match self.v.patterns.get(*index).map(|p| p.is_match(s)) {
-                        Some(Err(_)) => return self.fail("format", Some("format"), value, ErrorKind::Backtracked { pattern: source.clone() }),
-                        Some(Ok(matched)) => matched,
-                        None => true,
-                    },
-                };
-                matched || self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() })
+                match (string_miss(self.v, kw, s), check) {
+                    (None, _) => true,
+                    (Some(Miss::Backtracked), Check::Pattern(_, source)) => {
+                        self.fail("format", Some("format"), value, ErrorKind::Backtracked { pattern: source.clone() })
+                    }
+                    (Some(_), _) => self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() }),
+                }
             }
             Kw::ContentEncoding(encoding) => {
                 let Value::String(s) = value else { return true };

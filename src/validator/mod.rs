@@ -244,4 +244,11 @@ impl Validator {
     pub(crate) fn keyword_is_valid(&self, node: usize, index: usize, value: &Value) -> bool {
         eval::keyword_is_valid(self, node, index, value)
     }
+
+    /// Whether a string whose content is `s` satisfies keyword `index` of `node`, when that
+    /// keyword looks at a string's content alone (`pattern`, `format`); None for other keywords.
+    /// The same check as `keyword_is_valid` on the string, without building it as a value.
+    pub(crate) fn string_keyword_is_valid(&self, node: usize, index: usize, s: &str) -> Option<bool> {
+        eval::string_keyword_is_valid(self, node, index, s)
+    }
 }
