@@ -133,7 +133,7 @@ fn to_options(json: &str) -> Result<Options, SchemaError> {
         None => None,
         Some(name) => Some(Draft::from_name(&name).ok_or_else(|| {
             option_error(format!(
-                "unknown draft {name:?}: use \"draft4\", \"draft6\", \"draft7\", \"draft2019-09\" or \"draft2020-12\""
+                "unknown draft {name:?}: use \"draft4\", \"draft6\", \"draft7\", \"draft2019-09\", \"draft2020-12\" or \"jtd\""
             ))
         })?),
     };
@@ -297,26 +297,11 @@ impl WasmContract {
     /// nullAsAbsent}` as JSON, and the retry prompt's templates as JSON (empty: the defaults;
     /// only `enforce` passes them).
     pub fn stream(&self, options_json: &str, templates_json: &str) -> Result<WasmStream, JsError> {
-        #[derive(Deserialize, Default)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct JsStreamOptions {
-            max_retries: Option<usize>,
-            extract: Option<bool>,
-            abort_on_early_violation: Option<bool>,
-            null_as_absent: Option<bool>,
+        let js: JsStreamOptions = optional_json(options_json, "stream options")?;
+        if js.tool.is_some() {
+            return Err(JsError::new("invalid stream options: `tool` is an option of provider streams"));
         }
-        let js: JsStreamOptions = if options_json.is_empty() {
-            JsStreamOptions::default()
-        } else {
-            serde_json::from_str(options_json).map_err(|e| JsError::new(&format!("invalid stream options: {e}")))?
-        };
-        let defaults = StreamOptions::default();
-        let options = StreamOptions {
-            max_retries: js.max_retries.unwrap_or(defaults.max_retries),
-            extract: js.extract.unwrap_or(defaults.extract),
-            abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
-            null_as_absent: js.null_as_absent.unwrap_or(defaults.null_as_absent),
-        };
+        let options = js.stream_options();
         let stream = OutputStream::new(&self.contract, options);
         if templates_json.is_empty() {
             return Ok(WasmStream { stream });
@@ -357,10 +342,39 @@ pub fn extract_json(text: &str, repair: bool, max_output_bytes: Option<usize>, m
 }
 
 fn templates(json: &str) -> Result<Templates, JsError> {
+    optional_json(json, "templates")
+}
+
+/// Options given as JSON text, the empty text meaning none given.
+fn optional_json<T: serde::de::DeserializeOwned + Default>(json: &str, what: &str) -> Result<T, JsError> {
     if json.is_empty() {
-        return Ok(Templates::default());
+        return Ok(T::default());
     }
-    serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid templates: {e}")))
+    json_arg(json, what)
+}
+
+/// The options of `stream()` and of provider streams (`tool` is the provider streams' own,
+/// `extract` the text streams'), over `StreamOptions`' defaults.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsStreamOptions {
+    max_retries: Option<usize>,
+    extract: Option<bool>,
+    abort_on_early_violation: Option<bool>,
+    null_as_absent: Option<bool>,
+    tool: Option<String>,
+}
+
+impl JsStreamOptions {
+    fn stream_options(&self) -> StreamOptions {
+        let defaults = StreamOptions::default();
+        StreamOptions {
+            max_retries: self.max_retries.unwrap_or(defaults.max_retries),
+            extract: self.extract.unwrap_or(defaults.extract),
+            abort_on_early_violation: self.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
+            null_as_absent: self.null_as_absent.unwrap_or(defaults.null_as_absent),
+        }
+    }
 }
 
 fn json_arg<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, JsError> {
@@ -866,27 +880,12 @@ impl WasmContract {
     /// nullAsAbsent}` as JSON.
     #[wasm_bindgen(js_name = providerStream)]
     pub fn provider_stream(&self, provider: &str, options_json: &str) -> Result<WasmProviderStream, JsError> {
-        #[derive(Deserialize, Default)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct JsProviderOptions {
-            tool: Option<String>,
-            max_retries: Option<usize>,
-            abort_on_early_violation: Option<bool>,
-            null_as_absent: Option<bool>,
-        }
         let provider = provider_of(provider)?;
-        let js: JsProviderOptions = if options_json.is_empty() {
-            JsProviderOptions::default()
-        } else {
-            serde_json::from_str(options_json).map_err(|e| JsError::new(&format!("invalid provider stream options: {e}")))?
-        };
-        let defaults = StreamOptions::default();
-        let stream = StreamOptions {
-            max_retries: js.max_retries.unwrap_or(defaults.max_retries),
-            abort_on_early_violation: js.abort_on_early_violation.unwrap_or(defaults.abort_on_early_violation),
-            null_as_absent: js.null_as_absent.unwrap_or(defaults.null_as_absent),
-            ..defaults
-        };
+        let js: JsStreamOptions = optional_json(options_json, "provider stream options")?;
+        if js.extract.is_some() {
+            return Err(JsError::new("invalid provider stream options: `extract` is an option of text streams"));
+        }
+        let stream = js.stream_options();
         let options = ProviderOptions { stream, tool: js.tool };
         Ok(WasmProviderStream { stream: ProviderStream::new(&self.contract, provider, options) })
     }

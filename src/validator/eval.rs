@@ -403,15 +403,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                     _ => n <= *limit || self.fail("maxProperties", Some("maxProperties"), value, ErrorKind::MaxProperties { limit: *limit }),
                 }
             }
-            Kw::Properties(props) => {
-                let Value::Object(map) = value else { return true };
-                // Members looked up in the sorted property list: no hashing of names.
-                let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
-                    let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
-                    Some(Job::member("properties", Some(pname), name, i, *node, member))
-                });
-                self.each(jobs, seen.map(|s| &mut s.props), map.len())
-            }
+            Kw::Properties(props) => self.listed_members("properties", props, value, seen),
             Kw::PatternProperties(list) => {
                 let Value::Object(map) = value else { return true };
                 let v = self.v;
@@ -566,6 +558,18 @@ impl<'s, 'v> Ctx<'s, 'v> {
         }
     }
 
+    /// `properties` (and JTD's `optionalProperties`): each member the sorted list names, against
+    /// its subschema. Members are looked up in the sorted list: no hashing of names.
+    #[inline]
+    fn listed_members(&mut self, keyword: &'static str, props: &'s [(String, usize)], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let Value::Object(map) = value else { return true };
+        let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
+            let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
+            Some(Job::member(keyword, Some(pname), name, i, *node, member))
+        });
+        self.each(jobs, seen.map(|s| &mut s.props), map.len())
+    }
+
     /// The keywords of JSON Type Definition forms (see `Kw`).
     #[inline(never)]
     fn jtd_keyword(&mut self, kw: &'s Kw, value: &'v Value, seen: Option<&mut Seen>) -> bool {
@@ -606,14 +610,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 }
                 ok
             }
-            Kw::OptionalProperties(props) => {
-                let Value::Object(map) = value else { return true };
-                let jobs = map.iter().enumerate().filter_map(|(i, (name, member))| {
-                    let (pname, node) = props.get(props.binary_search_by(|(p, _)| p.as_str().cmp(name)).ok()?)?;
-                    Some(Job::member("optionalProperties", Some(pname), name, i, *node, member))
-                });
-                self.each(jobs, seen.map(|s| &mut s.props), map.len())
-            }
+            Kw::OptionalProperties(props) => self.listed_members("optionalProperties", props, value, seen),
             Kw::JtdAdditional(allowed) => {
                 let Value::Object(map) = value else { return true };
                 let mut ok = true;

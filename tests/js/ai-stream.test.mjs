@@ -26,14 +26,20 @@ const toolParts = (input, id = 'call_1', name = 'submit_result') => [
 ];
 
 // streamText over a mock model that streams `chunks`, slowly when `delay` is set; `pulled`
-// counts the chunks the model handed out.
+// counts the chunks the model handed out. Like a provider whose fetch is given the call's abort
+// signal, the model stops streaming once that signal is aborted (streamText itself keeps reading
+// its model's stream, so without this the count would depend on timers).
 function run(chunks, { delay, abortController } = {}) {
   const record = { pulled: 0 };
   const model = new MockLanguageModelV3({
-    doStream: async () => ({
+    doStream: async ({ abortSignal }) => ({
       stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...chunks], chunkDelayInMs: delay ?? null }).pipeThrough(
         new TransformStream({
           transform(c, controller) {
+            if (abortSignal?.aborted) {
+              controller.terminate();
+              return;
+            }
             record.pulled++;
             controller.enqueue(c);
           },
