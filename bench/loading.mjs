@@ -79,12 +79,12 @@ processProbe('Bun', bin('bun'), ['bench/load-probe.mjs']);
   writeFileSync(`${dir}/empty.mjs`, 'export default { fetch: () => Response.json(true) };\n');
   await build({ entryPoints: [`${dir}/probe.mjs`], bundle: true, format: 'esm', platform: 'neutral', conditions: ['workerd', 'worker'], external: ['*.wasm'], outfile: `${dir}/src/probe.js`, logLevel: 'error', nodePaths: [`${root}node_modules`] });
   await build({ entryPoints: [`${dir}/empty.mjs`], bundle: true, format: 'esm', platform: 'neutral', outfile: `${dir}/src/empty.js`, logLevel: 'error' });
-  copyFileSync(`${root}pkg/wasm/output_contract_bg.wasm`, `${dir}/output_contract_bg.wasm`);
+  for (const file of ['output_contract_bg.wasm', 'output_contract_tools_bg.wasm']) copyFileSync(`${root}pkg/wasm/${file}`, `${dir}/${file}`);
   const freePort = () => new Promise((resolve) => { const s = netServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
   async function startToAnswer(worker) {
     const port = await freePort();
     const modules = worker === 'probe'
-      ? '(name = "src/probe.js", esModule = embed "src/probe.js"), (name = "wasm/output_contract_bg.wasm", wasm = embed "output_contract_bg.wasm")'
+      ? '(name = "src/probe.js", esModule = embed "src/probe.js"), (name = "wasm/output_contract_bg.wasm", wasm = embed "output_contract_bg.wasm"), (name = "wasm/output_contract_tools_bg.wasm", wasm = embed "output_contract_tools_bg.wasm")'
       : '(name = "src/empty.js", esModule = embed "src/empty.js")';
     writeFileSync(`${dir}/${worker}.capnp`, `using Workerd = import "/workerd/workerd.capnp";\nconst config :Workerd.Config = (services = [(name = "main", worker = (modules = [${modules}], compatibilityDate = "2026-10-01"))], sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")]);\n`);
     const t0 = performance.now();

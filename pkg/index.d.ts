@@ -293,6 +293,17 @@ export declare class OutputStream {
  */
 export declare const ready: Promise<void>;
 
+/**
+ * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas` and
+ * `SchemaRegistry`. They are a second WebAssembly module, as large again as the main one, so that
+ * code that only validates never downloads or compiles them.
+ *
+ * In Node, Bun, Deno and Cloudflare Workers the module loads synchronously on the first call of
+ * a tool, and this promise only does it sooner. In browsers (and bundles for them) it is fetched:
+ * `await loadSchemaTools()` before the first call, which otherwise throws an `Error` saying so.
+ */
+export declare function loadSchemaTools(): Promise<void>;
+
 /** `$.path: message`. */
 export declare function formatViolation(violation: Pick<Violation, 'path' | 'message'> & Partial<Violation>): string;
 
@@ -467,7 +478,7 @@ export interface ConfigDiagnostic {
   issues?: SchemaIssue[];
 }
 
-/** The checks an agent's output schema must pass when its config is loaded: the root is `type: "object"`, it has `properties`, and it compiles; empty when usable. */
+/** The checks an agent's output schema must pass when its config is loaded: the root is `type: "object"`, it has `properties`, and it compiles; empty when usable. A schema tool: see `loadSchemaTools`. */
 export declare function checkOutputSchemaConfig(schema: object | boolean | string, options?: CompileOptions): ConfigDiagnostic[];
 
 export interface ChatMessage {
@@ -615,7 +626,7 @@ export interface CheckSchemaResult {
 /**
  * Diagnostics for schema text as an editor shows them; never throws for bad text. `formats`:
  * the custom formats the schema will be compiled with (as `CompileOptions.formats`; only their
- * names matter here), so strict mode does not flag them.
+ * names matter here), so strict mode does not flag them. A schema tool: see `loadSchemaTools`.
  */
 export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat> }): CheckSchemaResult;
 
@@ -676,6 +687,8 @@ export interface SchemaComparison {
  * `nullable` added widens, integer types compare by range (`uint8` → `int8` narrows and widens),
  * `string` → `timestamp` narrows, `mapping` values added widen, a renamed `discriminator` tag
  * narrows and widens, and definitions reached through `ref` compare where they are defined.
+ *
+ * A schema tool: see `loadSchemaTools`.
  */
 export declare function compareSchemas(
   oldSchema: JsonSchema | string,
@@ -730,6 +743,8 @@ export interface RegistryDiagnostic {
  * With `draft: 'jtd'` the schemas are JSON Type Definitions: each is known by `metadata.id` (JTD
  * has no `$id`; RFC 8927 leaves `metadata` to its users), with `metadata.title` and
  * `metadata.description`. A JTD `ref` names the schema's own `definitions`, never another file.
+ *
+ * A schema tool: see `loadSchemaTools`.
  */
 export declare class SchemaRegistry {
   constructor(options?: { draft?: Draft; strict?: boolean; formats?: boolean });

@@ -14,27 +14,40 @@ fi
 bash scripts/setup.sh
 
 echo "build: cargo (release, wasm32)"
-# getrandom's custom backend (src/bindings/wasm.rs): random values may be forbidden where a contract is
-# compiled (workerd's global scope).
-RUSTFLAGS='--cfg getrandom_backend="custom"' \
-cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --features "$features"
+# Two modules from the crate: the main one, and the schema tools' (feature tools-module,
+# src/bindings/tools.rs), which pkg/src/tools.js loads on first use. Cargo keeps both builds.
+release=target/wasm32-unknown-unknown/release
+cargo_wasm() {
+  # getrandom's custom backend (src/bindings/runtime.rs): random values may be forbidden where a
+  # contract is compiled (workerd's global scope).
+  RUSTFLAGS='--cfg getrandom_backend="custom"' \
+  cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --features "$1"
+}
 
 rm -rf "$out"
 mkdir -p "$out"
 # The package's type (ES modules) for the glue, which is loaded below.
 [ "$out" = pkg/wasm ] || cp pkg/package.json "$out/.."
-wasm-bindgen --target web --no-typescript --out-dir "$out" target/wasm32-unknown-unknown/release/output_contract.wasm
+cargo_wasm tools-module
+cp "$release/output_contract.wasm" "$release/output_contract_tools.wasm"
+wasm-bindgen --target web --no-typescript --out-dir "$out" "$release/output_contract_tools.wasm"
+cargo_wasm "$features"
+wasm-bindgen --target web --no-typescript --out-dir "$out" "$release/output_contract.wasm"
 
 # After a trap the instance is unusable; pkg/src/state.js re-creates it from the same compiled
 # module. The glue keeps its instance private and instantiates only once, hence this addition.
-cat >> "$out/output_contract.js" <<'GLUE'
+for glue in output_contract output_contract_tools; do cat >> "$out/$glue.js" <<'GLUE'
 
-// Added by scripts/build.sh: a fresh instance of the already compiled module (pkg/src/state.js).
+// Added by scripts/build.sh: a fresh instance of the already compiled module (pkg/src/state.js,
+// pkg/src/tools.js).
 export function __reinstantiate() {
     const module = wasmModule;
     wasm = undefined;
     return initSync({ module });
 }
+GLUE
+done
+cat >> "$out/output_contract.js" <<'GLUE'
 
 // Added by scripts/build.sh: the instance's linear memory in bytes (bench/memory.mjs).
 export function __memoryBytes() {
@@ -82,10 +95,12 @@ fi
 # path) cost the cold start code it never ran: the first validation takes 2.5 ms instead of
 # 3.7 (Node, fresh processes), with no measurable change to validation speed.
 # The features are those rustc's wasm32 target emits by default.
-node_modules/.bin/wasm-opt -O3 -ocimfs 0 --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-  "$out/output_contract_bg.wasm" -o "$out/output_contract_bg.wasm"
+for module in output_contract_bg output_contract_tools_bg; do
+  node_modules/.bin/wasm-opt -O3 -ocimfs 0 --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    "$out/$module.wasm" -o "$out/$module.wasm"
+done
 
 # --keep-names: without it a class that names itself inside is renamed (`_Contract`), and that
 # name shows in messages ("this Contract was freed") and to users.
@@ -100,6 +115,5 @@ cp pkg/index.d.ts pkg/index.d.cts
 # package users (the repository README is for contributors).
 cp API.md pkg/
 
-raw=$(wc -c < "$out/output_contract_bg.wasm")
-gz=$(gzip -9 -c "$out/output_contract_bg.wasm" | wc -c)
-echo "build: pkg/ ready (wasm ${raw} bytes, ${gz} gzip)"
+size() { echo "$(wc -c < "$out/$1") bytes, $(gzip -9 -c "$out/$1" | wc -c) gzip"; }
+echo "build: pkg/ ready (wasm $(size output_contract_bg.wasm); schema tools' wasm $(size output_contract_tools_bg.wasm))"

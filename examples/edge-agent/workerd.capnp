@@ -16,6 +16,7 @@ const agent :Workerd.Worker = (
   modules = [
     (name = "src/worker.js", esModule = embed "worker.js"),
     (name = "wasm/output_contract_bg.wasm", wasm = embed "output_contract_bg.wasm"),
+    (name = "wasm/output_contract_tools_bg.wasm", wasm = embed "output_contract_tools_bg.wasm"),
   ],
   bindings = [
     (name = "MODEL_URL", text = "MODEL_URL_VALUE"),

@@ -23,8 +23,10 @@ import { currentAttempt, executorStream, finishText, providerBridge } from './in
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
+import { schemaTools } from './tools.js';
 
 export { OptionError } from './options.js';
+export { loadSchemaTools } from './tools.js';
 
 // Texts cross as UTF-8 bytes (see `utf8` in src/bindings/wasm.rs): TextEncoder encodes ~30× faster than
 // the per-character copy wasm-bindgen generates for string arguments.
@@ -652,12 +654,12 @@ export function submitResultTool(schema, options) {
 
 /** Load-time checks of an output schema, as diagnostics (empty: usable). */
 export function checkOutputSchemaConfig(schema, options) {
-  assertReady();
+  const tools = schemaTools();
   checkOptions('checkOutputSchemaConfig', options);
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema) ?? 'null';
   const { text: optionsText, ids } = moduleOptions(options);
   try {
-    return JSON.parse(wasm.checkOutputSchemaConfig(text, optionsText));
+    return JSON.parse(tools.checkOutputSchemaConfig(text, optionsText));
   } finally {
     // Nothing compiled here outlives the call.
     forgetFormats(ids);
@@ -670,10 +672,10 @@ export function checkOutputSchemaConfig(schema, options) {
  * lines/columns, offsets in UTF-16 code units). Broken text is a diagnostic, never an exception.
  */
 export function checkSchema(text, options) {
-  assertReady();
+  const tools = schemaTools();
   if (typeof text !== 'string') throw new TypeError('checkSchema expects the schema text');
   checkOptions('checkSchema', options);
-  return JSON.parse(wasm.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined, Object.keys(options?.formats ?? {})));
+  return JSON.parse(tools.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined, Object.keys(options?.formats ?? {})));
 }
 
 /**
@@ -735,12 +737,12 @@ function schemaText(schema) {
  * text, also its range there.
  */
 export function compareSchemas(oldSchema, newSchema, options) {
-  assertReady();
+  const tools = schemaTools();
   checkOptions('compareSchemas', options);
   const asText = typeof newSchema === 'string';
   let result;
   try {
-    result = JSON.parse(wasm.compareSchemas(schemaText(oldSchema), schemaText(newSchema), options == null ? '' : JSON.stringify(options)));
+    result = JSON.parse(tools.compareSchemas(schemaText(oldSchema), schemaText(newSchema), options == null ? '' : JSON.stringify(options)));
   } catch (e) {
     throw schemaErrorFrom(e);
   }
@@ -779,12 +781,12 @@ export class SchemaRegistry {
 
   /** Adds a schema (object or text; `path`: the file it came from). Returns its `$id`, or null. */
   add(schema, options) {
-    assertReady();
+    const tools = schemaTools();
     checkOptions('SchemaRegistry.add', options);
     const text = schemaText(schema);
     let id;
     try {
-      id = wasm.registryIdOf(text, this.#optionsText);
+      id = tools.registryIdOf(text, this.#optionsText);
     } catch (e) {
       throw schemaErrorFrom(e);
     }
@@ -806,20 +808,18 @@ export class SchemaRegistry {
 
   /** The registry's problems as diagnostics with file paths and ranges; empty when there are none. */
   check() {
-    assertReady();
     return JSON.parse(this.#call('registryCheck'));
   }
 
   /** The versions of a schema name, oldest first. */
   versions(name) {
-    assertReady();
     if (typeof name !== 'string') throw new TypeError('SchemaRegistry.versions expects a schema name');
     return JSON.parse(this.#call('registryVersions', name));
   }
 
   #call(fn, ...args) {
     try {
-      return wasm[fn](JSON.stringify(this.#entries), this.#optionsText, ...args);
+      return schemaTools()[fn](JSON.stringify(this.#entries), this.#optionsText, ...args);
     } catch (e) {
       throw schemaErrorFrom(e);
     }

@@ -1,10 +1,14 @@
-// Deno: the wasm bytes are read from the package directory synchronously.
+// Deno: the wasm bytes are read from the package directory synchronously; the schema tools'
+// module (tools.js) likewise, on its first use.
 /* global Deno */
 import { initSync } from '../wasm/output_contract.js';
+import { initSync as initToolsSync } from '../wasm/output_contract_tools.js';
 import { setReady } from './state.js';
+import { setToolsLoader } from './tools.js';
 
 initSync({ module: Deno.readFileSync(new URL('../wasm/output_contract_bg.wasm', import.meta.url)) });
 setReady();
+setToolsLoader(() => initToolsSync({ module: Deno.readFileSync(new URL('../wasm/output_contract_tools_bg.wasm', import.meta.url)) }));
 
 export const ready = Promise.resolve();
 export * from './api.js';

@@ -5,11 +5,11 @@
 // the glue code.
 //
 // A Rust panic inside WebAssembly is a trap: the instance is left mid-call and every later call
-// would fail. The panic hook (src/bindings/wasm.rs) throws the panic's message first; `afterTrap` turns
+// would fail. The panic hook (src/bindings/runtime.rs) throws the panic's message first; `afterTrap` turns
 // that (or any WebAssembly.RuntimeError) into a clear Error and re-creates the instance from the
 // already compiled module, so the library stays usable. Objects of the old instance are detached
 // (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.
-// PANIC_PREFIX: how the hook's message starts (src/bindings/wasm.rs, written into the glue by
+// PANIC_PREFIX: how the hook's message starts (src/bindings/runtime.rs, written into the glue by
 // scripts/build.sh).
 import { __reinstantiate, PANIC_PREFIX } from '../wasm/output_contract.js';
 
@@ -68,16 +68,29 @@ export function afterTrap(e) {
   for (const ref of live) ref.deref()?.__destroy_into_raw();
   live.clear();
   generation += 1;
-  let recreated = true;
+  return recreated(e, __reinstantiate, 'The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost.');
+}
+
+/**
+ * The same for the schema tools' module (pkg/src/tools.js), whose calls leave nothing behind in
+ * the instance.
+ */
+export function afterToolsTrap(e, reinstantiate) {
+  if (!isTrap(e)) return e;
+  return recreated(e, reinstantiate, "The schema tools' WebAssembly instance was re-created: later calls work.");
+}
+
+function recreated(e, reinstantiate, after) {
+  let ok = true;
   try {
-    __reinstantiate();
+    reinstantiate();
   } catch {
-    recreated = false;
+    ok = false;
   }
   const what = e.message.startsWith(PANIC_PREFIX) ? e.message.slice(PANIC_PREFIX.length) : `WebAssembly trap: ${e.message}`;
   const error = new Error(
-    recreated
-      ? `output-contract: internal error (${what}). The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost. Please report the input that caused it.`
+    ok
+      ? `output-contract: internal error (${what}). ${after} Please report the input that caused it.`
       : `output-contract: internal error (${what}), and the WebAssembly instance could not be re-created.`,
     { cause: e },
   );

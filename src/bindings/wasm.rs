@@ -3,8 +3,6 @@
 //! value-by-value conversion; pkg/src/api.js turns them into the public JS API.
 
 use crate::schema::cache::ContractCache;
-use crate::agent::config;
-use crate::editor::lint;
 use crate::json::sourcemap;
 use crate::check::extract::{self, ExtractOptions, Offsets};
 use crate::agent::prompt::{self, Templates};
@@ -12,59 +10,21 @@ use crate::report::render;
 use crate::agent::tool::{self, ToolCallOptions};
 use crate::schema::contract::{Contract, Options};
 use crate::validator::draft::Draft;
-use crate::validator::format::CustomFormat;
-use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::schema::error::SchemaError;
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
 use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome, IN_FLIGHT};
 use crate::agent::provider::{EventDecoder, Provider, ProviderOptions, ProviderStream};
 use crate::report::violation::Violation;
+use super::options::{json_arg, schema_error, to_options, FORMAT_CALLBACKS};
+use super::runtime::PANIC_PREFIX;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
     static CACHE: RefCell<ContractCache> = RefCell::new(ContractCache::default());
-}
-
-/// The options object of `Contract.compile`, as JSON.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JsOptions {
-    draft: Option<String>,
-    strict: Option<bool>,
-    formats: Option<JsFormats>,
-    schema_id: Option<String>,
-    agent_id: Option<String>,
-    resources: Option<BTreeMap<String, Value>>,
-    max_output_bytes: Option<usize>,
-    max_depth: Option<usize>,
-    raw_output_limit: Option<usize>,
-}
-
-/// `formats`: whether the built-in formats are asserted, or the custom formats by name (then the
-/// built-in ones keep their default), as pkg/src/formats.js sends them.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsFormats {
-    Builtin(bool),
-    Custom(BTreeMap<String, JsFormat>),
-}
-
-/// A custom format: a pattern's source, or the id of a JavaScript function (pkg/src/formats.js).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsFormat {
-    Pattern(String),
-    Function(u32),
-}
-
-thread_local! {
-    /// pkg/src/formats.js's `(id, string) => boolean` that runs format function `id`, and its
-    /// `(id) => void` that forgets it; set again in each instance.
-    static FORMAT_CALLBACKS: RefCell<Option<(js_sys::Function, js_sys::Function)>> = const { RefCell::new(None) };
 }
 
 #[wasm_bindgen(js_name = setFormatCallbacks)]
@@ -72,102 +32,11 @@ pub fn set_format_callbacks(call: js_sys::Function, release: js_sys::Function) {
     FORMAT_CALLBACKS.with(|c| *c.borrow_mut() = Some((call, release)));
 }
 
-/// A JavaScript format function, by its id, held by the contract compiled with it (and shared
-/// with the contract's streams): when the last of them goes, JavaScript is told to forget the
-/// function. Only an id: the function itself stays on the JavaScript side (a `Contract` is `Send`).
-struct JsFunction(u32);
-
-impl JsFunction {
-    fn callbacks() -> Option<(js_sys::Function, js_sys::Function)> {
-        // Cloned out: the function may compile a contract, which sets them again.
-        FORMAT_CALLBACKS.with(|c| c.borrow().clone())
-    }
-
-    /// JavaScript catches what the function throws, answers false and throws it after the call
-    /// into the module that ran it.
-    fn call(&self, s: &str) -> bool {
-        let Some((call, _)) = JsFunction::callbacks() else { return false };
-        call.call2(&JsValue::NULL, &JsValue::from(self.0), &JsValue::from_str(s)).is_ok_and(|v| v.as_bool() == Some(true))
-    }
-}
-
-impl Drop for JsFunction {
-    fn drop(&mut self) {
-        if let Some((_, release)) = JsFunction::callbacks() {
-            let _ = release.call1(&JsValue::NULL, &JsValue::from(self.0));
-        }
-    }
-}
-
-fn custom_formats(formats: BTreeMap<String, JsFormat>) -> BTreeMap<String, CustomFormat> {
-    formats
-        .into_iter()
-        .map(|(name, format)| {
-            let format = match format {
-                JsFormat::Pattern(source) => CustomFormat::Pattern(source),
-                JsFormat::Function(id) => {
-                    let function = JsFunction(id);
-                    CustomFormat::function(move |s| function.call(s))
-                }
-            };
-            (name, format)
-        })
-        .collect()
-}
-
 /// Why `source` is not a pattern the library can match (pkg/src/formats.js tells it as an
 /// OptionError naming the format, before compiling); `undefined` when it is one.
 #[wasm_bindgen(js_name = patternError)]
 pub fn pattern_error(source: &str) -> Option<String> {
     crate::validator::ecma::Pattern::new(source).err()
-}
-
-fn option_error(message: String) -> SchemaError {
-    SchemaError::single(SchemaIssue::new(SchemaErrorKind::InvalidOption, "", message))
-}
-
-fn to_options(json: &str) -> Result<Options, SchemaError> {
-    let js = if json.is_empty() { JsOptions::default() } else { read_options(json)? };
-    let defaults = Options::default();
-    let draft = match js.draft {
-        None => None,
-        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| {
-            option_error(format!(
-                "unknown draft {name:?}: use \"draft4\", \"draft6\", \"draft7\", \"draft2019-09\", \"draft2020-12\" or \"jtd\""
-            ))
-        })?),
-    };
-    let (formats, custom_formats) = match js.formats {
-        None => (defaults.formats, BTreeMap::new()),
-        Some(JsFormats::Builtin(assert)) => (assert, BTreeMap::new()),
-        Some(JsFormats::Custom(custom)) => (defaults.formats, custom_formats(custom)),
-    };
-    Ok(Options {
-        draft,
-        strict: js.strict.unwrap_or(defaults.strict),
-        formats,
-        custom_formats,
-        schema_id: js.schema_id,
-        agent_id: js.agent_id,
-        resources: js.resources.unwrap_or_default(),
-        limits: OutputLimits {
-            max_output_bytes: js.max_output_bytes.unwrap_or(defaults.limits.max_output_bytes),
-            max_depth: js.max_depth.unwrap_or(defaults.limits.max_depth),
-        },
-        raw_output_limit: js.raw_output_limit.unwrap_or(defaults.raw_output_limit),
-        ..defaults
-    })
-}
-
-/// Apart from `to_options` so that a compile without options (most) does not have V8 compile the
-/// options' deserializer on first use (lazily compiled functions are compiled whole).
-#[inline(never)]
-fn read_options(json: &str) -> Result<JsOptions, SchemaError> {
-    serde_json::from_str(json).map_err(|e| option_error(format!("invalid options: {e}")))
-}
-
-fn schema_error(e: &SchemaError) -> JsValue {
-    JsValue::from_str(&serde_json::to_string(e).unwrap_or_default())
 }
 
 /// Compiles (or fetches from the instance's cache) a contract. Throws the `SchemaError` as JSON
@@ -184,17 +53,6 @@ pub fn compile_contract(schema_json: &[u8], options_json: &str) -> Result<WasmCo
         .map(|contract| WasmContract { contract })
         .map_err(|e| schema_error(&e))
 }
-
-/// A panic inside WebAssembly traps and leaves the instance unusable. The hook runs first and
-/// throws the panic's message as a JS `Error`, so the wrapper (pkg/src/state.js) can report what
-/// happened and re-create the instance instead of failing every later call with "unreachable".
-#[wasm_bindgen(start)]
-fn start() {
-    std::panic::set_hook(Box::new(|info| wasm_bindgen::throw_str(&format!("{PANIC_PREFIX}{info}"))));
-}
-
-/// How the panic hook's message starts: how pkg/src/state.js tells a panic from other errors.
-const PANIC_PREFIX: &str = "output-contract panicked: ";
 
 #[cfg(feature = "test-trap")]
 #[allow(clippy::panic)]
@@ -377,10 +235,6 @@ impl JsStreamOptions {
     }
 }
 
-fn json_arg<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, JsError> {
-    serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
-}
-
 #[wasm_bindgen(js_name = enrichSystemPrompt)]
 pub fn enrich_system_prompt(system_prompt: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
     let schema: Value = if schema_json.is_empty() { Value::Null } else { json_arg(schema_json, "schema")? };
@@ -413,41 +267,6 @@ pub fn submit_result_tool(schema_json: &str, provider: &str, name: Option<String
     };
     let def = tool::submit_result_tool_in(&schema, draft, provider, name.as_deref(), description.as_deref());
     Ok(serde_json::to_string(&def).unwrap_or_default())
-}
-
-/// The load-time checks of an output schema as a JSON array of diagnostics (schema given as
-/// JSON text).
-#[wasm_bindgen(js_name = checkOutputSchemaConfig)]
-pub fn check_output_schema_config(schema_json: &str, options_json: &str) -> String {
-    let options = match to_options(options_json) {
-        Ok(o) => o,
-        Err(e) => return config_error(e),
-    };
-    match parse_schema(schema_json, &options) {
-        Ok(schema) => serde_json::to_string(&config::check_output_schema_config(&schema, &options)).unwrap_or_default(),
-        Err(e) => config_error(e),
-    }
-}
-
-fn config_error(e: SchemaError) -> String {
-    let d = config::ConfigDiagnostic { code: config::ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues };
-    serde_json::to_string(&[d]).unwrap_or_default()
-}
-
-/// `checkSchema`: `{valid, draft, diagnostics}` as JSON; never throws for bad schema text.
-#[wasm_bindgen(js_name = checkSchema)]
-pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>, formats: Vec<String>) -> Result<String, JsError> {
-    let draft = match draft {
-        None => None,
-        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?),
-    };
-    let provider = match provider.as_deref() {
-        None => None,
-        Some(p @ ("openai" | "anthropic")) => tool::Provider::from_name(p),
-        Some(other) => return Err(JsError::new(&format!("unknown provider {other:?}: use \"openai\" or \"anthropic\""))),
-    };
-    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider, formats });
-    Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
 /// `locateJson`: the text ranges of pointers in a JSON text, as JSON (`null` for text that is not JSON).
@@ -755,112 +574,6 @@ pub fn boundary_constants() -> String {
         "PANIC_PREFIX": PANIC_PREFIX,
     })
     .to_string()
-}
-
-// getrandom is linked through `referencing` (the crate that carries the drafts' meta-schema
-// documents; its ahash maps are seeded through getrandom), and a wasm32 build needs a backend.
-// Cloudflare workerd forbids random values at global scope, where a worker compiles its contracts
-// at module load, and getrandom's own JS backend then fails and the seeding panics (a trap).
-// scripts/build.sh selects this backend instead: `crypto.getRandomValues` when allowed, else bytes from a fixed
-// mixing sequence. Only hash-flooding resistance depends on these bytes, and only for seeds drawn
-// at global scope in workerd (ahash draws its process seed once, on first use).
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(catch, js_namespace = ["globalThis", "crypto"], js_name = getRandomValues)]
-    fn crypto_get_random_values(buf: &mut [u8]) -> Result<(), JsValue>;
-}
-
-/// getrandom's custom-backend entry point (`--cfg getrandom_backend="custom"`).
-///
-/// # Safety
-/// getrandom calls it with a valid, writable `dest` of `len` bytes.
-#[no_mangle]
-unsafe extern "Rust" fn __getrandom_v03_custom(dest: *mut u8, len: usize) -> Result<(), getrandom::Error> {
-    // SAFETY: getrandom passes a valid, exclusive buffer of `len` bytes.
-    let buf = unsafe { std::slice::from_raw_parts_mut(dest, len) };
-    // getRandomValues fills at most 65,536 bytes per call.
-    for chunk in buf.chunks_mut(65_536) {
-        if crypto_get_random_values(chunk).is_err() {
-            fallback_bytes(chunk);
-        }
-    }
-    Ok(())
-}
-
-fn fallback_bytes(out: &mut [u8]) {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static STATE: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
-    for chunk in out.chunks_mut(8) {
-        // splitmix64: distinct, well-mixed values on every call.
-        let mut z = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        for (o, b) in chunk.iter_mut().zip(z.to_le_bytes()) {
-            *o = b;
-        }
-    }
-}
-
-/// `compareSchemas`: `{narrowed, widened, unknown}` as JSON, each change with its range in the
-/// new schema's text. A schema that does not compile throws its `SchemaError`, its message
-/// saying which of the two it is.
-#[wasm_bindgen(js_name = compareSchemas)]
-pub fn compare_schemas(old_text: &str, new_text: &str, options_json: &str) -> Result<String, JsValue> {
-    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
-    match crate::schema::compare::compare_texts(old_text, new_text, &options) {
-        Ok(comparison) => Ok(serde_json::to_string(&comparison).unwrap_or_default()),
-        Err((which, mut e)) => {
-            e.message = format!("{which} schema: {}", e.message);
-            Err(schema_error(&e))
-        }
-    }
-}
-
-/// One schema of a `SchemaRegistry`, as the JS class keeps it.
-#[derive(Deserialize)]
-struct JsRegistryEntry {
-    text: String,
-    path: Option<String>,
-}
-
-/// The registry the JS class describes: its schemas (`[{text, path}]`) and options. The class
-/// keeps the schemas itself, so a registry outlives a re-created module instance.
-fn registry_of(entries_json: &str, options_json: &str) -> Result<crate::schema::registry::Registry, JsValue> {
-    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
-    let entries: Vec<JsRegistryEntry> = json_arg(entries_json, "registry entries")?;
-    let mut registry = crate::schema::registry::Registry::new(options);
-    for e in entries {
-        registry.add(&e.text, e.path.as_deref());
-    }
-    Ok(registry)
-}
-
-/// `SchemaRegistry.add`: the `$id` of schema text (`null` when it has none or is not JSON).
-#[wasm_bindgen(js_name = registryIdOf)]
-pub fn registry_id_of(text: &str, options_json: &str) -> Result<Option<String>, JsValue> {
-    Ok(registry_of("[]", options_json)?.add(text, None))
-}
-
-/// `SchemaRegistry.check`: the diagnostics as JSON.
-#[wasm_bindgen(js_name = registryCheck)]
-pub fn registry_check(entries_json: &str, options_json: &str) -> Result<String, JsValue> {
-    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.check()).unwrap_or_default())
-}
-
-/// `SchemaRegistry.versions`: the versions of a name as JSON, oldest first.
-#[wasm_bindgen(js_name = registryVersions)]
-pub fn registry_versions(entries_json: &str, options_json: &str, name: &str) -> Result<String, JsValue> {
-    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.versions(name)).unwrap_or_default())
-}
-
-/// `SchemaRegistry.contract`: `{schema, resources}` for the schema with this `$id` (the other
-/// schemas by `$id`), for the JS class to compile as any contract; `null` when none has it.
-#[wasm_bindgen(js_name = registrySchema)]
-pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Result<String, JsValue> {
-    let registry = registry_of(entries_json, options_json)?;
-    let found = registry.schema(id).map(|(schema, resources)| serde_json::json!({"schema": schema, "resources": resources}));
-    Ok(serde_json::to_string(&found).unwrap_or_default())
 }
 
 /// `parseSchemaId`: `{name, version}` as JSON for an `$id` that carries a semantic version

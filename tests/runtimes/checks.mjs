@@ -1,6 +1,7 @@
 // The conformance checks shared by every runtime test: compile the pr-reviewer contract,
 // validate a valid and an invalid output, stream a broken output in 20-byte chunks to
-// hard-complete, compile a broken schema. `files` holds the example texts (bundled where there
+// hard-complete, compile a broken schema, and the schema tools' module (checkSchema,
+// compareSchemas), loaded on first use, or by `loadSchemaTools()` in a browser. `files` holds the example texts (bundled where there
 // is no file system), or is a `read(name)` function for them.
 export function runChecks(oc, files) {
   if (typeof files === 'function') files = exampleFiles(files);
@@ -17,7 +18,10 @@ export function runChecks(oc, files) {
   } catch (e) {
     schemaError = e instanceof oc.SchemaError ? e.kind : String(e);
   }
+  const lint = oc.checkSchema('{"type": "strng"}');
+  const comparison = oc.compareSchemas({ type: 'string' }, { type: 'string', maxLength: 3 });
   const result = {
+    tools: { lintValid: lint.valid, narrowed: comparison.narrowed.map((c) => c.kind) },
     valid: contract.validateText(files.valid).valid,
     violations: bad.valid ? [] : bad.error.violations.map(oc.formatViolation),
     streamed: streamed.state,
@@ -30,7 +34,9 @@ export function runChecks(oc, files) {
     JSON.stringify(result.violations) === JSON.stringify(expected) &&
     result.streamed === 'hard-complete' &&
     JSON.stringify(result.streamedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
-    result.schemaError === 'meta_schema';
+    result.schemaError === 'meta_schema' &&
+    result.tools.lintValid === false &&
+    JSON.stringify(result.tools.narrowed) === '["maxLength"]';
   return { ok, ...result };
 }
 

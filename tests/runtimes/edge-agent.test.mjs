@@ -95,7 +95,7 @@ before(async () => {
     outfile: `${dir}/worker.js`,
     logLevel: 'warning',
   });
-  copyFileSync(`${root}pkg/wasm/output_contract_bg.wasm`, `${dir}/output_contract_bg.wasm`);
+  for (const file of ['output_contract_bg.wasm', 'output_contract_tools_bg.wasm']) copyFileSync(`${root}pkg/wasm/${file}`, `${dir}/${file}`);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const config = readFileSync(`${root}examples/edge-agent/workerd.capnp`, 'utf8')
     .replace('127.0.0.1:PORT', `127.0.0.1:${port}`)

@@ -1,6 +1,6 @@
 // The dashboard page: Agent editor (General / Input Schema / Output Schema), Test output and
 // Sessions. Everything is validated in the page by the output-contract package.
-import { enrichSystemPrompt, ready, type Draft } from 'output-contract';
+import { enrichSystemPrompt, loadSchemaTools, ready, type Draft } from 'output-contract';
 import { blueprints, type Blueprint } from './blueprints';
 import { clearComparison, compareMarks, examples, otherVersions, showComparison, versionOf } from './compare';
 import { byId, el } from './dom';
@@ -14,7 +14,8 @@ const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
 async function main(): Promise<void> {
   const loadStatus = byId('load-status');
-  await ready;
+  // The editor lints with checkSchema from the start: the schema tools' module loads beside the main one.
+  await Promise.all([ready, loadSchemaTools()]);
   loadStatus.textContent = '';
   loadStatus.hidden = true;
 

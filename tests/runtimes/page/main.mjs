@@ -1,6 +1,7 @@
 // The browser side of the conformance checks: the package as a bundler resolves it (the
 // `browser` export: the .wasm shipped as an asset and compiled asynchronously by `ready`), the
-// example texts imported with Vite's `?raw`. The result lands in the page for the test to read.
+// example texts imported with Vite's `?raw`. The schema tools' module is fetched only when asked
+// for: before `loadSchemaTools()` a tool's call says so. The result lands in the page for the test to read.
 import * as oc from 'output-contract';
 import { runChecks } from '../checks.mjs';
 import blueprint from '../examples/pr-reviewer/blueprint.json?raw';
@@ -11,7 +12,15 @@ import violations from '../examples/pr-reviewer/invalid-output.violations.txt?ra
 const out = document.getElementById('result');
 try {
   await oc.ready;
-  out.textContent = JSON.stringify(runChecks(oc, { blueprint, valid, invalid, violations }));
+  let before = 'no error';
+  try {
+    oc.checkSchema('{}');
+  } catch (e) {
+    before = /await loadSchemaTools\(\)/.test(e.message) ? 'asks for loadSchemaTools' : String(e);
+  }
+  await oc.loadSchemaTools();
+  const result = runChecks(oc, { blueprint, valid, invalid, violations });
+  out.textContent = JSON.stringify({ ...result, ok: result.ok && before === 'asks for loadSchemaTools', toolsBeforeLoading: before });
 } catch (e) {
   out.textContent = JSON.stringify({ ok: false, error: String(e?.stack ?? e) });
 }

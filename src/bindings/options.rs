@@ -1,0 +1,146 @@
+//! What crosses into both modules as JSON text: `Contract.compile`'s options object (with its
+//! custom formats) and the other JSON arguments, and how a `SchemaError` crosses back.
+
+use crate::check::output::OutputLimits;
+use crate::schema::contract::Options;
+use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
+use crate::validator::draft::Draft;
+use crate::validator::format::CustomFormat;
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+/// The options object of `Contract.compile`, as JSON.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsOptions {
+    draft: Option<String>,
+    strict: Option<bool>,
+    formats: Option<JsFormats>,
+    schema_id: Option<String>,
+    agent_id: Option<String>,
+    resources: Option<BTreeMap<String, Value>>,
+    max_output_bytes: Option<usize>,
+    max_depth: Option<usize>,
+    raw_output_limit: Option<usize>,
+}
+
+/// `formats`: whether the built-in formats are asserted, or the custom formats by name (then the
+/// built-in ones keep their default), as pkg/src/formats.js sends them.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsFormats {
+    Builtin(bool),
+    Custom(BTreeMap<String, JsFormat>),
+}
+
+/// A custom format: a pattern's source, or the id of a JavaScript function (pkg/src/formats.js).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsFormat {
+    Pattern(String),
+    Function(u32),
+}
+
+thread_local! {
+    /// pkg/src/formats.js's `(id, string) => boolean` that runs format function `id`, and its
+    /// `(id) => void` that forgets it; set again in each instance.
+    pub(super) static FORMAT_CALLBACKS: RefCell<Option<(js_sys::Function, js_sys::Function)>> = const { RefCell::new(None) };
+}
+
+/// A JavaScript format function, by its id, held by the contract compiled with it (and shared
+/// with the contract's streams): when the last of them goes, JavaScript is told to forget the
+/// function. Only an id: the function itself stays on the JavaScript side (a `Contract` is `Send`).
+struct JsFunction(u32);
+
+impl JsFunction {
+    fn callbacks() -> Option<(js_sys::Function, js_sys::Function)> {
+        // Cloned out: the function may compile a contract, which sets them again.
+        FORMAT_CALLBACKS.with(|c| c.borrow().clone())
+    }
+
+    /// JavaScript catches what the function throws, answers false and throws it after the call
+    /// into the module that ran it.
+    fn call(&self, s: &str) -> bool {
+        let Some((call, _)) = JsFunction::callbacks() else { return false };
+        call.call2(&JsValue::NULL, &JsValue::from(self.0), &JsValue::from_str(s)).is_ok_and(|v| v.as_bool() == Some(true))
+    }
+}
+
+impl Drop for JsFunction {
+    fn drop(&mut self) {
+        if let Some((_, release)) = JsFunction::callbacks() {
+            let _ = release.call1(&JsValue::NULL, &JsValue::from(self.0));
+        }
+    }
+}
+
+fn custom_formats(formats: BTreeMap<String, JsFormat>) -> BTreeMap<String, CustomFormat> {
+    formats
+        .into_iter()
+        .map(|(name, format)| {
+            let format = match format {
+                JsFormat::Pattern(source) => CustomFormat::Pattern(source),
+                JsFormat::Function(id) => {
+                    let function = JsFunction(id);
+                    CustomFormat::function(move |s| function.call(s))
+                }
+            };
+            (name, format)
+        })
+        .collect()
+}
+
+fn option_error(message: String) -> SchemaError {
+    SchemaError::single(SchemaIssue::new(SchemaErrorKind::InvalidOption, "", message))
+}
+
+pub(super) fn to_options(json: &str) -> Result<Options, SchemaError> {
+    let js = if json.is_empty() { JsOptions::default() } else { read_options(json)? };
+    let defaults = Options::default();
+    let draft = match js.draft {
+        None => None,
+        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| {
+            option_error(format!(
+                "unknown draft {name:?}: use \"draft4\", \"draft6\", \"draft7\", \"draft2019-09\", \"draft2020-12\" or \"jtd\""
+            ))
+        })?),
+    };
+    let (formats, custom_formats) = match js.formats {
+        None => (defaults.formats, BTreeMap::new()),
+        Some(JsFormats::Builtin(assert)) => (assert, BTreeMap::new()),
+        Some(JsFormats::Custom(custom)) => (defaults.formats, custom_formats(custom)),
+    };
+    Ok(Options {
+        draft,
+        strict: js.strict.unwrap_or(defaults.strict),
+        formats,
+        custom_formats,
+        schema_id: js.schema_id,
+        agent_id: js.agent_id,
+        resources: js.resources.unwrap_or_default(),
+        limits: OutputLimits {
+            max_output_bytes: js.max_output_bytes.unwrap_or(defaults.limits.max_output_bytes),
+            max_depth: js.max_depth.unwrap_or(defaults.limits.max_depth),
+        },
+        raw_output_limit: js.raw_output_limit.unwrap_or(defaults.raw_output_limit),
+        ..defaults
+    })
+}
+
+/// Apart from `to_options` so that a compile without options (most) does not have V8 compile the
+/// options' deserializer on first use (lazily compiled functions are compiled whole).
+#[inline(never)]
+fn read_options(json: &str) -> Result<JsOptions, SchemaError> {
+    serde_json::from_str(json).map_err(|e| option_error(format!("invalid options: {e}")))
+}
+
+pub(super) fn schema_error(e: &SchemaError) -> JsValue {
+    JsValue::from_str(&serde_json::to_string(e).unwrap_or_default())
+}
+
+pub(super) fn json_arg<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, JsError> {
+    serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+}

@@ -1,0 +1,108 @@
+//! The schema tools' module: the editor's `checkSchema`, the load-time `checkOutputSchemaConfig`,
+//! `compareSchemas` and `SchemaRegistry`. They are a second WebAssembly module (feature
+//! `tools-module`), which pkg/src/tools.js loads on their first call, so that an agent that only
+//! validates never downloads or compiles them. The module carries its own copy of the compiler.
+
+use super::options::{json_arg, schema_error, to_options};
+use crate::agent::{config, tool};
+use crate::editor::lint;
+use crate::schema::error::SchemaError;
+use crate::validator::draft::Draft;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+/// The load-time checks of an output schema as a JSON array of diagnostics (schema given as
+/// JSON text).
+#[wasm_bindgen(js_name = checkOutputSchemaConfig)]
+pub fn check_output_schema_config(schema_json: &str, options_json: &str) -> String {
+    let options = match to_options(options_json) {
+        Ok(o) => o,
+        Err(e) => return config_error(e),
+    };
+    match crate::schema::contract::parse_schema_text(schema_json, &options) {
+        Ok(schema) => serde_json::to_string(&config::check_output_schema_config(&schema, &options)).unwrap_or_default(),
+        Err(e) => config_error(e),
+    }
+}
+
+fn config_error(e: SchemaError) -> String {
+    let d = config::ConfigDiagnostic { code: config::ConfigCode::InvalidSchema, pointer: String::new(), message: e.message, issues: e.issues };
+    serde_json::to_string(&[d]).unwrap_or_default()
+}
+
+/// `checkSchema`: `{valid, draft, diagnostics}` as JSON; never throws for bad schema text.
+#[wasm_bindgen(js_name = checkSchema)]
+pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>, formats: Vec<String>) -> Result<String, JsError> {
+    let draft = match draft {
+        None => None,
+        Some(name) => Some(Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?),
+    };
+    let provider = match provider.as_deref() {
+        None => None,
+        Some(p @ ("openai" | "anthropic")) => tool::Provider::from_name(p),
+        Some(other) => return Err(JsError::new(&format!("unknown provider {other:?}: use \"openai\" or \"anthropic\""))),
+    };
+    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider, formats });
+    Ok(serde_json::to_string(&report).unwrap_or_default())
+}
+
+/// `compareSchemas`: `{narrowed, widened, unknown}` as JSON, each change with its range in the
+/// new schema's text. A schema that does not compile throws its `SchemaError`, its message
+/// saying which of the two it is.
+#[wasm_bindgen(js_name = compareSchemas)]
+pub fn compare_schemas(old_text: &str, new_text: &str, options_json: &str) -> Result<String, JsValue> {
+    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
+    match crate::schema::compare::compare_texts(old_text, new_text, &options) {
+        Ok(comparison) => Ok(serde_json::to_string(&comparison).unwrap_or_default()),
+        Err((which, mut e)) => {
+            e.message = format!("{which} schema: {}", e.message);
+            Err(schema_error(&e))
+        }
+    }
+}
+
+/// One schema of a `SchemaRegistry`, as the JS class keeps it.
+#[derive(Deserialize)]
+struct JsRegistryEntry {
+    text: String,
+    path: Option<String>,
+}
+
+/// The registry the JS class describes: its schemas (`[{text, path}]`) and options. The class
+/// keeps the schemas itself, so a registry outlives a re-created module instance.
+fn registry_of(entries_json: &str, options_json: &str) -> Result<crate::schema::registry::Registry, JsValue> {
+    let options = to_options(options_json).map_err(|e| schema_error(&e))?;
+    let entries: Vec<JsRegistryEntry> = json_arg(entries_json, "registry entries")?;
+    let mut registry = crate::schema::registry::Registry::new(options);
+    for e in entries {
+        registry.add(&e.text, e.path.as_deref());
+    }
+    Ok(registry)
+}
+
+/// `SchemaRegistry.add`: the `$id` of schema text (`null` when it has none or is not JSON).
+#[wasm_bindgen(js_name = registryIdOf)]
+pub fn registry_id_of(text: &str, options_json: &str) -> Result<Option<String>, JsValue> {
+    Ok(registry_of("[]", options_json)?.add(text, None))
+}
+
+/// `SchemaRegistry.check`: the diagnostics as JSON.
+#[wasm_bindgen(js_name = registryCheck)]
+pub fn registry_check(entries_json: &str, options_json: &str) -> Result<String, JsValue> {
+    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.check()).unwrap_or_default())
+}
+
+/// `SchemaRegistry.versions`: the versions of a name as JSON, oldest first.
+#[wasm_bindgen(js_name = registryVersions)]
+pub fn registry_versions(entries_json: &str, options_json: &str, name: &str) -> Result<String, JsValue> {
+    Ok(serde_json::to_string(&registry_of(entries_json, options_json)?.versions(name)).unwrap_or_default())
+}
+
+/// `SchemaRegistry.contract`: `{schema, resources}` for the schema with this `$id` (the other
+/// schemas by `$id`), for the JS class to compile as any contract; `null` when none has it.
+#[wasm_bindgen(js_name = registrySchema)]
+pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Result<String, JsValue> {
+    let registry = registry_of(entries_json, options_json)?;
+    let found = registry.schema(id).map(|(schema, resources)| serde_json::json!({"schema": schema, "resources": resources}));
+    Ok(serde_json::to_string(&found).unwrap_or_default())
+}
