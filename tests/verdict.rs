@@ -333,6 +333,36 @@ fn reports_from_located_subtrees_are_the_full_reports() {
             }),
             json!({"steps": [{"run": "make", "at": "2026-01-01T00:00:00Z"}, {"call": {"name": "go"}}], "pair": ["a", 1], "meta": {"x-a": "s", "owner": {"name": "ann"}, "n": 3}, "with space": true}),
         ),
+        (
+            // Maps: objects under `additionalProperties`, themselves holding maps, beside names
+            // matched by a pattern.
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["flags"],
+                "properties": {
+                    "flags": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/flag"}},
+                    "labels": {
+                        "type": "object",
+                        "patternProperties": {"^x-": {"type": "string", "maxLength": 4}},
+                        "additionalProperties": {"type": "object", "required": ["v"], "properties": {"v": {"type": "integer", "maximum": 9}}}
+                    }
+                },
+                "$defs": {
+                    "flag": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": ["on", "split"],
+                        "properties": {
+                            "on": {"type": "boolean"},
+                            "split": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0, "maximum": 100}}
+                        }
+                    }
+                }
+            }),
+            json!({"flags": {"a": {"on": true, "split": {"x": 10, "y": 90}}, "b/c": {"on": false, "split": {"z~": 100}}}, "labels": {"x-1": "ab", "k": {"v": 3}}}),
+        ),
     ];
     let mut rng = Lcg(7);
     let (mut checked, mut located) = (0, 0);

@@ -228,6 +228,7 @@ enum Keyword<'k> {
     Property(&'k str),
     Items(&'static str),
     Prefix(&'static str, usize),
+    Additional,
 }
 
 /// How `locate` left a container: its failures (if any) are in units below it, or it must be a
@@ -910,9 +911,11 @@ impl<'a> Run<'a> {
                     end = Some(self.judge(node, p, depth + 1, &mut whole)?);
                 }
             }
+            // A value under `additionalProperties` fails where its own violations are, as a
+            // property's does (`false` there is the parent's failure: `locate_child` judges it).
             if end.is_none() && own.is_none() && !whole {
                 if let Some(node) = c.additional {
-                    end = Some(self.judge(node, p, depth + 1, &mut whole)?);
+                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Additional, at, &mut whole)?);
                 }
             }
             if let (Some(node), Some(rule), false) = (own, rule, whole) {
@@ -983,7 +986,7 @@ impl<'a> Run<'a> {
         Ok(if whole { Split::Whole } else { Split::Done(p) })
     }
 
-    /// A child under `properties`/`items`: located further, except that a `false` schema there
+    /// A child under `properties`/`additionalProperties`/`items`: located further, except that a `false` schema there
     /// is reported by the validator at the parent (its keyword's error), so the parent is whole.
     #[allow(clippy::too_many_arguments)]
     fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
@@ -1014,6 +1017,7 @@ impl<'a> Run<'a> {
                 use std::fmt::Write;
                 let _ = write!(at.schema, "/{keyword}/{i}");
             }
+            Keyword::Additional => at.schema.push_str("/additionalProperties"),
         }
         at.path.push(step);
         at.order.push(order);
