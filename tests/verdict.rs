@@ -335,7 +335,7 @@ fn reports_from_located_subtrees_are_the_full_reports() {
         ),
         (
             // Maps: objects under `additionalProperties`, themselves holding maps, beside names
-            // matched by a pattern.
+            // matched by one pattern or by two.
             json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
@@ -345,7 +345,11 @@ fn reports_from_located_subtrees_are_the_full_reports() {
                     "flags": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/flag"}},
                     "labels": {
                         "type": "object",
-                        "patternProperties": {"^x-": {"type": "string", "maxLength": 4}},
+                        "patternProperties": {
+                            "^x-": {"type": "string", "maxLength": 4},
+                            "^x-d": {"maxLength": 3},
+                            "^o/~": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}
+                        },
                         "additionalProperties": {"type": "object", "required": ["v"], "properties": {"v": {"type": "integer", "maximum": 9}}}
                     }
                 },
@@ -361,7 +365,7 @@ fn reports_from_located_subtrees_are_the_full_reports() {
                     }
                 }
             }),
-            json!({"flags": {"a": {"on": true, "split": {"x": 10, "y": 90}}, "b/c": {"on": false, "split": {"z~": 100}}}, "labels": {"x-1": "ab", "k": {"v": 3}}}),
+            json!({"flags": {"a": {"on": true, "split": {"x": 10, "y": 90}}, "b/c": {"on": false, "split": {"z~": 100}}}, "labels": {"x-1": "ab", "x-d1": "abc", "o/~1": {"n": 2}, "k": {"v": 3}}}),
         ),
     ];
     let mut rng = Lcg(7);

@@ -98,9 +98,9 @@ struct Checks {
     bounds: Vec<(Bound, serde_json::Number)>,
     /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
-    /// `patternProperties`: the validator's pattern for the name, and the node its values
-    /// must match.
-    patterns: Vec<(usize, usize)>,
+    /// `patternProperties`: the validator's pattern for the name, the node its values must
+    /// match, and the pattern as a JSON Pointer token (for `locate`'s evaluation paths).
+    patterns: Vec<(usize, usize, String)>,
     required: usize,
     additional: Option<usize>,
     min_properties: Option<u64>,
@@ -228,6 +228,8 @@ enum Keyword<'k> {
     Property(&'k str),
     Items(&'static str),
     Prefix(&'static str, usize),
+    /// A `patternProperties` pattern as a JSON Pointer token.
+    Pattern(&'k str),
     Additional,
 }
 
@@ -336,8 +338,8 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
                 c.objects = true;
             }
             Kw::PatternProperties(list) if list.len() <= 64 => {
-                for (pattern, _, node) in list {
-                    c.patterns.push((*pattern, *node));
+                for (pattern, source, node) in list {
+                    c.patterns.push((*pattern, *node, crate::json::path::escape_pointer_token(source).into_owned()));
                     children.push(*node);
                 }
                 c.objects = true;
@@ -703,7 +705,7 @@ impl<'a> Run<'a> {
     /// The `patternProperties` (bits, in order) whose pattern the property name matches.
     fn patterns_matched(&self, c: &Checks, name: &str) -> u64 {
         let mut matched = 0u64;
-        for (i, (pattern, _)) in c.patterns.iter().enumerate() {
+        for (i, (pattern, _, _)) in c.patterns.iter().enumerate() {
             if self.validator.name_matches(*pattern, name) {
                 matched |= 1 << i;
             }
@@ -906,9 +908,16 @@ impl<'a> Run<'a> {
                 whole = true;
             }
             let mut end = if whole { Some(self.skip(p, depth + 1)?) } else { None };
-            for (i, &(_, node)) in c.patterns.iter().enumerate() {
+            // A value that answers to one pattern alone fails where its own violations are;
+            // one that answers to several schemas makes its object one unit.
+            let alone = own.is_none() && patterns.count_ones() == 1;
+            for (i, (_, node, token)) in c.patterns.iter().enumerate() {
                 if patterns & (1 << i) != 0 && !whole {
-                    end = Some(self.judge(node, p, depth + 1, &mut whole)?);
+                    end = Some(if alone {
+                        self.locate_child(*node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Pattern(token), at, &mut whole)?
+                    } else {
+                        self.judge(*node, p, depth + 1, &mut whole)?
+                    });
                 }
             }
             // A value under `additionalProperties` fails where its own violations are, as a
@@ -986,7 +995,7 @@ impl<'a> Run<'a> {
         Ok(if whole { Split::Whole } else { Split::Done(p) })
     }
 
-    /// A child under `properties`/`additionalProperties`/`items`: located further, except that a `false` schema there
+    /// A child under `properties`/`patternProperties`/`additionalProperties`/`items`: located further, except that a `false` schema there
     /// is reported by the validator at the parent (its keyword's error), so the parent is whole.
     #[allow(clippy::too_many_arguments)]
     fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
@@ -1016,6 +1025,10 @@ impl<'a> Run<'a> {
             Keyword::Prefix(keyword, i) => {
                 use std::fmt::Write;
                 let _ = write!(at.schema, "/{keyword}/{i}");
+            }
+            Keyword::Pattern(token) => {
+                at.schema.push_str("/patternProperties/");
+                at.schema.push_str(token);
             }
             Keyword::Additional => at.schema.push_str("/additionalProperties"),
         }
@@ -1080,7 +1093,7 @@ impl<'a> Run<'a> {
             if let Some(node) = own {
                 end = Some(self.eval(node, p, depth + 1)?);
             }
-            for (i, &(_, node)) in c.patterns.iter().enumerate() {
+            for (i, &(_, node, _)) in c.patterns.iter().enumerate() {
                 if patterns & (1 << i) != 0 {
                     end = Some(self.eval(node, p, depth + 1)?);
                 }
