@@ -4,7 +4,7 @@
 use crate::json::writer::{write_key, write_str, write_value};
 use crate::json::path::InstancePath;
 use crate::report::render::{quote, repr, truncate_value};
-use crate::validator::{Error, ErrorKind};
+use crate::validator::{branch_rank, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -301,19 +301,13 @@ fn base(path: &InstancePath, order: &[usize], keyword: &str, schema_path: &str, 
     }
 }
 
-/// The branch that came nearest to matching: a branch whose very type is wrong at the instance is
-/// farthest; then fewer violations win; then the earlier branch.
+/// The branch that came nearest to matching (`branch_rank`; the earlier of equals).
 fn closest_branch<'e, 'v>(context: &'e [Vec<Error<'v>>], at: &str) -> Option<(usize, &'e [Error<'v>])> {
     context
         .iter()
         .enumerate()
         .filter(|(_, errors)| !errors.is_empty())
-        .min_by_key(|(i, errors)| {
-            let wrong_type_here = errors
-                .iter()
-                .any(|e| e.instance_path == at && matches!(e.kind, ErrorKind::Type { .. } | ErrorKind::FalseSchema));
-            (wrong_type_here, errors.len(), *i)
-        })
+        .min_by_key(|(i, errors)| (branch_rank(errors, at), *i))
         .map(|(i, errors)| (i, errors.as_slice()))
 }
 

@@ -5,7 +5,7 @@
 
 use super::compile::{JtdType, Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
-use super::{Error, ErrorKind, Validator, MAX_DEPTH};
+use super::{branch_rank, Error, ErrorKind, Validator, MAX_DEPTH};
 use super::format::Check;
 use crate::validator::draft::Draft;
 use serde_json::Value;
@@ -49,6 +49,10 @@ enum Seg<'a> {
 struct Ctx<'s, 'v> {
     v: &'s Validator,
     errors: Option<Vec<Error<'v>>>,
+    /// While a branch's errors are collected for `contexts`: how many can still matter. Once
+    /// reached, the errors move to `capped` and the branch finishes quietly.
+    limit: Option<usize>,
+    capped: Option<Vec<Error<'v>>>,
     instance_path: Vec<Seg<'v>>,
     schema_path: Vec<Seg<'s>>,
     scope: Vec<usize>,
@@ -58,12 +62,12 @@ struct Ctx<'s, 'v> {
 }
 
 pub(super) fn is_valid(v: &Validator, node: usize, value: &Value) -> bool {
-    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
+    let mut c = Ctx::new(v, None);
     c.node(node, value, None)
 }
 
 pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Error<'v>> {
-    let mut c = Ctx { v, errors: Some(Vec::new()), instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
+    let mut c = Ctx::new(v, Some(Vec::new()));
     c.node(node, value, None);
     c.errors.unwrap_or_default()
 }
@@ -73,7 +77,7 @@ pub(super) fn keyword_is_valid(v: &Validator, node: usize, index: usize, value: 
     let Some(kw) = n.kws.get(index) else { return true };
     // No scope: the keywords asked about alone look at the value itself, never through a
     // dynamic reference (and an empty Vec allocates nothing, on a path taken per scalar).
-    let mut c = Ctx { v, errors: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 };
+    let mut c = Ctx::new(v, None);
     c.keyword(kw, n.draft, value, None)
 }
 
@@ -132,6 +136,10 @@ fn type_mask(value: &Value) -> u8 {
 }
 
 impl<'s, 'v> Ctx<'s, 'v> {
+    fn new(v: &'s Validator, errors: Option<Vec<Error<'v>>>) -> Self {
+        Ctx { v, errors, limit: None, capped: None, instance_path: Vec::new(), schema_path: Vec::new(), scope: Vec::new(), refs: Vec::new(), depth: 0 }
+    }
+
     fn collecting(&self) -> bool {
         self.errors.is_some()
     }
@@ -139,11 +147,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
     /// Records an error of `keyword` (`segment`: the keyword's own path segment, if any).
     fn fail(&mut self, keyword: &'static str, segment: Option<&'static str>, instance: &'v Value, kind: ErrorKind<'v>) -> bool {
         if self.errors.is_some() {
-            // Sized up front: grown a token at a time, each path was reallocated several times.
-            let mut instance_path = String::with_capacity(8 * self.instance_path.len());
-            for seg in &self.instance_path {
-                write_token(&mut instance_path, seg);
-            }
+            let instance_path = self.instance_path_text();
             let mut evaluation_path = String::with_capacity(16 * (self.schema_path.len() + 1));
             for seg in &self.schema_path {
                 write_token(&mut evaluation_path, seg);
@@ -151,11 +155,26 @@ impl<'s, 'v> Ctx<'s, 'v> {
             if let Some(s) = segment {
                 write_token(&mut evaluation_path, &Seg::Key(s));
             }
+            let mut full = false;
             if let Some(errors) = self.errors.as_mut() {
                 errors.push(Error { keyword, kind, instance: Cow::Borrowed(instance), instance_path, evaluation_path });
+                full = self.limit.is_some_and(|limit| errors.len() >= limit);
+            }
+            if full {
+                self.capped = self.errors.take();
             }
         }
         false
+    }
+
+    /// Where the evaluation is in the value, as a JSON Pointer.
+    fn instance_path_text(&self) -> String {
+        // Sized up front: grown a token at a time, each path was reallocated several times.
+        let mut text = String::with_capacity(8 * self.instance_path.len());
+        for seg in &self.instance_path {
+            write_token(&mut text, seg);
+        }
+        text
     }
 
     /// Evaluates a subschema without recording its errors.
@@ -166,12 +185,14 @@ impl<'s, 'v> Ctx<'s, 'v> {
         ok
     }
 
-    /// Evaluates a subschema collecting its errors apart (a branch of `anyOf`/`oneOf`).
-    fn branch(&mut self, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> (bool, Vec<Error<'v>>) {
+    /// A branch of `anyOf`/`oneOf`, its errors collected apart: the first `limit` of them.
+    fn branch(&mut self, node: usize, value: &'v Value, limit: Option<usize>) -> Vec<Error<'v>> {
         let saved = self.errors.replace(Vec::new());
-        let ok = self.node(node, value, seen);
-        let errors = std::mem::replace(&mut self.errors, saved).unwrap_or_default();
-        (ok, errors)
+        let (saved_limit, saved_capped) = (std::mem::replace(&mut self.limit, limit), self.capped.take());
+        self.node(node, value, None);
+        let errors = std::mem::replace(&mut self.errors, saved).or_else(|| self.capped.take()).unwrap_or_default();
+        (self.limit, self.capped) = (saved_limit, saved_capped);
+        errors
     }
 
     fn node(&mut self, n: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
@@ -784,12 +805,21 @@ impl<'s, 'v> Ctx<'s, 'v> {
         if !self.collecting() {
             return Vec::new();
         }
+        let at = self.instance_path_text();
         let mut context = Vec::with_capacity(nodes.len());
+        // The fewest errors of an earlier branch of the right type here: a later branch is
+        // nearer only with fewer (`branch_rank`), so its errors past that many change nothing.
+        let mut fewest: Option<usize> = None;
         for (i, node) in nodes.iter().enumerate() {
             self.schema_path.push(Seg::Key(keyword));
             self.schema_path.push(Seg::Index(i));
-            context.push(self.branch(*node, value, None).1);
+            let errors = self.branch(*node, value, fewest);
             self.schema_path.truncate(self.schema_path.len() - 2);
+            let (wrong_type_here, n) = branch_rank(&errors, &at);
+            if !wrong_type_here && n > 0 && fewest.is_none_or(|f| n < f) {
+                fewest = Some(n);
+            }
+            context.push(errors);
         }
         context
     }
@@ -843,5 +873,80 @@ fn has(map: &serde_json::Map<String, Value>, name: &str) -> bool {
 impl Validator {
     pub(super) fn is_false(&self, node: usize) -> bool {
         self.nodes.get(node).is_some_and(|n| matches!(n.kws.as_slice(), [Kw::False]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validator::Options;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    /// The branch the report shows (`branch_rank`, the earlier of equals) and its errors.
+    fn nearest(context: &[Vec<Error<'_>>]) -> Option<(usize, Vec<(String, &'static str)>)> {
+        context
+            .iter()
+            .enumerate()
+            .filter(|(_, errors)| !errors.is_empty())
+            .min_by_key(|(i, errors)| (branch_rank(errors, ""), *i))
+            .map(|(i, errors)| (i, errors.iter().map(|e| (e.instance_path.clone(), e.keyword)).collect()))
+    }
+
+    #[test]
+    fn branches_stop_collecting_without_changing_the_nearest() {
+        let kinds = ["write", "run", "search", "other"];
+        let branch = |kind: &str, field: &str, extra: serde_json::Value| {
+            json!({
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type", field],
+                "properties": {"type": {"const": kind}, (field): {"type": "string", "minLength": 2}, "n": extra}
+            })
+        };
+        let schemas = [
+            json!({"oneOf": [branch("write", "path", json!({"type": "integer"})), branch("run", "command", json!({"maximum": 3})), branch("search", "query", json!({"anyOf": [{"type": "string"}, {"type": "object", "required": ["q"]}]})), {"type": "string"}]}),
+            json!({"anyOf": [{"type": "array"}, branch("write", "path", json!({"type": "integer"})), branch("run", "path", json!({"oneOf": [{"type": "integer"}, {"minimum": 2}]})), {"type": "object", "required": ["type", "path", "n"]}]}),
+        ];
+        let pool = [json!("write"), json!("run"), json!("search"), json!("other"), json!(4), json!("x"), json!("long enough"), json!(null), json!({"q": 1}), json!([1])];
+        let fields = ["type", "path", "command", "query", "n", "extra"];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % n as u64) as usize
+        };
+        let (mut compared, mut shortened) = (0, 0);
+        for schema in &schemas {
+            let v = Validator::new(schema, &Options { draft: Draft::Draft202012, formats: true, refuse_unknown_formats: false, resources: &BTreeMap::new(), custom_formats: &BTreeMap::new() }).unwrap();
+            let branches: Vec<usize> = match v.keywords(v.root()).first() {
+                Some(Kw::OneOf(nodes) | Kw::AnyOf(nodes)) => nodes.clone(),
+                _ => panic!("the root is a oneOf or anyOf"),
+            };
+            for _ in 0..3000 {
+                let value = if next(8) == 0 {
+                    pool[next(pool.len())].clone()
+                } else {
+                    let mut object = serde_json::Map::new();
+                    object.insert("type".into(), json!(kinds[next(kinds.len())]));
+                    for _ in 0..next(5) {
+                        object.insert(fields[next(fields.len())].into(), pool[next(pool.len())].clone());
+                    }
+                    serde_json::Value::Object(object)
+                };
+                let all = errors(&v, v.root(), &value);
+                let Some(context) = all.iter().find_map(|e| match &e.kind {
+                    ErrorKind::OneOfNotValid { context } | ErrorKind::AnyOf { context } if e.instance_path.is_empty() => Some(context),
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                let full: Vec<Vec<Error<'_>>> = branches.iter().map(|&node| errors(&v, node, &value)).collect();
+                assert_eq!(nearest(context), nearest(&full), "{value}");
+                compared += 1;
+                shortened += usize::from(context.iter().map(Vec::len).sum::<usize>() < full.iter().map(Vec::len).sum::<usize>());
+            }
+        }
+        // The comparison means something only if many contexts were cut short.
+        assert!(compared > 3000 && shortened * 4 > compared, "{shortened} of {compared} contexts shortened");
     }
 }

@@ -173,6 +173,15 @@ impl ErrorKind<'_> {
     }
 }
 
+/// How near a failed branch of `anyOf`/`oneOf` at `at` (an instance path) came to matching,
+/// lower is nearer: a branch whose very type is wrong there is farthest, then more errors are
+/// farther. The report shows the nearest branch (the earlier of equals); the evaluator stops
+/// collecting a branch's errors once it can no longer be the nearest.
+pub(crate) fn branch_rank(errors: &[Error<'_>], at: &str) -> (bool, usize) {
+    let wrong_type_here = errors.iter().any(|e| e.instance_path == at && matches!(e.kind, ErrorKind::Type { .. } | ErrorKind::FalseSchema));
+    (wrong_type_here, errors.len())
+}
+
 /// A compiled schema: the one form of its meaning that every evaluator reads — the validator's
 /// own evaluation, the one-pass text path and the stream's in-flight checks.
 pub struct Validator {
