@@ -14,7 +14,7 @@
 // Not a test: nothing here fails the test command. It does check that the libraries agree on
 // every output's verdict before timing anything.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -66,11 +66,16 @@ function setup(entry) {
         const r = contract.validateText(text);
         return r.valid ? [] : r.error.violations.map(formatViolation);
       },
+      invalidValue: (value) => {
+        const r = contract.validate(value);
+        return r.valid ? [] : r.error.violations.map(formatViolation);
+      },
     },
     ajv: {
       text: (text) => ajvFast(JSON.parse(text)),
       value: (value) => ajvFast(value),
       invalid: (text) => (ajvAllValidate(JSON.parse(text)) ? [] : ajvAllValidate.errors.map((e) => `${e.instancePath || '/'}: ${e.message}`)),
+      invalidValue: (value) => (ajvAllValidate(value) ? [] : ajvAllValidate.errors.map((e) => `${e.instancePath || '/'}: ${e.message}`)),
     },
     // Its fastest verdict on a parsed object; `validate` (every error) for the invalid ones.
     ata: {
@@ -80,12 +85,20 @@ function setup(entry) {
         const r = ata.validate(JSON.parse(text));
         return r.valid ? [] : r.errors.map((e) => `${e.instancePath || '/'}: ${e.message}`);
       },
+      invalidValue: (value) => {
+        const r = ata.validate(value);
+        return r.valid ? [] : r.errors.map((e) => `${e.instancePath || '/'}: ${e.message}`);
+      },
     },
     cfworker: {
       text: (text) => cfFast.validate(JSON.parse(text)).valid,
       value: (value) => cfFast.validate(value).valid,
       invalid: (text) => {
         const r = cfAll.validate(JSON.parse(text));
+        return r.valid ? [] : r.errors.map((e) => `${e.instanceLocation}: ${e.error}`);
+      },
+      invalidValue: (value) => {
+        const r = cfAll.validate(value);
         return r.valid ? [] : r.errors.map((e) => `${e.instanceLocation}: ${e.error}`);
       },
     },
@@ -133,7 +146,14 @@ for (const [i, e] of entries.entries()) {
     for (const [lib, v] of Object.entries(validators[i])) {
       if (v === null) continue;
       const what = `${o.layout} ${e.name} ${kb(o.target)} output`;
-      const wrong = v.text(o.valid) !== true ? `rejects the valid ${what}` : v.text(o.invalid) !== false ? `accepts the invalid ${what}` : v.invalid(o.invalid).length === 0 ? `reports no violation for the invalid ${what}` : null;
+      const wrong =
+        v.text(o.valid) !== true || v.value(JSON.parse(o.valid)) !== true
+          ? `rejects the valid ${what}`
+          : v.text(o.invalid) !== false || v.value(JSON.parse(o.invalid)) !== false
+            ? `accepts the invalid ${what}`
+            : v.invalid(o.invalid).length === 0 || v.invalidValue(JSON.parse(o.invalid)).length === 0
+              ? `reports no violation for the invalid ${what}`
+              : null;
       if (wrong === null) continue;
       if (lib === 'ours' || lib === 'ajv') throw new Error(`${lib} ${wrong}`);
       wrongVerdicts.push(`${lib} ${wrong}`);
@@ -249,10 +269,18 @@ for (const [g, xs] of Object.entries(scanRates)) {
   say(`| ${g} | ${(geomean(xs.map((x) => x.scan)) / 1e6).toFixed(0)} | ${slowest.name} ${(slowest.scan / 1e6).toFixed(0)} | ${(geomean(xs.map((x) => x.parse)) / 1e6).toFixed(0)} |`);
 }
 
-const valueIn = table('Value in, valid outputs', '`contract.validate(value)` against the compiled validator on the same object.', (v, o) => {
+const valueIn = table('Value in, valid outputs', '`contract.validate(value)` against the compiled validator on the same object (ata: `isValidObject`).', (v, o) => {
   const value = JSON.parse(o.valid);
   return () => v.value(value);
 });
+const valueInvalid = table(
+  'Value in, invalid outputs, every violation with its message',
+  '`contract.validate(value)` builds the canonical error and its one-line texts; Ajv with `allErrors: true`, ata `validate`, cfworker with `shortCircuit: false`, each on the same object, their errors mapped to texts.',
+  (v, o) => {
+    const value = JSON.parse(o.invalid);
+    return () => v.invalidValue(value);
+  },
+);
 const invalid = table(
   'Invalid outputs, every violation with its message',
   'Text in; output-contract builds the canonical error and its one-line texts, Ajv runs with `allErrors: true` and maps `errors` to texts, ata runs `validate` (every error) and does the same, cfworker runs with `shortCircuit: false`.',
@@ -312,6 +340,18 @@ for (const r of edge.rows) {
 for (const [g, rs] of Object.entries(edgeGroups)) {
   const min = (k) => Math.min(...rs.map((r) => r[k].ratio));
   say(`| **geometric mean** | ${g} | | | **${fmtRatio(geomean(rs.map((r) => r.valid.ratio)))}** (min ${fmtRatio(min('valid'))}) | | | **${fmtRatio(geomean(rs.map((r) => r.invalid.ratio)))}** (min ${fmtRatio(min('invalid'))}) |`);
+}
+say();
+say('Value in, the same setting: `contract.validate(value)` against ata\'s interpreter (`isValidObject`, and `validate` with every error) on the same parsed object.');
+say();
+say('| schema | output | valid: output-contract ops/s | ata interpreter ops/s | vs ata interpreter | invalid: output-contract ops/s | ata interpreter ops/s | vs ata interpreter |');
+say('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of edge.rows) {
+  say(`| ${r.name} | ${r.layout} ${kb(r.target)} | ${fmtOps(r.value.rates[0])} | ${fmtOps(r.value.rates[1])} | ${fmtRatio(r.value.ratio)} | ${fmtOps(r.invalidValue.rates[0])} | ${fmtOps(r.invalidValue.rates[1])} | ${fmtRatio(r.invalidValue.ratio)} |`);
+}
+for (const [g, rs] of Object.entries(edgeGroups)) {
+  const min = (k) => Math.min(...rs.map((r) => r[k].ratio));
+  say(`| **geometric mean** | ${g} | | | **${fmtRatio(geomean(rs.map((r) => r.value.ratio)))}** (min ${fmtRatio(min('value'))}) | | | **${fmtRatio(geomean(rs.map((r) => r.invalidValue.ratio)))}** (min ${fmtRatio(min('invalidValue'))}) |`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,6 +587,12 @@ function nativeTable() {
 const streamRatio = Number(/stream vs one-shot validateText: ([\d.]+)×/.exec(streamText)?.[1]);
 const partialRatio = Number(/parsePartialJson loop vs stream: ([\d.]+)×/.exec(streamText)?.[1]);
 const memoryFlat = /memory: flat/.test(memoryText);
+const endOfStream = Number(/end of stream vs JSON.parse \+ Ajv: ([\d.]+)×/.exec(streamText)?.[1]);
+// The JavaScript tier is the package's folder pkg/src/tier/, measured as one gzip of its files.
+const tierDir = `${root}pkg/src/tier`;
+const tierGzip = existsSync(tierDir)
+  ? gzipSync(Buffer.concat(readdirSync(tierDir).filter((f) => f.endsWith('.js')).sort().map((f) => readFileSync(`${tierDir}/${f}`))), { level: 9 }).length
+  : null;
 const mark = (ok) => (ok ? 'met' : '**not met**');
 /** The lowest of `rows`' ratios `key`, and where. */
 const lowest = (rows, key) => {
@@ -584,7 +630,15 @@ say(`| text in, valid: ≥ 10× @cfworker/json-schema | ${perGroup(textIn, 'cf')
 say(`| memory flat | ${memoryFlat ? 'flat' : 'grew'} | ${mark(memoryFlat)} |`);
 say(`| text in, valid, vs ata compiled (no target; for reference) | ${perGroup(textIn, 'ata')} | |`);
 say(`| invalid, vs ata compiled (no target; for reference) | ${perGroup(invalid, 'ata')} | |`);
-say(`| value in (no target; for reference) | ${perGroup(valueIn, 'ajv')} of Ajv's speed | |`);
+const valueAjvMin = lowest(valueIn.rows, (r) => r.ajv);
+const valueAtaMin = lowest(valueIn.rows, (r) => r.ata);
+const edgeValueMin = lowest(edge.rows, (r) => r.value.ratio);
+say(`| value in, valid: ≥ 1.0× Ajv on every row | ${perGroup(valueIn, 'ajv')} (geometric means); lowest row ${fmtRatio(valueAjvMin.value)} (${valueAjvMin.where}) | ${mark(valueAjvMin.value >= 1)} |`);
+say(`| value in, valid: ≥ 1.0× ata interpreter on every row (code generation refused) | lowest ${fmtRatio(edgeValueMin.value)} (${edgeValueMin.where}); geometric mean ${fmtRatio(geomean(edge.rows.map((r) => r.value.ratio)))} | ${mark(edgeValueMin.value >= 1)} |`);
+say(`| value in, valid: ≥ 1.0× ata compiled (moonshot) | ${perGroup(valueIn, 'ata')}; lowest row ${fmtRatio(valueAtaMin.value)} (${valueAtaMin.where}) | ${mark(valueAtaMin.value >= 1)} |`);
+say(`| value in, invalid, every violation: ≥ 0.67× Ajv allErrors | ${perGroup(valueInvalid, 'ajv')} (geometric means) | ${mark(allAtLeast(valueInvalid, 'ajv', 0.67))} |`);
+say(`| end of stream (last push → data): ≥ 1.5× JSON.parse + Ajv of the whole text | ${Number.isNaN(endOfStream) ? 'not measured' : `${fmtRatio(endOfStream)}`} | ${mark(endOfStream >= 1.5)} |`);
+say(`| the JavaScript tier ≤ 25 KB gzip | ${tierGzip === null ? 'no tier' : `${(tierGzip / 1024).toFixed(1)} KB (pkg/src/tier/, gzip -9)`} | ${mark(tierGzip !== null && tierGzip <= 25 * 1024)} |`);
 if (native) say(`| native overhead over jsonschema (no target; for reference) | ${fmtRatio(native)} | |`);
 if (nativeSpeedup) say(`| native one-pass check of valid outputs vs jsonschema (no target; for reference) | ${fmtRatio(nativeSpeedup)} as fast | |`);
 

@@ -7,8 +7,8 @@
 //   node --disallow-code-generation-from-strings bench/edge.mjs <corpus.json> [--quick]
 //
 // Prints one JSON object: Ajv's refusal, ata's engine per schema, and per output the rates of
-// output-contract and of ata's interpreter on the valid text and on the invalid one with every
-// violation, timed in alternation.
+// output-contract and of ata's interpreter on the valid text, on the invalid one with every
+// violation, and on the same two as parsed objects (value in), timed in alternation.
 import { readFileSync } from 'node:fs';
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
@@ -36,23 +36,25 @@ for (const e of entries) {
   const contract = Contract.compile(e.schema);
   const ata = new Validator(e.schema);
   engines[e.name] = ata.engine();
+  const oursErrors = (r) => (r.valid ? [] : r.error.violations.map(formatViolation));
   const ours = {
     text: (text) => contract.validateText(text).valid,
-    invalid: (text) => {
-      const r = contract.validateText(text);
-      return r.valid ? [] : r.error.violations.map(formatViolation);
-    },
+    invalid: (text) => oursErrors(contract.validateText(text)),
+    value: (value) => contract.validate(value).valid,
+    invalidValue: (value) => oursErrors(contract.validate(value)),
   };
+  const interpErrors = (r) => (r.valid ? [] : r.errors.map((x) => `${x.instancePath || '/'}: ${x.message}`));
   const interp = {
     text: (text) => ata.isValidObject(JSON.parse(text)),
-    invalid: (text) => {
-      const r = ata.validate(JSON.parse(text));
-      return r.valid ? [] : r.errors.map((x) => `${x.instancePath || '/'}: ${x.message}`);
-    },
+    invalid: (text) => interpErrors(ata.validate(JSON.parse(text))),
+    value: (value) => ata.isValidObject(value),
+    invalidValue: (value) => interpErrors(ata.validate(value)),
   };
   for (const o of e.outputs) {
+    o.validValue = JSON.parse(o.valid);
+    o.invalidValue = JSON.parse(o.invalid);
     for (const [name, v] of Object.entries({ ours, interp })) {
-      if (v.text(o.valid) !== true || v.text(o.invalid) !== false || v.invalid(o.invalid).length === 0) {
+      if (v.text(o.valid) !== true || v.text(o.invalid) !== false || v.invalid(o.invalid).length === 0 || v.value(o.validValue) !== true || v.invalidValue(o.invalidValue).length === 0) {
         throw new Error(`${name} disagrees on ${e.name} ${o.layout} ${o.target}`);
       }
     }
@@ -67,6 +69,8 @@ for (const started = performance.now(); performance.now() - started < (quick ? 1
       for (const v of [ours, interp]) {
         v.text(o.valid);
         v.invalid(o.invalid);
+        v.value(o.validValue);
+        v.invalidValue(o.invalidValue);
       }
     }
   }
@@ -75,13 +79,10 @@ for (const { e, ours, interp } of setups) {
   for (const o of e.outputs) {
     const valid = interleaved([() => ours.text(o.valid), () => interp.text(o.valid)], quick);
     const invalid = interleaved([() => ours.invalid(o.invalid), () => interp.invalid(o.invalid)], quick);
-    rows.push({
-      name: e.name,
-      layout: o.layout,
-      target: o.target,
-      valid: { rates: valid.rates, ratio: valid.ratio(([a, b]) => a / b) },
-      invalid: { rates: invalid.rates, ratio: invalid.ratio(([a, b]) => a / b) },
-    });
+    const value = interleaved([() => ours.value(o.validValue), () => interp.value(o.validValue)], quick);
+    const invalidValue = interleaved([() => ours.invalidValue(o.invalidValue), () => interp.invalidValue(o.invalidValue)], quick);
+    const pair = (m) => ({ rates: m.rates, ratio: m.ratio(([a, b]) => a / b) });
+    rows.push({ name: e.name, layout: o.layout, target: o.target, valid: pair(valid), invalid: pair(invalid), value: pair(value), invalidValue: pair(invalidValue) });
   }
 }
 console.log(JSON.stringify({ ajvRefusal, engines, rows }));
