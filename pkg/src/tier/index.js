@@ -1,0 +1,43 @@
+// The verdict tier: contract.validate(value) answers "valid" here, in JavaScript, without
+// crossing into the module, when the value is plain JSON data and the contract's plan says so.
+// Every other answer (invalid, or unknown) goes the module's way, which builds the canonical
+// error or the TypeError exactly as before; the tier never answers "invalid" itself.
+import { compilePlan, UNKNOWN } from './closures.js';
+import { isPlainJson } from './json-data.js';
+
+// `contract[tierVerdict](value)`: the tier's own answer (true, false, undefined), for tests. A
+// registered symbol: the tests reach it through the bundled entries, which hold their own copy
+// of this file. Not public API.
+export const tierVerdict = Symbol.for('output-contract tierVerdict');
+
+/** The plan format this tier reads (src/validator/plan.rs, PLAN_VERSION). */
+export const PLAN_VERSION = 1;
+
+/**
+ * The tier of a contract from its plan's JSON text: a function of a value that returns true
+ * (valid), false (invalid) or undefined (unknown: ask the module), or null when the plan gives
+ * the tier nothing to do (the dynamic scope, another version). `judge(node, value)` asks the
+ * module about one node.
+ */
+export function tierOf(planText, judge) {
+  const plan = JSON.parse(planText);
+  if (plan.v !== PLAN_VERSION || plan.dynamic !== false) return null;
+  const [maxBytes, maxDepth] = plan.limits;
+  const tier = (value) => {
+    try {
+      if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
+      return verdict(value);
+    } catch (e) {
+      // A stack overflow (a very deep value with a very high maxDepth) is the module's to judge.
+      if (e === UNKNOWN || e instanceof RangeError) return undefined;
+      throw e;
+    }
+  };
+  // How many times the module was asked about a node (the tests count what the tier answered alone).
+  tier.judged = 0;
+  const verdict = compilePlan(plan, (node, value) => {
+    tier.judged++;
+    return judge(node, value);
+  });
+  return tier;
+}
