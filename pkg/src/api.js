@@ -193,8 +193,10 @@ const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for
 const handles = new WeakMap();
 // What each Contract was compiled from, so it can recompile itself in a re-created instance.
 const recipes = new WeakMap();
-// Each Contract's verdict tier (pkg/src/tier/), or null where it has none.
+// Each Contract's verdict tier (pkg/src/tier/), or null where it has none; and the tier the
+// tests' hook uses (tierVerdict).
 const tiers = new WeakMap();
+const testTiers = new WeakMap();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
@@ -222,6 +224,7 @@ class Owned {
     const handle = handles.get(this);
     handles.delete(this);
     tiers.delete(this);
+    testTiers.delete(this);
     if (handle === undefined) return;
     untrack(handle);
     if (!detached(handle)) handle.free();
@@ -296,16 +299,17 @@ export class Contract extends Owned {
   // The contract's verdict tier (pkg/src/tier/), built from its plan on first use, or null. Its
   // node numbers hold in a re-created instance too (the same schema compiles to the same
   // nodes), so `judge` asks whatever handle the contract has then.
-  #tier() {
-    const tier = tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))));
-    tiers.set(this, tier);
+  #tier(adaptive = true) {
+    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))), adaptive);
+    (adaptive ? tiers : testTiers).set(this, tier);
     return tier;
   }
 
-  // For tests: the tier's own answer on a value (true, false, or undefined: unknown) and how
-  // many times it asked the module about a node in all.
+  // For tests: the tier's own answer on a value (true, false, or undefined: unknown), never
+  // giving up on a value that needs the module often, and how many times it asked the module
+  // about a node in all.
   [tierVerdict](value) {
-    const tier = tiers.get(this) ?? this.#tier();
+    const tier = testTiers.get(this) ?? this.#tier(false);
     return tier === null ? { verdict: undefined, judged: 0 } : { verdict: tier(value), judged: tier.judged };
   }
 

@@ -255,6 +255,19 @@ test('values JSON cannot carry, or carries otherwise, are left to the module', (
   assert.equal(contract[tierVerdict]({ p: { q: [1, 'x'] } }).verdict, true);
 });
 
+test('the output limits validate(value) enforces through the text stay enforced', () => {
+  const values = [{}, { a: 'x' }, { a: 'x'.repeat(40) }, [[[]]], [[[[1]]]], { a: [{ b: ['é😀'] }] }, 'y'.repeat(30), 12345];
+  for (const options of [{ maxOutputBytes: 16 }, { maxOutputBytes: 64 }, { maxDepth: 2 }, { maxDepth: 3, maxOutputBytes: 30 }]) {
+    const contract = Contract.compile({}, options);
+    for (const v of values) {
+      const expected = contract.validateText(JSON.stringify(v)).valid;
+      assert.equal(contract.validate(v).valid, expected, `${JSON.stringify(options)} ${JSON.stringify(v)}`);
+      const { verdict } = contract[tierVerdict](v);
+      assert.ok(verdict === undefined || verdict === expected, `${JSON.stringify(options)} ${JSON.stringify(v)}`);
+    }
+  }
+});
+
 test('the tier is eval-free: no code generation in its source, and it runs where code generation is refused', () => {
   const dir = join(repo, 'pkg/src/tier');
   for (const name of readdirSync(dir)) {
