@@ -12,10 +12,65 @@ export const UNKNOWN = Symbol('output-contract tier unknown');
 // judged by the module at that node.
 const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
 
-// Below the module's MAX_DEPTH (512 nested node evaluations, src/validator/mod.rs): every node
-// closure counts one as the module's evaluation does, so a chain the module would cut as
-// `Recursion` is unknown here first.
+// Below the module's MAX_DEPTH (512 nested node evaluations, src/validator/mod.rs), so that a
+// chain the module would cut as `Recursion` is unknown here first. Only references can make a
+// chain long: the other links follow the schema's nesting, so between two references at most
+// `height + 1` nodes nest (`height`: the longest chain of other links). References are counted,
+// and the tier gives up once (references + 1) × (height + 1) could pass the cap.
 const DEPTH_CAP = 500;
+
+// The nodes a keyword links to other than by reference (`R`, `j`).
+function nested(k) {
+  switch (k[0]) {
+    case 'A':
+      return k[2] === null ? k[1] : [...k[1], k[2]];
+    case 'P':
+    case 'pp':
+    case 'e':
+      return k[1].map((p) => p[1]);
+    case '=':
+      return k[2].map((p) => p[1]);
+    case '&':
+    case '|':
+    case '1':
+      return k[1];
+    case '?':
+      return k.slice(1).filter((n) => n !== null);
+    case 'c':
+    case 'X':
+    case 'K':
+    case '!':
+    case 'u':
+    case 'w':
+    case 'V':
+      return [k[1]];
+    default:
+      return [];
+  }
+}
+
+// The longest chain of nested links below the root (Infinity when that is past the cap, or when
+// nested links would loop, which the compiler never makes).
+function height(nodes, root) {
+  const memo = new Map();
+  const walk = (n, depth) => {
+    if (depth > DEPTH_CAP) return Infinity;
+    const known = memo.get(n);
+    if (known !== undefined) return known;
+    memo.set(n, Infinity);
+    let h = 0;
+    const kws = nodes[n];
+    if (Array.isArray(kws)) for (const k of kws) for (const c of nested(k)) h = Math.max(h, 1 + walk(c, depth + 1));
+    memo.set(n, h);
+    return h;
+  };
+  // Every node a reference reaches starts a chain too.
+  let h = walk(root, 0);
+  nodes.forEach((kws, n) => {
+    if (Array.isArray(kws)) for (const k of kws) if (k[0] === 'R' || k[0] === 'j') h = Math.max(h, walk(k[1], 0));
+  });
+  return h;
+}
 
 const hasOwn = Object.hasOwn ?? ((o, k) => Object.prototype.hasOwnProperty.call(o, k));
 const isArray = Array.isArray;
@@ -122,7 +177,9 @@ export function compilePlan(plan, judge) {
   const fns = new Array(nodes.length);
   // The evaluation's state: node nesting, and the references being followed as [node, value]
   // pairs (a reference reached again at the same value adds nothing and passes, as in eval.rs).
+  // `depth` counts the references being followed (see DEPTH_CAP).
   const state = { depth: 0, refs: [] };
+  const maxRefs = Math.floor(DEPTH_CAP / (height(nodes, plan.root) + 1)) - 1;
 
   const get = (n) => fns[n] ?? (fns[n] = build(n));
   // A link to a node, resolved when first called (the node may not be built yet: cycles).
@@ -134,13 +191,7 @@ export function compilePlan(plan, judge) {
     if (!kws.every((k) => CARRIED.has(k[0]))) return delegate(n);
     const checks = kws.map(keyword);
     if (checks.includes(null)) return delegate(n);
-    const body = all(checks);
-    return (v) => {
-      if (++state.depth > DEPTH_CAP) throw UNKNOWN;
-      const ok = body(v);
-      state.depth--;
-      return ok;
-    };
+    return all(checks);
   }
 
   // The module judges the node at this value; the tier's own state is kept across the call,
@@ -161,9 +212,11 @@ export function compilePlan(plan, judge) {
     return (v) => {
       const refs = state.refs;
       for (let i = 0; i < refs.length; i += 2) if (refs[i] === n && refs[i + 1] === v) return true;
+      if (++state.depth > maxRefs) throw UNKNOWN;
       refs.push(n, v);
       const ok = target(v);
       refs.length -= 2;
+      state.depth--;
       return ok;
     };
   }
@@ -420,6 +473,12 @@ export function compilePlan(plan, judge) {
     }
   }
 
+  // A schema nested deeper than the cap without references: only the module can tell.
+  if (maxRefs < 0) {
+    return () => {
+      throw UNKNOWN;
+    };
+  }
   const root = get(plan.root);
   return (value) => {
     state.depth = 0;
