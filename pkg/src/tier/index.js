@@ -15,16 +15,19 @@ export const PLAN_VERSION = 1;
 
 // Past this many module calls for one value, the whole value costs less in one call (today's
 // path): the tier gives up on it, and skips the next SKIPPED values of the same contract, whose
-// outputs are likely alike.
+// outputs are likely alike. An invalid value pays for the tier and then the module's path (which
+// builds the error): after MISSES invalid values in a row, the tier is skipped as well.
 const MAX_JUDGED = 2;
 const SKIPPED = 31;
+const MISSES = 4;
 
 /**
  * The tier of a contract from its plan's JSON text: a function of a value that returns true
  * (valid), false (invalid) or undefined (unknown: ask the module), or null when the plan gives
  * the tier nothing to do (the dynamic scope, another version). `judge(node, value)` asks the
  * module about one node. `adaptive` (the default) gives up on values that need the module
- * often (see MAX_JUDGED); the tests turn it off to compare every verdict.
+ * often and rests after a run of invalid ones (see MAX_JUDGED, MISSES); the tests turn it off
+ * to compare every verdict.
  */
 export function tierOf(planText, judge, adaptive = true) {
   const plan = JSON.parse(planText);
@@ -33,6 +36,7 @@ export function tierOf(planText, judge, adaptive = true) {
   const limit = adaptive ? MAX_JUDGED : Infinity;
   let calls = 0;
   let skip = 0;
+  let misses = 0;
   const tier = (value) => {
     if (skip > 0) {
       skip--;
@@ -41,7 +45,13 @@ export function tierOf(planText, judge, adaptive = true) {
     calls = 0;
     try {
       if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
-      return verdict(value);
+      const valid = verdict(value);
+      if (valid) misses = 0;
+      else if (adaptive && ++misses >= MISSES) {
+        misses = 0;
+        skip = SKIPPED;
+      }
+      return valid;
     } catch (e) {
       if (e === UNKNOWN) {
         if (calls > limit) skip = SKIPPED;
