@@ -24,6 +24,7 @@ import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
 import { schemaTools } from './tools.js';
+import { tierOf, tierVerdict } from './tier/index.js';
 
 export { OptionError } from './options.js';
 export { loadSchemaTools } from './tools.js';
@@ -192,6 +193,10 @@ const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for
 const handles = new WeakMap();
 // What each Contract was compiled from, so it can recompile itself in a re-created instance.
 const recipes = new WeakMap();
+// Each Contract's verdict tier (pkg/src/tier/), or null where it has none; and the tier the
+// tests' hook uses (tierVerdict).
+const tiers = new WeakMap();
+const testTiers = new WeakMap();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
@@ -218,6 +223,8 @@ class Owned {
   free() {
     const handle = handles.get(this);
     handles.delete(this);
+    tiers.delete(this);
+    testTiers.delete(this);
     if (handle === undefined) return;
     untrack(handle);
     if (!detached(handle)) handle.free();
@@ -257,6 +264,9 @@ export class Contract extends Owned {
       throw schemaErrorFrom(e);
     }
     recipes.set(contract, [text, optionsText]);
+    // A format function runs only in the module's own order of evaluation (what it throws, and
+    // how often it is called, stay as they were): no tier for such a contract.
+    if (ids.length > 0) tiers.set(contract, null);
     return contract;
   }
 
@@ -277,10 +287,30 @@ export class Contract extends Owned {
    * cannot carry (a cycle, NaN, a BigInt, …) throws a TypeError naming where it is.
    */
   validate(value) {
+    // The tier answers a valid value alone; anything else takes the module's path below.
+    const tier = tiers.get(this) ?? this.#tier();
+    if (tier !== null && tier(value) === true) return { valid: true, data: value };
     const text = jsonTextOf(value);
     const len = toInput(text);
     const failure = handleOf(this).validateText(len);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };
+  }
+
+  // The contract's verdict tier (pkg/src/tier/), built from its plan on first use, or null. Its
+  // node numbers hold in a re-created instance too (the same schema compiles to the same
+  // nodes), so `judge` asks whatever handle the contract has then.
+  #tier(adaptive = true) {
+    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))), adaptive);
+    (adaptive ? tiers : testTiers).set(this, tier);
+    return tier;
+  }
+
+  // For tests: the tier's own answer on a value (true, false, or undefined: unknown), never
+  // giving up on a value that needs the module often, and how many times it asked the module
+  // about a node in all.
+  [tierVerdict](value) {
+    const tier = testTiers.get(this) ?? this.#tier(false);
+    return tier === null ? { verdict: undefined, judged: 0 } : { verdict: tier(value), judged: tier.judged };
   }
 
   /**

@@ -126,6 +126,26 @@ impl WasmContract {
         with_input(len, |text| check_text(&self.contract, text))
     }
 
+    /// The compiled schema's plan (src/validator/plan.rs) with the output limits `validateText`
+    /// enforces (`"limits":[maxOutputBytes,maxDepth]`), for the verdict tier (pkg/src/tier/),
+    /// which asks for it once per contract.
+    #[wasm_bindgen(getter)]
+    pub fn plan(&self) -> String {
+        let limits = self.contract.limits();
+        let plan = crate::validator::plan::plan(self.contract.validator());
+        format!("{{\"limits\":[{},{}],{}", limits.max_output_bytes, limits.max_depth, plan.get(1..).unwrap_or_default())
+    }
+
+    /// Whether the JSON value in the input area satisfies node `node` of the compiled schema
+    /// alone: the tier's answer for a node it does not carry. A text that does not parse within
+    /// the limits is false (the tier then takes the whole value to `validateText`).
+    #[wasm_bindgen(js_name = nodeIsValid)]
+    pub fn node_is_valid(&self, node: usize, len: usize) -> bool {
+        with_input(len, |text| {
+            crate::check::output::parse(text, self.contract.limits()).is_ok_and(|p| self.contract.validator().node_is_valid(node, &p.value))
+        })
+    }
+
     /// Extracts the JSON from model text (in the input area), then validates it:
     /// `{extraction, error?}` as JSON, the extraction's offsets in UTF-16 code units.
     #[wasm_bindgen(js_name = extractAndValidate)]

@@ -4,29 +4,13 @@
 // required tests all green except tests/spec-known-failures.json, optional/ reported apart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Contract, ready, setCacheCapacity } from 'output-contract';
+import { jsonFiles, remoteResources, repo, suite } from './suite-files.mjs';
 
 await ready;
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const suite = join(repo, '../shared/json-schema-test-suite');
-
-function jsonFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsonFiles(path));
-    else if (name.endsWith('.json')) out.push(path);
-  }
-  return out;
-}
-
-const resources = {};
-for (const file of jsonFiles(join(suite, 'remotes'))) {
-  resources[`http://localhost:1234/${relative(join(suite, 'remotes'), file).split('\\').join('/')}`] = JSON.parse(readFileSync(file, 'utf8'));
-}
+const resources = existsSync(suite) ? remoteResources() : {};
 const known = new Map(
   JSON.parse(readFileSync(join(repo, 'tests/spec-known-failures.json'), 'utf8')).failures.map((f) => [f.id, f.reason]),
 );

@@ -1,0 +1,74 @@
+// The verdict tier: contract.validate(value) answers "valid" here, in JavaScript, without
+// crossing into the module, when the value is plain JSON data and the contract's plan says so.
+// Every other answer (invalid, or unknown) goes the module's way, which builds the canonical
+// error or the TypeError exactly as before; the tier never answers "invalid" itself.
+import { compilePlan, UNKNOWN } from './closures.js';
+import { isPlainJson } from './json-data.js';
+
+// `contract[tierVerdict](value)`: the tier's own answer (true, false, undefined), for tests. A
+// registered symbol: the tests reach it through the bundled entries, which hold their own copy
+// of this file. Not public API.
+export const tierVerdict = Symbol.for('output-contract tierVerdict');
+
+/** The plan format this tier reads (src/validator/plan.rs, PLAN_VERSION). */
+export const PLAN_VERSION = 1;
+
+// Past this many module calls for one value, the whole value costs less in one call (today's
+// path): the tier gives up on it, and skips the next SKIPPED values of the same contract, whose
+// outputs are likely alike. An invalid value pays for the tier and then the module's path (which
+// builds the error): after MISSES invalid values in a row, the tier is skipped as well.
+const MAX_JUDGED = 2;
+const SKIPPED = 31;
+const MISSES = 4;
+
+/**
+ * The tier of a contract from its plan's JSON text: a function of a value that returns true
+ * (valid), false (invalid) or undefined (unknown: ask the module), or null when the plan gives
+ * the tier nothing to do (the dynamic scope, another version). `judge(node, value)` asks the
+ * module about one node. `adaptive` (the default) gives up on values that need the module
+ * often and rests after a run of invalid ones (see MAX_JUDGED, MISSES); the tests turn it off
+ * to compare every verdict.
+ */
+export function tierOf(planText, judge, adaptive = true) {
+  const plan = JSON.parse(planText);
+  if (plan.v !== PLAN_VERSION || plan.dynamic !== false) return null;
+  const [maxBytes, maxDepth] = plan.limits;
+  const limit = adaptive ? MAX_JUDGED : Infinity;
+  let calls = 0;
+  let skip = 0;
+  let misses = 0;
+  const tier = (value) => {
+    if (skip > 0) {
+      skip--;
+      return undefined;
+    }
+    calls = 0;
+    try {
+      if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
+      const valid = verdict(value);
+      if (valid) misses = 0;
+      else if (adaptive && ++misses >= MISSES) {
+        misses = 0;
+        skip = SKIPPED;
+      }
+      return valid;
+    } catch (e) {
+      if (e === UNKNOWN) {
+        if (calls > limit) skip = SKIPPED;
+        return undefined;
+      }
+      // A stack overflow (a very deep value with a very high maxDepth) is the module's to judge.
+      if (e instanceof RangeError) return undefined;
+      throw e;
+    }
+  };
+  // How many times the module was asked about a node in all (the tests count what the tier
+  // answered alone).
+  tier.judged = 0;
+  const verdict = compilePlan(plan, (node, value) => {
+    if (++calls > limit) throw UNKNOWN;
+    tier.judged++;
+    return judge(node, value);
+  });
+  return tier;
+}
