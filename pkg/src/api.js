@@ -195,6 +195,8 @@ const handles = new WeakMap();
 const recipes = new WeakMap();
 // Each Contract's verdict tier (pkg/src/tier/), or null where it has none.
 const tiers = new WeakMap();
+// The contracts compiled with `codegen: false`: their tier keeps to the closures.
+const noCodegen = new WeakSet();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
@@ -264,6 +266,7 @@ export class Contract extends Owned {
     // A format function runs only in the module's own order of evaluation (what it throws, and
     // how often it is called, stay as they were): no tier for such a contract.
     if (ids.length > 0) tiers.set(contract, null);
+    if (options?.codegen === false) noCodegen.add(contract);
     return contract;
   }
 
@@ -297,7 +300,7 @@ export class Contract extends Owned {
   // node numbers hold in a re-created instance too (the same schema compiles to the same
   // nodes), so `judge` asks whatever handle the contract has then.
   #tier() {
-    const tier = tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))));
+    const tier = tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))), { codegen: !noCodegen.has(this) });
     tiers.set(this, tier);
     return tier;
   }
@@ -306,7 +309,7 @@ export class Contract extends Owned {
   // many times it asked the module about a node in all.
   [tierVerdict](value) {
     const tier = tiers.get(this) ?? this.#tier();
-    return tier === null ? { verdict: undefined, judged: 0 } : { verdict: tier(value), judged: tier.judged };
+    return tier === null ? { verdict: undefined, judged: 0, backend: null } : { verdict: tier(value), judged: tier.judged, backend: tier.backend };
   }
 
   /**
@@ -731,7 +734,8 @@ export class McpJsonSchemaValidator {
   }
 
   getValidator(schema) {
-    const contract = Contract.compile(schema, this.#options);
+    // Schemas from third-party servers: their tier never generates code.
+    const contract = Contract.compile(schema, { ...this.#options, codegen: false });
     return (input) => {
       const result = contract.validate(input);
       if (result.valid) return { valid: true, data: input, errorMessage: undefined };
