@@ -320,6 +320,36 @@ test('schema strings never run as code: hostile names, constants, patterns, form
   assert.ok(checked > 500, `${checked}`);
 });
 
+test('a name added to Object.prototype is never taken for a member', () => {
+  const c = Contract.compile({ required: ['polluted'], properties: { polluted: { type: 'string' } } }, { draft: '2020-12' });
+  assert.equal(c[tierVerdict]({}).verdict, false);
+  assert.equal(c[tierVerdict]({ polluted: 'x', other: 1 }).verdict, true);
+  Object.prototype.polluted = 'x';
+  try {
+    assert.notEqual(c[tierVerdict]({}).verdict, true);
+    assert.equal(c.validate({}).valid, false);
+    assert.equal(c.validate({ polluted: 'x', other: 1 }).valid, true);
+  } finally {
+    delete Object.prototype.polluted;
+  }
+});
+
+test('references around a cycle of in-place applicators agree with the module', () => {
+  const schemas = [
+    { $defs: { a: { anyOf: [{ $ref: '#/$defs/b' }, { type: 'string' }] }, b: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'integer' }] } }, $ref: '#/$defs/a' },
+    { $defs: { a: { allOf: [{ $ref: '#/$defs/b' }], properties: { x: { $ref: '#/$defs/a' } } }, b: { not: { not: { $ref: '#/$defs/a' } } } }, $ref: '#/$defs/a' },
+    { oneOf: [{ $ref: '#' }, { type: 'null' }] },
+    { if: { $ref: '#' }, then: { type: 'object' }, else: { items: { $ref: '#' } } },
+  ];
+  for (const schema of schemas) {
+    const generated = Contract.compile(schema, { draft: '2020-12' });
+    const closures = Contract.compile(schema, { draft: '2020-12', codegen: false });
+    for (const v of [null, 1, 'x', { x: 1 }, { x: { x: 'y' } }, [1, [null]], []]) {
+      assert.equal(compare(generated, closures, v, { answered: 0, unknown: 0 }, `${JSON.stringify(schema)} × ${JSON.stringify(v)}`), null);
+    }
+  }
+});
+
 test('codegen: false and the MCP validator keep to the closures', () => {
   const schema = { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] };
   assert.equal(Contract.compile(schema)[tierVerdict]({ a: 1 }).backend, 'codegen');

@@ -27,6 +27,8 @@ const DEPTH_CAP = 500;
 // Up to this many names or scalar options, a chain of `===`; beyond, a Set.
 const SMALL = 8;
 
+const { hasOwnProperty } = Object.prototype;
+
 const IS_OBJECT = 'typeof v === "object" && v !== null && !isArray(v)';
 
 /** Whether this runtime lets code be generated from strings (asked once). */
@@ -57,6 +59,7 @@ function str(s) {
  * rendered or the runtime refuses code generation (the caller then takes the closures).
  */
 export function compileCode(plan, judge) {
+  if (!codegenAllowed()) throw new Unrenderable('code generation refused');
   const nodes = plan.nodes;
   if (!Array.isArray(nodes)) throw new Unrenderable('no nodes');
   // Values referenced from the code by index: non-finite numbers, containers, Sets.
@@ -81,12 +84,65 @@ export function compileCode(plan, judge) {
     return m === null ? 'true' : `n${m}(${x}, d + 1)`;
   };
   const follows = new Set();
-  // A reference: node n through its cycle guard (a reference met again at the same value passes).
+  // A reference: node n through its cycle guard (a reference met again at the same value
+  // passes), which only a node on a cycle of in-place applicators can meet: any other is a call.
   const follow = (n, x) => {
     const m = node(n);
     if (m === null) return 'true';
+    if (!cyclic(m)) return `n${m}(${x}, d + 1)`;
     follows.add(m);
     return `r${m}(${x}, d)`;
+  };
+  // The nodes each node applies to the same value (a delegate's are the module's affair).
+  const inPlace = (n) => {
+    const kws = nodes[n];
+    if (!Array.isArray(kws) || !kws.every((k) => Array.isArray(k) && CARRIED.has(k[0]))) return [];
+    const out = [];
+    for (const k of kws) {
+      switch (k[0]) {
+        case 'R':
+        case '!':
+        case 'j':
+          out.push(k[1]);
+          break;
+        case '&':
+        case '|':
+        case '1':
+          if (Array.isArray(k[1])) out.push(...k[1]);
+          break;
+        case '?':
+          out.push(k[1], k[2], k[3]);
+          break;
+        case 'e':
+          if (Array.isArray(k[1])) for (const dep of k[1]) if (Array.isArray(dep)) out.push(dep[1]);
+          break;
+        case '=':
+          if (Array.isArray(k[2])) for (const m of k[2]) if (Array.isArray(m)) out.push(m[1]);
+          break;
+        default:
+      }
+    }
+    return out.filter((t) => Number.isSafeInteger(t) && t >= 0 && t < nodes.length);
+  };
+  const cycles = new Map();
+  // Whether node m can reach itself through in-place applicators alone.
+  const cyclic = (m) => {
+    let known = cycles.get(m);
+    if (known === undefined) {
+      known = false;
+      const seen = new Set();
+      const stack = inPlace(m);
+      while (stack.length > 0 && !known) {
+        const t = stack.pop();
+        if (t === m) known = true;
+        else if (!seen.has(t)) {
+          seen.add(t);
+          stack.push(...inPlace(t));
+        }
+      }
+      cycles.set(m, known);
+    }
+    return known;
   };
   // A literal for a scalar of the plan, or null for a container.
   const scalar = (x) => {
@@ -103,9 +159,17 @@ export function compileCode(plan, judge) {
     if (names.length <= SMALL) return `(${names.map((s) => `${x} === ${str(s)}`).join(' || ')})`;
     return `${constant(new Set(names))}.has(${x})`;
   };
-  // A member read: the own member, or undefined. Plain data holds no undefined, and a name no
-  // plain object inherits needs no own-property test.
-  const inherited = (name) => name in Object.prototype;
+  // Whether an object has an own member by this name, as an expression of v. Plain data holds
+  // no undefined, and its objects inherit from Object.prototype or nothing: a name found there
+  // takes the own-property test; any other is read, and the verdict first makes sure that
+  // Object.prototype still has none of those names (`guarded`, checked once a call).
+  const guarded = new Set();
+  const has = (name) => {
+    const lit = str(name);
+    if (name in Object.prototype) return `hasOwn(v, ${lit})`;
+    guarded.add(name);
+    return `v[${lit}] !== undefined`;
+  };
 
   // The kind test a `type` mask makes, as an expression of v.
   function typeTest(mask) {
@@ -178,10 +242,12 @@ export function compileCode(plan, judge) {
         return `if (v.length < ${nat(a)}) return false;`;
       case 'I':
         return `if (v.length > ${nat(a)}) return false;`;
+      // Own enumerable names counted as Object.keys counts them, without its array, and only
+      // as far as the bound needs.
       case 'o':
-        return `if (Object.keys(v).length < ${nat(a)}) return false;`;
+        return a === 0 ? '' : `{ let count = 0; for (const k in v) if (hasOwn(v, k) && ++count >= ${nat(a)}) break; if (count < ${nat(a)}) return false; }`;
       case 'O':
-        return `if (Object.keys(v).length > ${nat(a)}) return false;`;
+        return `{ let count = 0; for (const k in v) if (hasOwn(v, k) && ++count > ${nat(a)}) return false; }`;
       case 'U':
         return 'if (!unique(v)) return false;';
       case 'A': {
@@ -210,7 +276,7 @@ export function compileCode(plan, judge) {
       case 'q':
       case 'r': {
         if (!Array.isArray(a)) throw new Unrenderable('not names');
-        return a.map((name) => `if (!hasOwn(v, ${str(name)})) return false;`).join(' ');
+        return a.map((name) => `if (!(${has(name)})) return false;`).join(' ');
       }
       case 'P': {
         if (!Array.isArray(a)) throw new Unrenderable('not properties');
@@ -220,7 +286,7 @@ export function compileCode(plan, judge) {
             const name = str(p[0]);
             const c = call(p[1], `m${i}`);
             if (c === 'true') return '';
-            const own = inherited(p[0]) ? ` && hasOwn(v, ${name})` : '';
+            const own = p[0] in Object.prototype ? ` && hasOwn(v, ${name})` : (guarded.add(p[0]), '');
             return `{ const m${i} = v[${name}]; if (m${i} !== undefined${own} && !${c}) return false; }`;
           })
           .join(' ');
@@ -252,7 +318,7 @@ export function compileCode(plan, judge) {
           .map((dep) => {
             if (!Array.isArray(dep) || !Array.isArray(dep[1])) throw new Unrenderable('not a dependency');
             if (dep[1].length === 0) return '';
-            return `if (hasOwn(v, ${str(dep[0])}) && !(${dep[1].map((r) => `hasOwn(v, ${str(r)})`).join(' && ')})) return false;`;
+            return `if (${has(dep[0])} && !(${dep[1].map((r) => `(${has(r)})`).join(' && ')})) return false;`;
           })
           .join(' ');
       }
@@ -262,7 +328,7 @@ export function compileCode(plan, judge) {
           .map((dep) => {
             if (!Array.isArray(dep)) throw new Unrenderable('not a dependency');
             const c = call(dep[1], 'v');
-            return c === 'true' ? '' : `if (hasOwn(v, ${str(dep[0])}) && !${c}) return false;`;
+            return c === 'true' ? '' : `if (${has(dep[0])} && !${c}) return false;`;
           })
           .join(' ');
       }
@@ -306,7 +372,7 @@ export function compileCode(plan, judge) {
           return `if (t === ${str(m[0])}) { if (!${call(m[1], 'v')}) return false; }`;
         });
         branches.push('return false;');
-        return `if (!hasOwn(v, ${tag})) return false; { const t = v[${tag}]; ${branches.join(' else ')} }`;
+        return `if (!(${has(a)})) return false; { const t = v[${tag}]; ${branches.join(' else ')} }`;
       }
       default:
         return null;
@@ -360,9 +426,12 @@ export function compileCode(plan, judge) {
     '"use strict";',
     'let refs = [];',
     ...fns,
-    `return function verdict(v) { refs.length = 0; return ${root === null ? 'true' : `n${root}(v, 1)`}; };`,
+    guarded.size > 0 ? `const names = ${constant([...guarded])};` : '',
+    'return function verdict(v) {',
+    guarded.size > 0 ? 'for (let i = 0; i < names.length; i++) if (names[i] in objectProto) throw UNKNOWN;' : '',
+    `refs.length = 0; return ${root === null ? 'true' : `n${root}(v, 1)`}; };`,
   ].join('\n');
-  if (!codegenAllowed()) throw new Unrenderable('code generation refused');
-  const make = new Function('judge', 'UNKNOWN', 'K', 'hasOwn', 'isArray', 'equal', 'unique', 'codePoints', source);
-  return make(judge, UNKNOWN, constants, Object.hasOwn ?? ((o, k) => Object.prototype.hasOwnProperty.call(o, k)), Array.isArray, equal, unique, codePoints);
+  const make = new Function('judge', 'UNKNOWN', 'K', 'hasOwn', 'objectProto', 'isArray', 'equal', 'unique', 'codePoints', source);
+  // hasOwnProperty.call, which V8 optimizes better than Object.hasOwn (in for-in loops above all).
+  return make(judge, UNKNOWN, constants, (o, k) => hasOwnProperty.call(o, k), Object.prototype, Array.isArray, equal, unique, codePoints);
 }
