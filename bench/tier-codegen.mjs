@@ -29,14 +29,17 @@ for (const entry of corpus([1024, 10 * 1024]).filter((e) => pick.has(e.name))) {
   const ata = new AtaValidator(entry.schema);
   for (const output of entry.outputs.filter((o) => o.layout === 'compact')) {
     const value = JSON.parse(output.valid);
-    if (!generated.validate(value).valid || !ajvValidate(value) || !ata.isValidObject(value)) throw new Error(`${entry.name}: not valid`);
+    if (!generated.validate(value).valid || !ajvValidate(value)) throw new Error(`${entry.name}: not valid`);
+    // ata-validator's verdict is shown only where it agrees.
+    const ataAgrees = ata.isValidObject(value) === true;
     const t = generated[hook](value);
     const c = closures[hook](value);
     if (t.backend !== 'codegen' || c.backend !== 'closures') throw new Error(`${entry.name}: backends ${t.backend} ${c.backend}`);
-    const fns = [() => generated.validate(value), () => closures.validate(value), () => ajvValidate(value), () => ata.isValidObject(value)];
+    const fns = [() => generated.validate(value), () => closures.validate(value), () => ajvValidate(value)];
+    if (ataAgrees) fns.push(() => ata.isValidObject(value));
     const { rates, ratio } = interleaved(fns, true);
     const us = (r) => (1e6 / r).toFixed(2);
     const note = t.verdict === true ? (t.judged > 0 ? ' (delegates)' : '') : ' (module)';
-    console.log(`| ${entry.name}${note} | ${output.valid.length} | ${us(rates[0])} | ${us(rates[1])} | ${us(rates[2])} | ${us(rates[3])} | ${ratio((r) => r[0] / r[1]).toFixed(2)}× | ${ratio((r) => r[0] / r[2]).toFixed(2)}× | ${ratio((r) => r[0] / r[3]).toFixed(2)}× |`);
+    console.log(`| ${entry.name}${note} | ${output.valid.length} | ${us(rates[0])} | ${us(rates[1])} | ${us(rates[2])} | ${ataAgrees ? us(rates[3]) : '- (invalid to ata)'} | ${ratio((r) => r[0] / r[1]).toFixed(2)}× | ${ratio((r) => r[0] / r[2]).toFixed(2)}× | ${ataAgrees ? `${ratio((r) => r[0] / r[3]).toFixed(2)}×` : '-'} |`);
   }
 }
