@@ -24,6 +24,9 @@ const NUMBER_OPS = new Set(['g', 'l', 'G', 'L', 'M']);
 // closures.js's DEPTH_CAP: node evaluations nested, counted alike.
 const DEPTH_CAP = 500;
 
+// Up to this many names, members are tested by reading them (see `has` below).
+const MAX_READ_NAMES = 32;
+
 // Up to this many names or scalar options, a chain of `===`; beyond, a Set.
 const SMALL = 8;
 
@@ -58,7 +61,7 @@ function str(s) {
  * UNKNOWN; `judge(node, value)` asks the module about one node. Throws when the plan cannot be
  * rendered or the runtime refuses code generation (the caller then takes the closures).
  */
-export function compileCode(plan, judge) {
+export function compileCode(plan, judge, readNames = true) {
   if (!codegenAllowed()) throw new Unrenderable('code generation refused');
   const nodes = plan.nodes;
   if (!Array.isArray(nodes)) throw new Unrenderable('no nodes');
@@ -166,7 +169,7 @@ export function compileCode(plan, judge) {
   const guarded = new Set();
   const has = (name) => {
     const lit = str(name);
-    if (name in Object.prototype) return `hasOwn(v, ${lit})`;
+    if (!readNames || name in Object.prototype) return `hasOwn(v, ${lit})`;
     guarded.add(name);
     return `v[${lit}] !== undefined`;
   };
@@ -286,7 +289,7 @@ export function compileCode(plan, judge) {
             const name = str(p[0]);
             const c = call(p[1], `m${i}`);
             if (c === 'true') return '';
-            const own = p[0] in Object.prototype ? ` && hasOwn(v, ${name})` : (guarded.add(p[0]), '');
+            const own = !readNames || p[0] in Object.prototype ? ` && hasOwn(v, ${name})` : (guarded.add(p[0]), '');
             return `{ const m${i} = v[${name}]; if (m${i} !== undefined${own} && !${c}) return false; }`;
           })
           .join(' ');
@@ -421,6 +424,9 @@ export function compileCode(plan, judge) {
   for (const m of follows) {
     fns.push(`function r${m}(v, d) { const r = refs; for (let i = 0; i < r.length; i += 2) if (r[i] === ${m} && r[i + 1] === v) return true; r.push(${m}, v); const ok = n${m}(v, d + 1); r.length -= 2; return ok; }`);
   }
+  // The check of Object.prototype costs one lookup per name on every call: past a few dozen
+  // names, own-property tests cost less.
+  if (guarded.size > MAX_READ_NAMES) return compileCode(plan, judge, false);
   const root = node(plan.root);
   const source = [
     '"use strict";',
