@@ -44,6 +44,14 @@ export interface CompileOptions {
   maxDepth?: number;
   /** How many bytes of the output `raw_output` keeps. Default: 4096. */
   rawOutputLimit?: number;
+  /**
+   * Whether `validate(value)` may answer valid values with JavaScript generated from the
+   * schema (`new Function`; schema strings are embedded only as JSON string literals). Only the
+   * Node, Bun and Deno entries generate code, and only where the runtime allows it; browsers,
+   * workerd and `McpJsonSchemaValidator` always use the eval-free form. `false` keeps this
+   * contract to the eval-free form. Verdicts are the same either way. Default: `true`.
+   */
+  codegen?: boolean;
 }
 
 /**

@@ -197,6 +197,8 @@ const recipes = new WeakMap();
 // tests' hook uses (tierVerdict).
 const tiers = new WeakMap();
 const testTiers = new WeakMap();
+// The contracts compiled with `codegen: false`: their tier keeps to the closures.
+const noCodegen = new WeakSet();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
@@ -267,6 +269,7 @@ export class Contract extends Owned {
     // A format function runs only in the module's own order of evaluation (what it throws, and
     // how often it is called, stay as they were): no tier for such a contract.
     if (ids.length > 0) tiers.set(contract, null);
+    if (options?.codegen === false) noCodegen.add(contract);
     return contract;
   }
 
@@ -300,7 +303,8 @@ export class Contract extends Owned {
   // node numbers hold in a re-created instance too (the same schema compiles to the same
   // nodes), so `judge` asks whatever handle the contract has then.
   #tier(adaptive = true) {
-    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v))), adaptive);
+    const judge = (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v)));
+    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, judge, { adaptive, codegen: !noCodegen.has(this) });
     (adaptive ? tiers : testTiers).set(this, tier);
     return tier;
   }
@@ -310,7 +314,7 @@ export class Contract extends Owned {
   // about a node in all.
   [tierVerdict](value) {
     const tier = testTiers.get(this) ?? this.#tier(false);
-    return tier === null ? { verdict: undefined, judged: 0 } : { verdict: tier(value), judged: tier.judged };
+    return tier === null ? { verdict: undefined, judged: 0, backend: null } : { verdict: tier(value), judged: tier.judged, backend: tier.backend };
   }
 
   /**
@@ -735,7 +739,8 @@ export class McpJsonSchemaValidator {
   }
 
   getValidator(schema) {
-    const contract = Contract.compile(schema, this.#options);
+    // Schemas from third-party servers: their tier never generates code.
+    const contract = Contract.compile(schema, { ...this.#options, codegen: false });
     return (input) => {
       const result = contract.validate(input);
       if (result.valid) return { valid: true, data: input, errorMessage: undefined };

@@ -4,10 +4,12 @@
 // its first use.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { initSync, initToolsSync, setReady, setToolsLoader, ...api } = require('../wasm/api.cjs');
+const { initSync, initToolsSync, setReady, setToolsLoader, setCodegen, compileCode, ...api } = require('../wasm/api.cjs');
 
 initSync({ module: readFileSync(join(__dirname, '..', 'wasm', 'output_contract_bg.wasm')) });
 setReady();
+// validate(value)'s verdict tier may generate code here (README: where code generation happens).
+setCodegen(compileCode);
 setToolsLoader(() => initToolsSync({ module: readFileSync(join(__dirname, '..', 'wasm', 'output_contract_tools_bg.wasm')) }));
 
 module.exports = { ...api, ready: Promise.resolve() };

@@ -100,6 +100,7 @@ export const OPTIONS = {
     resources,
     maxOutputBytes: positiveInteger,
     maxDepth: positiveInteger,
+    codegen: boolean,
     rawOutputLimit: nonNegativeInteger,
   },
   'contract.validateText': { extract: boolean, repair: boolean },

@@ -25,6 +25,9 @@ struct JsOptions {
     max_output_bytes: Option<usize>,
     max_depth: Option<usize>,
     raw_output_limit: Option<usize>,
+    /// JavaScript's alone (whether the verdict tier may generate code): taken and ignored here.
+    #[serde(rename = "codegen")]
+    _codegen: Option<bool>,
 }
 
 /// `formats`: whether the built-in formats are asserted, or the custom formats by name (then the

@@ -116,7 +116,7 @@ function canonical(v) {
   return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
 }
 
-function unique(items) {
+export function unique(items) {
   const n = items.length;
   if (n <= 24) {
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (equal(items[i], items[j])) return false;
@@ -134,7 +134,7 @@ function unique(items) {
 }
 
 // Length in code points (the strings are well formed).
-function codePoints(s) {
+export function codePoints(s) {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -21,15 +21,27 @@ const MAX_JUDGED = 2;
 const SKIPPED = 31;
 const MISSES = 4;
 
+// The code-generating backend (codegen.js), registered by the entries whose runtimes may
+// generate code (Node, Bun, Deno); absent elsewhere, so the browser and workerd bundles never
+// hold it. `compile(plan, judge)` returns the verdict function or throws (then: closures).
+let codegen = null;
+
+/** Registers codegen.js's compiler (the Node and Deno entries). */
+export function setCodegen(compile) {
+  codegen = compile;
+}
+
 /**
  * The tier of a contract from its plan's JSON text: a function of a value that returns true
  * (valid), false (invalid) or undefined (unknown: ask the module), or null when the plan gives
  * the tier nothing to do (the dynamic scope, another version). `judge(node, value)` asks the
- * module about one node. `adaptive` (the default) gives up on values that need the module
- * often and rests after a run of invalid ones (see MAX_JUDGED, MISSES); the tests turn it off
- * to compare every verdict.
+ * module about one node. `options.adaptive` (on unless false) gives up on values that need the
+ * module often and rests after a run of invalid ones (see MAX_JUDGED, MISSES); the tests turn it
+ * off to compare every verdict. `options.codegen: false` keeps to the closures (eval-free) even
+ * where code generation is registered and allowed.
  */
-export function tierOf(planText, judge, adaptive = true) {
+export function tierOf(planText, judge, options) {
+  const adaptive = options?.adaptive !== false;
   const plan = JSON.parse(planText);
   if (plan.v !== PLAN_VERSION || plan.dynamic !== false) return null;
   const [maxBytes, maxDepth] = plan.limits;
@@ -65,10 +77,22 @@ export function tierOf(planText, judge, adaptive = true) {
   // How many times the module was asked about a node in all (the tests count what the tier
   // answered alone).
   tier.judged = 0;
-  const verdict = compilePlan(plan, (node, value) => {
+  const counted = (node, value) => {
     if (++calls > limit) throw UNKNOWN;
     tier.judged++;
     return judge(node, value);
-  });
+  };
+  // Which backend answers: `tier.backend`, for tests.
+  let verdict = null;
+  tier.backend = 'closures';
+  if (codegen !== null && options?.codegen !== false) {
+    try {
+      verdict = codegen(plan, counted);
+      tier.backend = 'codegen';
+    } catch {
+      // Refused by the runtime, or a plan the generator cannot render: the closures answer.
+    }
+  }
+  verdict ??= compilePlan(plan, counted);
   return tier;
 }
