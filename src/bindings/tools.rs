@@ -106,3 +106,10 @@ pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Resu
     let found = registry.schema(id).map(|(schema, resources)| serde_json::json!({"schema": schema, "resources": resources}));
     Ok(serde_json::to_string(&found).unwrap_or_default())
 }
+
+/// The option table (src/bindings/options.rs), as JSON: scripts/build.sh writes it into the main
+/// module's glue as `OPTION_TABLE`; the package never calls it.
+#[wasm_bindgen(js_name = optionTable)]
+pub fn option_table() -> String {
+    super::options::option_table().to_string()
+}
