@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 // The package's sources rather than its Node entry (one bundled module with its own copy of the
 // glue): the glue imported beside them is then the one whose instance they use.
 import { Contract, cacheStats, ready } from '../pkg/src/node.js';
-import { __memoryBytes } from '../pkg/wasm/output_contract.js';
+import { wasmMemory } from '../pkg/wasm/output_contract.js';
+
+const memoryBytes = () => wasmMemory().buffer.byteLength;
 
 await ready;
 if (typeof globalThis.gc !== 'function') {
@@ -44,7 +46,7 @@ async function phase(name, count, run, every = 50_000) {
     if (i % every === every - 1) await settle();
   }
   await settle();
-  const before = { wasm: __memoryBytes(), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
+  const before = { wasm: memoryBytes(), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     run(i);
@@ -52,7 +54,7 @@ async function phase(name, count, run, every = 50_000) {
   }
   const ms = performance.now() - started;
   await settle();
-  const after = { wasm: __memoryBytes(), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
+  const after = { wasm: memoryBytes(), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
   const grew = { wasm: after.wasm - before.wasm, heap: after.heap - before.heap, rss: after.rss - before.rss };
   const flat = grew.wasm <= allowance.wasm && grew.heap <= allowance.heap && grew.rss <= allowance.rss;
   failed ||= !flat;

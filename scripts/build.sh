@@ -28,44 +28,22 @@ rm -rf "$out"
 mkdir -p "$out"
 # The package's type (ES modules) for the glue, which is loaded below.
 [ "$out" = pkg/wasm ] || cp pkg/package.json "$out/.."
+# --experimental-reset-state-function: the glue exports `__wbg_reset_state`, which re-creates the
+# instance from the same compiled module; after a trap the instance is unusable and
+# pkg/src/state.js (pkg/src/tools.js for the schema tools') calls it.
+bindgen=(--target web --no-typescript --experimental-reset-state-function --out-dir "$out")
 cargo_wasm tools-module
 cp "$release/output_contract.wasm" "$release/output_contract_tools.wasm"
-wasm-bindgen --target web --no-typescript --out-dir "$out" "$release/output_contract_tools.wasm"
+wasm-bindgen "${bindgen[@]}" "$release/output_contract_tools.wasm"
 cargo_wasm "$features"
-wasm-bindgen --target web --no-typescript --out-dir "$out" "$release/output_contract.wasm"
-
-# After a trap the instance is unusable; pkg/src/state.js re-creates it from the same compiled
-# module. The glue keeps its instance private and instantiates only once, hence this addition.
-for glue in output_contract output_contract_tools; do cat >> "$out/$glue.js" <<'GLUE'
-
-// Added by scripts/build.sh: a fresh instance of the already compiled module (pkg/src/state.js,
-// pkg/src/tools.js).
-export function __reinstantiate() {
-    const module = wasmModule;
-    wasm = undefined;
-    return initSync({ module });
-}
-GLUE
-done
-cat >> "$out/output_contract.js" <<'GLUE'
-
-// Added by scripts/build.sh: the instance's linear memory in bytes (bench/memory.mjs).
-export function __memoryBytes() {
-    return wasm.memory.buffer.byteLength;
-}
-
-// Added by scripts/build.sh: the instance's linear memory, where pkg/src/api.js writes texts
-// into the input area (src/bindings/wasm.rs, input_area).
-export function __memory() {
-    return wasm.memory;
-}
-GLUE
+wasm-bindgen "${bindgen[@]}" "$release/output_contract.wasm"
 
 # The values both sides of the boundary must agree on (the layout of the stream status a push
 # returns, the input and chunk areas' sizes, the panic message's prefix) are defined once, in
 # src/bindings/wasm.rs; the module reports them (boundaryConstants) and they are appended to the
 # glue as literal constants, which pkg/src/ imports: the per-push decoding reads no table that
-# would have to be filled after the module loads.
+# would have to be filled after the module loads. The option set is declared once too
+# (src/bindings/options.rs) and written beside them.
 node --input-type=module - "$out" <<'NODE'
 import { appendFileSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -73,11 +51,15 @@ import { resolve } from 'node:path';
 const out = resolve(process.argv[2]);
 const glue = await import(pathToFileURL(`${out}/output_contract.js`).href);
 glue.initSync({ module: readFileSync(`${out}/output_contract_bg.wasm`) });
+const tools = await import(pathToFileURL(`${out}/output_contract_tools.js`).href);
+tools.initSync({ module: readFileSync(`${out}/output_contract_tools_bg.wasm`) });
 const constants = Object.entries(JSON.parse(glue.boundaryConstants()));
 const lines = constants.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`);
 appendFileSync(
   `${out}/output_contract.js`,
-  `\n// Added by scripts/build.sh: the module's boundaryConstants() (src/bindings/wasm.rs), as literals.\n${lines.join('\n')}\n`,
+  `\n// Added by scripts/build.sh: the module's boundaryConstants() (src/bindings/wasm.rs), as literals.\n${lines.join('\n')}\n` +
+    `\n// Added by scripts/build.sh: the option table (option_table in src/bindings/options.rs), which\n` +
+    `// pkg/src/options.js checks options from; the schema tools' module reports it.\nexport const OPTION_TABLE = ${tools.optionTable()};\n`,
 );
 NODE
 

@@ -24,11 +24,15 @@
 #![allow(clippy::result_large_err)]
 
 // Layers, lowest first; a module imports only from its own layer or lower ones:
-// json → validator → report → check → schema → agent → editor → bindings.
+// json → validator → report → check → schema → agent → editor → cli → bindings.
 pub mod agent;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 pub mod check;
+// The command line: the native binary's, and the schema tools' module's (`runCli`); never the main
+// wasm module's.
+#[cfg(any(not(target_arch = "wasm32"), feature = "tools-module"))]
+pub mod cli;
 pub mod editor;
 pub mod json;
 pub mod report;

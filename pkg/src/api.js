@@ -17,6 +17,7 @@ import {
   STATUS_IN_FLIGHT,
   STATUS_REVISION_MASK,
   STATUS_REVISION_SHIFT,
+  VIOLATION_SEPARATOR,
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
 import { currentAttempt, executorStream, finishText, providerBridge } from './internal.js';
@@ -46,11 +47,11 @@ function toInput(text) {
   // The area may move: the view is asked for again after this.
   input.bytes = EMPTY;
   let address = wasm.inputArea(text.length);
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(glue.__memory().buffer, address, text.length));
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(glue.wasmMemory().buffer, address, text.length));
   if (read < text.length) {
     const capacity = written + (text.length - read) * 3;
     address = wasm.inputArea(capacity);
-    written += encoder.encodeInto(text.substring(read), new Uint8Array(glue.__memory().buffer, address + written, capacity - written)).written;
+    written += encoder.encodeInto(text.substring(read), new Uint8Array(glue.wasmMemory().buffer, address + written, capacity - written)).written;
   }
   return written;
 }
@@ -66,7 +67,7 @@ function inputView(capacity) {
     const room = Math.min(INPUT_KEPT, Math.max(capacity, 1 << 14));
     // The address first: making room may grow the memory, which detaches its old buffer.
     const address = wasm.inputArea(room);
-    input.bytes = new Uint8Array(glue.__memory().buffer, address, room);
+    input.bytes = new Uint8Array(glue.wasmMemory().buffer, address, room);
     input.generation = instanceGeneration();
   }
   return input.bytes;
@@ -100,7 +101,7 @@ let chunkArea = { generation: -1, address: 0, bytes: new Uint8Array(0) };
 function toChunkArea(text) {
   let area = chunkArea;
   if (area.generation !== instanceGeneration() || area.bytes.byteLength === 0) {
-    area = chunkArea = { generation: instanceGeneration(), address: wasm.chunkArea(), bytes: new Uint8Array(glue.__memory().buffer) };
+    area = chunkArea = { generation: instanceGeneration(), address: wasm.chunkArea(), bytes: new Uint8Array(glue.wasmMemory().buffer) };
   }
   const { address, bytes } = area;
   const n = text.length;
@@ -572,13 +573,14 @@ export class OutputStream extends Owned {
 
 /** `$.path: message`, the one-line form used in failure envelopes and retry prompts. */
 export function formatViolation(violation) {
-  // Violation::one_line's template, written here too: a call into the module (stringify, parse,
-  // format) cost more than the rest of an invalid output's report. tests/js/api.test.mjs checks
-  // that these lines equal the module's own (failureEnvelope's validation_errors).
+  // Violation::one_line's line, from its separator (written into the glue at build time): a call
+  // into the module (stringify, parse, format) cost more than the rest of an invalid output's
+  // report. tests/js/api.test.mjs checks that these lines equal the module's own
+  // (failureEnvelope's validation_errors).
   if (typeof violation?.path !== 'string' || typeof violation.message !== 'string') {
     throw new TypeError('formatViolation expects a violation (an object with string `path` and `message`)');
   }
-  return `${violation.path}: ${violation.message}`;
+  return violation.path + VIOLATION_SEPARATOR + violation.message;
 }
 
 /**
@@ -610,14 +612,14 @@ export function cacheStats() {
   return JSON.parse(wasm.cacheStats());
 }
 
-// A violation's RFC 6901 pointer as Standard Schema path segments: array indices as numbers
-// (decided by walking the value, since a pointer alone cannot tell `/0` of an array from a key).
+// A violation's RFC 6901 pointer, as the module unescapes its tokens, as Standard Schema path
+// segments: array indices as numbers (decided by walking the value, since a pointer alone cannot
+// tell `/0` of an array from a key).
 function pathSegments(pointer, value) {
-  if (!pointer) return [];
+  const tokens = JSON.parse(wasm.pointerTokens(pointer));
   const segments = [];
   let node = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of tokens) {
     const segment = Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key;
     segments.push(segment);
     node = node !== null && typeof node === 'object' && Object.hasOwn(node, segment) ? node[segment] : undefined;
@@ -744,7 +746,7 @@ export class McpJsonSchemaValidator {
     return (input) => {
       const result = contract.validate(input);
       if (result.valid) return { valid: true, data: input, errorMessage: undefined };
-      return { valid: false, data: undefined, errorMessage: result.error.violations.map((v) => `${v.path}: ${v.message}`).join('; ') };
+      return { valid: false, data: undefined, errorMessage: result.error.violations.map(formatViolation).join('; ') };
     };
   }
 }

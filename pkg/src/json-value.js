@@ -2,20 +2,13 @@
 // function where JSON.stringify would fail or write null) is a programming error, not an answer
 // a model could repair: `jsonTextOf` throws a TypeError naming where it is. The walk that finds
 // it runs only when JSON.stringify failed or wrote a `null`, so a value without one costs
-// nothing more than the stringify.
+// nothing more than the stringify. The walk keeps the path as keys and indices; the module
+// writes it as violations write paths (`$.a['odd key'][0]`) once a problem is found.
 
 /** Marks the TypeErrors `jsonTextOf` throws, for callers that answer them otherwise. */
 export const notJson = Symbol('output-contract notJson');
 
-/** A key as the violations' JSONPath writes it: `.name`, else `['odd key']`. */
-function keyPath(path, key) {
-  if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return `${path}.${key}`;
-  const escaped = key.replace(/[\\'\n\r\t]|[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    const named = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' }[c];
-    return named ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-  return `${path}['${escaped}']`;
-}
+import { jsonPath } from '../wasm/output_contract.js';
 
 function what(value) {
   if (typeof value === 'bigint') return `a BigInt (${value}n)`;
@@ -24,22 +17,22 @@ function what(value) {
   return String(value);
 }
 
-// Why the value at `path` is not JSON, following JSON.stringify (toJSON, boxed primitives; in an
-// object, undefined, functions and symbols are left out as it leaves them), or null.
-// `ancestors` maps each object being walked to its path.
+// Why the value at `path` (its keys and indices) is not JSON, following JSON.stringify (toJSON,
+// boxed primitives; in an object, undefined, functions and symbols are left out as it leaves
+// them), or null. `ancestors` maps each object being walked to its path.
 function problem(value, key, path, ancestors, inArray) {
   if (value !== null && (typeof value === 'object' || typeof value === 'bigint') && typeof value.toJSON === 'function') value = value.toJSON(key);
   if (value instanceof Number || value instanceof String || value instanceof Boolean) value = value.valueOf();
   switch (typeof value) {
     case 'number':
-      return Number.isFinite(value) ? null : `${path}: ${value} is not a JSON value`;
+      return Number.isFinite(value) ? null : `${at(path)}: ${value} is not a JSON value`;
     case 'bigint':
-      return `${path}: ${what(value)} is not a JSON value`;
+      return `${at(path)}: ${what(value)} is not a JSON value`;
     case 'undefined':
     case 'function':
     case 'symbol':
       // Left out of an object; written as null in an array, and nothing at all at the root.
-      return inArray || path === '$' ? `${path}: ${what(value)} is not a JSON value` : null;
+      return inArray || path.length === 0 ? `${at(path)}: ${what(value)} is not a JSON value` : null;
     case 'object':
       break;
     default:
@@ -47,19 +40,30 @@ function problem(value, key, path, ancestors, inArray) {
   }
   if (value === null) return null;
   const seen = ancestors.get(value);
-  if (seen !== undefined) return `${path}: a cycle (the object at ${seen} again) is not a JSON value`;
-  ancestors.set(value, path);
+  if (seen !== undefined) return `${at(path)}: a cycle (the object at ${at(seen)} again) is not a JSON value`;
+  ancestors.set(value, path.slice());
   let found = null;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length && found === null; i++) found = problem(value[i], String(i), `${path}[${i}]`, ancestors, true);
+    for (let i = 0; i < value.length && found === null; i++) {
+      path.push(i);
+      found = problem(value[i], String(i), path, ancestors, true);
+      path.pop();
+    }
   } else {
     for (const k of Object.keys(value)) {
-      found = problem(value[k], k, keyPath(path, k), ancestors, false);
+      path.push(k);
+      found = problem(value[k], k, path, ancestors, false);
+      path.pop();
       if (found !== null) break;
     }
   }
   ancestors.delete(value);
   return found;
+}
+
+/** A path of keys and indices as the violations' JSONPath (`$.name`, `['odd key']`, `[0]`). */
+function at(path) {
+  return jsonPath(JSON.stringify(path));
 }
 
 function notJsonError(message) {
@@ -74,13 +78,13 @@ export function jsonTextOf(value) {
   try {
     text = JSON.stringify(value);
   } catch (e) {
-    const found = problem(value, '', '$', new Map(), false);
+    const found = problem(value, '', [], new Map(), false);
     throw found === null ? e : notJsonError(found);
   }
   if (text === undefined || text.includes('null')) {
-    const found = problem(value, '', '$', new Map(), false);
+    const found = problem(value, '', [], new Map(), false);
     if (found !== null) throw notJsonError(found);
-    if (text === undefined) throw notJsonError(`$: ${what(value)} is not a JSON value`);
+    if (text === undefined) throw notJsonError(`${at([])}: ${what(value)} is not a JSON value`);
   }
   return text;
 }

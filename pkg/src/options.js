@@ -2,6 +2,10 @@
 // programming error, told in JavaScript terms (the option's name, what it allows, what it got)
 // as one typed error, whichever function took it. A key a function does not know is refused too,
 // so a misspelt option never passes unnoticed as its default.
+// Which options each function takes is declared once, in the module (OPTION_TABLE, written into
+// the glue by scripts/build.sh); what each kind of option allows is checked here.
+import { OPTION_TABLE, isDraftName } from '../wasm/output_contract.js';
+import { assertReady } from './state.js';
 
 /** Thrown for an option a function does not take, or a value the option does not allow. */
 export class OptionError extends TypeError {
@@ -41,12 +45,15 @@ const oneOf = (names) => [
   (v) => names.includes(v),
 ];
 
-// The drafts by the names the module reads (Draft::from_name): case, `-`, `_` and spaces aside,
-// `draft7`, `draft07` or `7`; `jtd` for JSON Type Definition (RFC 8927).
-const DRAFT_NAMES = new Set(['draft4', 'draft04', '4', 'draft6', 'draft06', '6', 'draft7', 'draft07', '7', 'draft201909', '201909', 'draft202012', '202012', 'jtd', 'rfc8927', 'jsontypedef']);
+// The drafts by the names the module reads (Draft::from_name, asked through isDraftName): case,
+// `-`, `_` and spaces aside, `draft7`, `draft07` or `7`; `jtd` for JSON Type Definition (RFC 8927).
 const draft = [
   '"draft4", "draft6", "draft7", "draft2019-09", "draft2020-12" or "jtd"',
-  (v) => typeof v === 'string' && DRAFT_NAMES.has(v.trim().toLowerCase().replace(/[-_ ]/g, '')),
+  (v) => {
+    if (typeof v !== 'string') return false;
+    assertReady();
+    return isDraftName(v);
+  },
 ];
 const resources = ['an object of schemas (objects or booleans) by URI', (v) => plainObject(v) && Object.values(v).every((s) => typeof s === 'boolean' || plainObject(s))];
 
@@ -82,65 +89,37 @@ function checkFormats(option, value, withBoolean) {
 const formats = { check: (option, value) => checkFormats(option, value, true) };
 const customFormats = { check: (option, value) => checkFormats(option, value, false) };
 
-const TEMPLATES = ['outputFormat', 'retry', 'retryLine', 'toolSuccess', 'toolFailure', 'toolFailureLine'];
-// The prompt templates: an object of strings, checked key by key (`templates.retryLine`).
-const templates = {
-  nested: Object.fromEntries(TEMPLATES.map((name) => [name, string])),
-  describe: 'an object of template strings',
+// Each kind of option the table names.
+const KINDS = {
+  boolean,
+  string,
+  positiveInteger,
+  nonNegativeInteger,
+  draft,
+  formats,
+  customFormats,
+  resources,
+  messages: ['an array of messages', Array.isArray],
+  function: ['a function', (v) => typeof v === 'function'],
+  abortSignal: ['an AbortSignal', (v) => typeof AbortSignal !== 'undefined' && v instanceof AbortSignal],
 };
 
+// An option of the table: a kind by name, `oneOf:a|b`, or an object of nested options (the prompt
+// templates, checked key by key: `templates.retryLine`).
+function kindOf(declared) {
+  if (typeof declared === 'object') {
+    return { nested: specOf(declared), describe: 'an object of template strings' };
+  }
+  if (declared.startsWith('oneOf:')) return oneOf(declared.slice('oneOf:'.length).split('|'));
+  return KINDS[declared];
+}
+
+function specOf(declared) {
+  return Object.fromEntries(Object.entries(declared).map(([name, kind]) => [name, kindOf(kind)]));
+}
+
 /** What each function's options object takes, by the function's name. */
-export const OPTIONS = {
-  'Contract.compile': {
-    draft,
-    strict: boolean,
-    formats,
-    schemaId: string,
-    agentId: string,
-    resources,
-    maxOutputBytes: positiveInteger,
-    maxDepth: positiveInteger,
-    codegen: boolean,
-    rawOutputLimit: nonNegativeInteger,
-  },
-  'contract.validateText': { extract: boolean, repair: boolean },
-  'contract.validateToolCall': { nullAsAbsent: boolean },
-  'contract.stream': { maxRetries: nonNegativeInteger, extract: boolean, abortOnEarlyViolation: boolean, nullAsAbsent: boolean },
-  extractJson: { repair: boolean, maxOutputBytes: positiveInteger, maxDepth: positiveInteger },
-  enrichSystemPrompt: { templates },
-  retryPrompt: { templates },
-  toolFeedback: { tool: string, templates },
-  submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft },
-  checkSchema: { draft, provider: oneOf(['openai', 'anthropic']), formats: customFormats },
-  enforce: {
-    systemPrompt: string,
-    messages: ['an array of messages', Array.isArray],
-    task: string,
-    maxRetries: nonNegativeInteger,
-    onAttempt: ['a function', (v) => typeof v === 'function'],
-    templates,
-    repair: boolean,
-    abortOnEarlyViolation: boolean,
-    runId: string,
-  },
-};
-// The wire formats a provider stream is read in.
-const provider = oneOf(['openai-chat', 'openai-responses', 'anthropic']);
-OPTIONS.validateProviderStream = {
-  provider,
-  tool: string,
-  maxRetries: nonNegativeInteger,
-  abortOnEarlyViolation: boolean,
-  nullAsAbsent: boolean,
-  onStatus: ['a function', (v) => typeof v === 'function'],
-  signal: ['an AbortSignal', (v) => typeof AbortSignal !== 'undefined' && v instanceof AbortSignal],
-};
-OPTIONS.providerEvents = { provider };
-OPTIONS.checkOutputSchemaConfig = OPTIONS['Contract.compile'];
-OPTIONS.compareSchemas = { draft, strict: boolean, formats: boolean, resources };
-OPTIONS.SchemaRegistry = { draft, strict: boolean, formats: boolean };
-OPTIONS['SchemaRegistry.add'] = { path: string };
-OPTIONS.McpJsonSchemaValidator = OPTIONS['Contract.compile'];
+export const OPTIONS = Object.fromEntries(Object.entries(OPTION_TABLE).map(([fn, declared]) => [fn, specOf(declared)]));
 
 function checkObject(fn, options, spec, prefix) {
   const what = prefix === '' ? 'options' : prefix.slice(0, -1);

@@ -7,11 +7,11 @@
 // A Rust panic inside WebAssembly is a trap: the instance is left mid-call and every later call
 // would fail. The panic hook (src/bindings/runtime.rs) throws the panic's message first; `afterTrap` turns
 // that (or any WebAssembly.RuntimeError) into a clear Error and re-creates the instance from the
-// already compiled module, so the library stays usable. Objects of the old instance are detached
+// already compiled module (the glue's `__wbg_reset_state`, scripts/build.sh), so the library stays usable. Objects of the old instance are detached
 // (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.
 // PANIC_PREFIX: how the hook's message starts (src/bindings/runtime.rs, written into the glue by
 // scripts/build.sh).
-import { __reinstantiate, PANIC_PREFIX } from '../wasm/output_contract.js';
+import { __wbg_reset_state, PANIC_PREFIX } from '../wasm/output_contract.js';
 
 let ready = false;
 let generation = 0;
@@ -68,7 +68,7 @@ export function afterTrap(e) {
   for (const ref of live) ref.deref()?.__destroy_into_raw();
   live.clear();
   generation += 1;
-  return recreated(e, __reinstantiate, 'The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost.');
+  return recreated(e, __wbg_reset_state, 'The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost.');
 }
 
 /**

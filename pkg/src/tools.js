@@ -54,7 +54,7 @@ const tools = Object.fromEntries(
         try {
           return f(...args);
         } catch (e) {
-          throw afterToolsTrap(e, glue.__reinstantiate);
+          throw afterToolsTrap(e, glue.__wbg_reset_state);
         }
       },
     ]),

@@ -12,6 +12,78 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
+/// Every options object the package takes, by function: each option's name and its kind
+/// (`boolean`, `string`, `positiveInteger`, `nonNegativeInteger`, `draft`, `formats`,
+/// `customFormats`, `resources`, `messages`, `function`, `abortSignal`, `oneOf:a|b`, or an object
+/// of nested options). The one declaration of the option set: scripts/build.sh writes it into the
+/// glue (`OPTION_TABLE`), pkg/src/options.js checks options from it, and
+/// tests/js/options-declared.test.mjs compares index.d.ts's option types with it and has the
+/// main module read `Contract.compile`'s (`JsOptions`). Exported by the schema tools' module only
+/// (src/bindings/tools.rs): the main module's size is not spent on it.
+#[cfg(feature = "tools-module")]
+pub(super) fn option_table() -> Value {
+    let compile = serde_json::json!({
+        "draft": "draft",
+        "strict": "boolean",
+        "formats": "formats",
+        "schemaId": "string",
+        "agentId": "string",
+        "resources": "resources",
+        "maxOutputBytes": "positiveInteger",
+        "maxDepth": "positiveInteger",
+        "codegen": "boolean",
+        "rawOutputLimit": "nonNegativeInteger",
+    });
+    // The prompt templates (agent::prompt::Templates), checked key by key (`templates.retryLine`).
+    let templates = serde_json::json!({
+        "outputFormat": "string",
+        "retry": "string",
+        "retryLine": "string",
+        "toolSuccess": "string",
+        "toolFailure": "string",
+        "toolFailureLine": "string",
+    });
+    let provider = "oneOf:openai-chat|openai-responses|anthropic";
+    serde_json::json!({
+        "Contract.compile": compile,
+        "contract.validateText": { "extract": "boolean", "repair": "boolean" },
+        "contract.validateToolCall": { "nullAsAbsent": "boolean" },
+        "contract.stream": { "maxRetries": "nonNegativeInteger", "extract": "boolean", "abortOnEarlyViolation": "boolean", "nullAsAbsent": "boolean" },
+        "extractJson": { "repair": "boolean", "maxOutputBytes": "positiveInteger", "maxDepth": "positiveInteger" },
+        "enrichSystemPrompt": { "templates": templates },
+        "retryPrompt": { "templates": templates },
+        "toolFeedback": { "tool": "string", "templates": templates },
+        "submitResultTool": { "provider": "oneOf:openai|anthropic|generic", "name": "string", "description": "string", "draft": "draft" },
+        "checkSchema": { "draft": "draft", "provider": "oneOf:openai|anthropic", "formats": "customFormats" },
+        "enforce": {
+            "systemPrompt": "string",
+            "messages": "messages",
+            "task": "string",
+            "maxRetries": "nonNegativeInteger",
+            "onAttempt": "function",
+            "templates": templates,
+            "repair": "boolean",
+            "abortOnEarlyViolation": "boolean",
+            "runId": "string",
+        },
+        "validateProviderStream": {
+            "provider": provider,
+            "tool": "string",
+            "maxRetries": "nonNegativeInteger",
+            "abortOnEarlyViolation": "boolean",
+            "nullAsAbsent": "boolean",
+            "onStatus": "function",
+            "signal": "abortSignal",
+        },
+        "providerEvents": { "provider": provider },
+        "checkOutputSchemaConfig": compile,
+        "compareSchemas": { "draft": "draft", "strict": "boolean", "formats": "boolean", "resources": "resources" },
+        "SchemaRegistry": { "draft": "draft", "strict": "boolean", "formats": "boolean" },
+        "SchemaRegistry.add": { "path": "string" },
+        "McpJsonSchemaValidator": compile,
+    })
+}
+
 /// The options object of `Contract.compile`, as JSON.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -147,3 +219,4 @@ pub(super) fn schema_error(e: &SchemaError) -> JsValue {
 pub(super) fn json_arg<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, JsError> {
     serde_json::from_str(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
 }
+

@@ -5,10 +5,12 @@
 
 use super::options::{json_arg, schema_error, to_options};
 use crate::agent::{config, tool};
+use crate::cli;
 use crate::editor::lint;
 use crate::schema::error::SchemaError;
 use crate::validator::draft::Draft;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 /// The load-time checks of an output schema as a JSON array of diagnostics (schema given as
@@ -105,4 +107,93 @@ pub fn registry_schema(entries_json: &str, options_json: &str, id: &str) -> Resu
     let registry = registry_of(entries_json, options_json)?;
     let found = registry.schema(id).map(|(schema, resources)| serde_json::json!({"schema": schema, "resources": resources}));
     Ok(serde_json::to_string(&found).unwrap_or_default())
+}
+
+/// The option table (src/bindings/options.rs), as JSON: scripts/build.sh writes it into the main
+/// module's glue as `OPTION_TABLE`; the package never calls it.
+#[wasm_bindgen(js_name = optionTable)]
+pub fn option_table() -> String {
+    super::options::option_table().to_string()
+}
+
+/// What pkg/bin/output-contract.mjs has read for `runCli`: files by path (`{text}` or
+/// `{error}`) and folders by path (`{entries: [[path, isFolder]]}` or `{error}`).
+#[derive(Deserialize, Default)]
+struct CliInputs {
+    #[serde(default)]
+    files: BTreeMap<String, CliRead<String>>,
+    #[serde(default)]
+    dirs: BTreeMap<String, CliRead<Vec<(String, bool)>>>,
+}
+
+#[derive(Deserialize)]
+struct CliRead<T> {
+    #[serde(alias = "entries")]
+    text: Option<T>,
+    error: Option<String>,
+}
+
+impl<T: Clone> CliRead<T> {
+    fn get(&self) -> Result<T, String> {
+        self.text.clone().ok_or_else(|| self.error.clone().unwrap_or_default())
+    }
+}
+
+/// The command's reads answered from what JavaScript read; what it has not read yet is noted
+/// (and read as empty) so that the command can be run again with it.
+struct CliReads {
+    inputs: CliInputs,
+    stdin: Option<Vec<u8>>,
+    need_files: Vec<String>,
+    need_dirs: Vec<String>,
+    need_stdin: bool,
+}
+
+impl cli::Io for CliReads {
+    fn read_file(&mut self, path: &str) -> Result<String, String> {
+        match self.inputs.files.get(path) {
+            Some(read) => read.get(),
+            None => {
+                self.need_files.push(path.to_string());
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// In the chunks the native binary reads, so that the stream sees what it sees there.
+    fn read_stdin(&mut self, chunk: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        match &self.stdin {
+            Some(bytes) => bytes.chunks(64 * 1024).for_each(chunk),
+            None => self.need_stdin = true,
+        }
+        Ok(())
+    }
+
+    fn list_dir(&mut self, dir: &str) -> Result<Vec<(String, bool)>, String> {
+        match self.inputs.dirs.get(dir) {
+            Some(read) => read.get(),
+            None => {
+                self.need_dirs.push(dir.to_string());
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
+/// `runCli`: the `output-contract` command (src/cli) for pkg/bin/output-contract.mjs, which
+/// does its reading: `args_json` its arguments, `inputs_json` what has been read so far
+/// (`CliInputs`), `stdin` standard input's bytes once asked for. Answers `{need: {files, dirs,
+/// stdin}}` while the command asks for what has not been read, then `{stdout, stderr, code}`.
+#[wasm_bindgen(js_name = runCli)]
+pub fn run_cli(args_json: &str, inputs_json: &str, stdin: Option<Vec<u8>>) -> Result<String, JsError> {
+    let args: Vec<String> = json_arg(args_json, "arguments")?;
+    let inputs: CliInputs = json_arg(inputs_json, "inputs")?;
+    let mut reads = CliReads { inputs, stdin, need_files: Vec::new(), need_dirs: Vec::new(), need_stdin: false };
+    let outcome = cli::run(&args, &mut reads);
+    let answer = if reads.need_files.is_empty() && reads.need_dirs.is_empty() && !reads.need_stdin {
+        serde_json::json!({"stdout": outcome.stdout, "stderr": outcome.stderr, "code": outcome.code})
+    } else {
+        serde_json::json!({"need": {"files": reads.need_files, "dirs": reads.need_dirs, "stdin": reads.need_stdin}})
+    };
+    Ok(answer.to_string())
 }

@@ -592,6 +592,7 @@ pub fn boundary_constants() -> String {
         "INPUT_KEPT": INPUT_KEPT,
         "SHORT_CHUNK": SHORT_CHUNK,
         "PANIC_PREFIX": PANIC_PREFIX,
+        "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
     })
     .to_string()
 }
@@ -735,4 +736,54 @@ pub fn provider_stop_reason(raw: Option<String>) -> String {
         StopReason::ToolUse => "tool_use",
     }
     .to_string()
+}
+
+// What pkg/src/ would otherwise write again in JavaScript: paths, pointer tokens, draft names and
+// the instance's memory. Off the hot paths (a value that is not JSON, a Standard Schema issue, an
+// option check), so a call each costs nothing that shows.
+
+/// The instance's linear memory, where pkg/src/api.js writes texts into the input area
+/// (`input_area`); bench/memory.mjs reads its size. Asked again after the instance is re-created.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// The JSONPath of `segments_json` (a JSON array of keys and indices), as violations write
+/// paths: pkg/src/json-value.js names where a value JSON cannot carry is.
+#[wasm_bindgen(js_name = jsonPath)]
+pub fn json_path(segments_json: &str) -> String {
+    use crate::json::path::{InstancePath, Segment};
+    let mut path = InstancePath::root();
+    if let Ok(Value::Array(segments)) = serde_json::from_str::<Value>(segments_json) {
+        for s in segments {
+            path.push(match s {
+                Value::Number(n) => Segment::Index(n.as_u64().and_then(|i| usize::try_from(i).ok()).unwrap_or_default()),
+                Value::String(k) => Segment::Key(k),
+                other => Segment::Key(other.to_string()),
+            });
+        }
+    }
+    path.to_jsonpath()
+}
+
+/// The unescaped tokens of a JSON Pointer, as a JSON array: pkg/src/api.js's Standard Schema
+/// issue paths.
+#[wasm_bindgen(js_name = pointerTokens)]
+pub fn pointer_tokens(pointer: &str) -> String {
+    let mut out = String::from("[");
+    for (i, token) in pointer.split('/').skip(1).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        crate::json::writer::write_str(&mut out, &crate::json::path::unescape_pointer_token(token));
+    }
+    out.push(']');
+    out
+}
+
+/// Whether `name` names a draft (`Draft::from_name`): pkg/src/options.js's check of `draft`.
+#[wasm_bindgen(js_name = isDraftName)]
+pub fn is_draft_name(name: &str) -> bool {
+    Draft::from_name(name).is_some()
 }

@@ -103,9 +103,13 @@ impl Violation {
     /// `$.severity: 'critical' is not one of ['low', 'medium', 'high']` — the one-line form used
     /// by failure envelopes and retry prompts.
     pub fn one_line(&self) -> String {
-        format!("{}: {}", self.path, self.message)
+        format!("{}{LINE_SEPARATOR}{}", self.path, self.message)
     }
 }
+
+/// Between a violation's path and its message in `one_line`; pkg/src/api.js's `formatViolation`
+/// writes the same line from it (src/bindings/wasm.rs, boundary_constants).
+pub const LINE_SEPARATOR: &str = ": ";
 
 /// Sorts violations into instance document order (a parent before its children), then keyword,
 /// then schema location, so the same output always reports in the same order.

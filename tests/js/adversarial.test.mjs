@@ -88,10 +88,12 @@ test('the WebAssembly module imports no network or file API: its whole import li
   const module = new WebAssembly.Module(readFileSync(new URL('../../pkg/wasm/output_contract_bg.wasm', import.meta.url)));
   const names = WebAssembly.Module.imports(module).map((i) => i.name.replace(/_[0-9a-f]{16}$/, '')).sort();
   // Random bytes (hash seeding), string and error plumbing of wasm-bindgen, and the calls of the
-  // package's own callbacks for custom format functions (pkg/src/formats.js): nothing else.
+  // package's own callbacks for custom format functions (pkg/src/formats.js), and the instance's
+  // own memory handed back to the package (wasmMemory): nothing else.
   assert.deepEqual(names, [
     '__wbg_Error',
     '__wbg___wbindgen_boolean_get',
+    '__wbg___wbindgen_memory',
     '__wbg___wbindgen_string_get',
     '__wbg___wbindgen_throw',
     '__wbg_call',
