@@ -116,7 +116,7 @@ fn a13_invalid_json_patch_document() {
     // Only text can hold the repeated `op`: a value has one of them.
     let contract = Contract::compile(&json!({}), &Options::default()).unwrap();
     let text = r#"[{ "op": "add", "path": "/baz", "value": "qux", "op": "remove" }]"#;
-    let merged = contract.merge_and_validate(MergeInput::Value(&json!({"foo": "bar"})), MergeInput::Text(text), PatchFormat::JsonPatch, false);
+    let merged = contract.merge_and_validate(MergeInput::Value(&json!({"foo": "bar"})), MergeInput::Text(text), PatchFormat::JsonPatch);
     assert!(!merged.applied);
     let e = merged.result.unwrap_err();
     assert_eq!(e.violations.len(), 1);
@@ -368,7 +368,7 @@ fn validate_merged_reports_the_merged_documents_violations() {
     assert_eq!(got, [("type", "/line"), ("type", "/notes/0")]);
     assert!(e.retryable);
     assert_eq!(e.raw_output, r#"{"severity":"high","line":"12","notes":[1]}"#);
-    let merged = c.merge_and_validate(MergeInput::Value(&base), MergeInput::Value(&fix), PatchFormat::JsonPatch, false);
+    let merged = c.merge_and_validate(MergeInput::Value(&base), MergeInput::Value(&fix), PatchFormat::JsonPatch);
     assert!(merged.applied);
 }
 
@@ -389,18 +389,18 @@ fn merge_and_validate_reads_text() {
     let c = review_contract();
     let base = r#"{"severity": "critical", "line": 4}"#;
     let reply = "Here is the fix:\n```json\n[{\"op\": \"replace\", \"path\": \"/severity\", \"value\": \"low\"}]\n```";
-    let merged = c.merge_and_validate(MergeInput::Text(base), MergeInput::Text(reply), PatchFormat::JsonPatch, true);
+    let merged = c.merge_and_validate(MergeInput::Text(base), MergeInput::Extract(reply), PatchFormat::JsonPatch);
     assert!(merged.applied);
     assert_eq!(merged.result.unwrap(), json!({"severity": "low", "line": 4}));
     // Without extraction the prose is not JSON.
-    let merged = c.merge_and_validate(MergeInput::Text(base), MergeInput::Text(reply), PatchFormat::JsonPatch, false);
+    let merged = c.merge_and_validate(MergeInput::Text(base), MergeInput::Text(reply), PatchFormat::JsonPatch);
     assert!(!merged.applied);
     assert_eq!(merged.result.unwrap_err().violations[0].keyword, "json");
     // A base that is not JSON.
-    let merged = c.merge_and_validate(MergeInput::Text("{\"a\":"), MergeInput::Text("[]"), PatchFormat::JsonPatch, false);
+    let merged = c.merge_and_validate(MergeInput::Text("{\"a\":"), MergeInput::Text("[]"), PatchFormat::JsonPatch);
     assert_eq!(merged.result.unwrap_err().violations[0].keyword, "truncated");
     // A base with a repeated name.
-    let merged = c.merge_and_validate(MergeInput::Text(r#"{"line": 1, "line": 2}"#), MergeInput::Text("[]"), PatchFormat::JsonPatch, false);
+    let merged = c.merge_and_validate(MergeInput::Text(r#"{"line": 1, "line": 2}"#), MergeInput::Text("[]"), PatchFormat::JsonPatch);
     assert_eq!(merged.result.unwrap_err().violations[0].keyword, "duplicateKey");
 }
 
@@ -417,4 +417,48 @@ fn inputs_are_held_to_the_contracts_limits() {
     assert_eq!(PatchFormat::from_name("merge-patch"), Some(PatchFormat::MergePatch));
     assert_eq!(PatchFormat::from_name("json-patch").map(PatchFormat::name), Some("json-patch"));
     assert_eq!(PatchFormat::from_name("diff"), None);
+}
+
+// The stream machine's patch attempts (what enforce's `retry: 'patch'` does, natively).
+
+#[test]
+fn a_stream_attempt_can_be_a_patch_to_the_answer_before() {
+    use output_contract::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+    let c = review_contract();
+    let mut stream = OutputStream::new(&c, StreamOptions { extract: true, max_retries: 2, ..StreamOptions::default() });
+    let first = r#"{"severity": "critical", "line": "12"}"#;
+    assert!(matches!(stream.finish_text(StopReason::Stop, None, first, false, false), StreamOutcome::Retry { .. }));
+    let base = json!({"severity": "critical", "line": "12"});
+    // A fix that leaves one violation: retried, with the merged document as the next base.
+    let (outcome, merged, applied) = stream.finish_patch(StopReason::Stop, None, &base, r#"[{"op": "replace", "path": "/severity", "value": "high"}]"#, PatchFormat::JsonPatch);
+    assert!(applied);
+    let StreamOutcome::Retry { violations, .. } = outcome else { panic!("{outcome:?}") };
+    assert_eq!(violations.iter().map(|v| v.pointer.as_str()).collect::<Vec<_>>(), ["/line"]);
+    let merged = merged.unwrap();
+    assert_eq!(merged, json!({"severity": "high", "line": "12"}));
+    let (outcome, _, _) = stream.finish_patch(StopReason::Stop, None, &merged, "```json\n[{\"op\": \"replace\", \"path\": \"/line\", \"value\": 12}]\n```", PatchFormat::JsonPatch);
+    assert_eq!(outcome, StreamOutcome::Valid { valid: true, data: json!({"severity": "high", "line": 12}), attempt: 3 });
+}
+
+#[test]
+fn a_patch_that_does_not_apply_counts_as_a_failed_attempt() {
+    use output_contract::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+    let c = review_contract();
+    let mut stream = OutputStream::new(&c, StreamOptions { extract: true, max_retries: 1, ..StreamOptions::default() });
+    stream.finish_text(StopReason::Stop, None, r#"{"severity": "critical", "line": 1}"#, false, false);
+    let base = json!({"severity": "critical", "line": 1});
+    let (outcome, merged, applied) = stream.finish_patch(StopReason::Stop, None, &base, r#"[{"op": "remove", "path": "/x"}]"#, PatchFormat::JsonPatch);
+    assert!(!applied && merged.is_none());
+    let StreamOutcome::Failed { error, attempts, .. } = outcome else { panic!("{outcome:?}") };
+    assert_eq!((attempts, error.violations[0].keyword.as_str(), error.retryable), (2, "patch", false));
+    // The same through `merge` and `finish_failed`, as the package does it.
+    let mut stream = OutputStream::new(&c, StreamOptions { extract: true, max_retries: 1, ..StreamOptions::default() });
+    stream.finish_text(StopReason::Stop, None, r#"{"severity": "critical", "line": 1}"#, false, false);
+    let (violations, raw) = patch::merge(MergeInput::Value(&base), MergeInput::Text(r#"[{"op": "remove", "path": "/x"}]"#), PatchFormat::JsonPatch, OutputLimits::default()).unwrap_err();
+    let StreamOutcome::Failed { error: again, .. } = stream.finish_failed(violations, &raw) else { panic!() };
+    assert_eq!(again, error);
+    // A refusal is the machine's, not read as a patch.
+    let mut stream = OutputStream::new(&c, StreamOptions::default());
+    let (outcome, _, _) = stream.finish_patch(StopReason::Refusal, Some("no"), &base, "[]", PatchFormat::JsonPatch);
+    assert!(matches!(outcome, StreamOutcome::Refused { .. }));
 }

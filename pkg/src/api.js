@@ -19,7 +19,7 @@ import {
   STATUS_REVISION_SHIFT,
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
-import { currentAttempt, executorStream, finishText, providerBridge } from './internal.js';
+import { currentAttempt, executorStream, finishFailed, finishText, mergePatch, providerBridge } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
@@ -312,6 +312,31 @@ export class Contract extends Owned {
     return JSON.parse(handleOf(this).validateToolCall(toInput(text), Boolean(options?.nullAsAbsent)));
   }
 
+  /**
+   * Applies `patch` to a copy of `base` and validates the merged document (the post-merge hook):
+   * `data` is the merged document. `format`: 'json-patch' (RFC 6902, the default) or
+   * 'merge-patch' (RFC 7396). Each of `base` and `patch` is a value or JSON text; with `extract`,
+   * a text's JSON is found in it as validateText finds it. A patch that cannot be applied is a
+   * `patch` violation naming the operation's index and path; `applied` tells whether it was.
+   * The patch engine is in the schema tools' module (see loadSchemaTools).
+   */
+  validateMerged(base, patch, options) {
+    checkOptions('contract.validateMerged', options);
+    const merged = this[mergePatch](base, patch, options?.format ?? 'json-patch', Boolean(options?.extract));
+    if (merged.violations === undefined) return { ...this.validate(merged.merged), applied: true };
+    return { valid: false, error: JSON.parse(handleOf(this).failure(JSON.stringify(merged.violations), merged.raw)), applied: false };
+  }
+
+  // `{ merged }`, or `{ violations, raw }` when there is no merged document (see applyPatch in
+  // src/bindings/tools.rs). A string is text (model text with `extract`), anything else a value.
+  [mergePatch](base, patch, format, extract) {
+    const tools = schemaTools();
+    const handle = handleOf(this);
+    const [baseText, baseModel] = typeof base === 'string' ? [base, extract] : [jsonTextOf(base), false];
+    const [patchText, patchModel] = typeof patch === 'string' ? [patch, extract] : [jsonTextOf(patch), false];
+    return JSON.parse(tools.applyPatch(baseText, baseModel, patchText, patchModel, format, handle.maxOutputBytes, handle.maxDepth));
+  }
+
   /** The schema as compiled (a fresh copy on each read). */
   get schema() {
     return JSON.parse(handleOf(this).schemaJson);
@@ -515,6 +540,18 @@ export class OutputStream extends Owned {
     return outcome;
   }
 
+  // An attempt that ends with violations the caller found (enforce: a patch that did not apply).
+  [finishFailed](violations, raw) {
+    this.#assertOpen();
+    this.#flushHigh();
+    this.#last.early = [];
+    const handle = handleOf(this);
+    const outcome = JSON.parse(handle.finishFailed(JSON.stringify(violations), raw));
+    this.#settle(handle, outcome);
+    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    return outcome;
+  }
+
   [currentAttempt]() {
     return handleOf(this).attempt;
   }
@@ -630,10 +667,14 @@ export function enrichSystemPrompt(systemPrompt, schema, options) {
   return wasm.enrichSystemPrompt(String(systemPrompt ?? ''), schemaText, templatesText(options?.templates));
 }
 
-/** The `<output-validation-error>` retry prompt: the violations, then the schema. */
+/**
+ * The `<output-validation-error>` retry prompt: the violations, then the schema; with
+ * `mode: 'patch'`, the violations by pointer and a request for a JSON Patch to the previous answer.
+ */
 export function retryPrompt(violations, schema, options) {
   assertReady();
   checkOptions('retryPrompt', options);
+  if (options?.mode === 'patch') return wasm.retryPatchPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
   return wasm.retryPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
 }
 

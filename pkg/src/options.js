@@ -82,7 +82,7 @@ function checkFormats(option, value, withBoolean) {
 const formats = { check: (option, value) => checkFormats(option, value, true) };
 const customFormats = { check: (option, value) => checkFormats(option, value, false) };
 
-const TEMPLATES = ['outputFormat', 'retry', 'retryLine', 'toolSuccess', 'toolFailure', 'toolFailureLine'];
+const TEMPLATES = ['outputFormat', 'retry', 'retryLine', 'retryPatch', 'retryPatchLine', 'toolSuccess', 'toolFailure', 'toolFailureLine'];
 // The prompt templates: an object of strings, checked key by key (`templates.retryLine`).
 const templates = {
   nested: Object.fromEntries(TEMPLATES.map((name) => [name, string])),
@@ -104,10 +104,11 @@ export const OPTIONS = {
   },
   'contract.validateText': { extract: boolean, repair: boolean },
   'contract.validateToolCall': { nullAsAbsent: boolean },
+  'contract.validateMerged': { format: oneOf(['json-patch', 'merge-patch']), extract: boolean },
   'contract.stream': { maxRetries: nonNegativeInteger, extract: boolean, abortOnEarlyViolation: boolean, nullAsAbsent: boolean },
   extractJson: { repair: boolean, maxOutputBytes: positiveInteger, maxDepth: positiveInteger },
   enrichSystemPrompt: { templates },
-  retryPrompt: { templates },
+  retryPrompt: { templates, mode: oneOf(['full', 'patch']) },
   toolFeedback: { tool: string, templates },
   submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft },
   checkSchema: { draft, provider: oneOf(['openai', 'anthropic']), formats: customFormats },
@@ -121,6 +122,7 @@ export const OPTIONS = {
     repair: boolean,
     abortOnEarlyViolation: boolean,
     runId: string,
+    retry: oneOf(['full', 'patch']),
   },
 };
 // The wire formats a provider stream is read in.

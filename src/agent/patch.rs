@@ -12,6 +12,7 @@ use crate::json::path::unescape_pointer_token;
 use crate::report::canonical::OutputValidationError;
 use crate::report::render::truncate_value;
 use crate::report::violation::{self, PatchProblem, Violation};
+use crate::agent::stream::{StopReason, StreamOutcome};
 use crate::schema::contract::{Contract, DEFAULT_RECEIVED_LIMIT};
 use serde_json::{Map, Value};
 
@@ -338,27 +339,46 @@ fn shrink(size: &mut usize, value: &Value, limits: &PatchLimits) {
     *size = size.saturating_sub(json_size(value, limits.output.max_output_bytes));
 }
 
-/// The length of `value`'s compact JSON, counted up to just past `cap`.
+/// The length of `value`'s compact JSON (as `to_string` writes it), counted until it passes
+/// `cap`. Counted rather than written: a serializer into a counting writer cost the module more
+/// than the rest of this file.
 fn json_size(value: &Value, cap: usize) -> usize {
-    struct Counter {
-        bytes: usize,
-        cap: usize,
-    }
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.bytes = self.bytes.saturating_add(buf.len());
-            if self.bytes > self.cap {
-                return Err(std::io::Error::other("over the limit"));
+    let mut size = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        let here = match v {
+            Value::Null | Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => n.to_string().len(),
+            Value::String(s) => string_size(s),
+            Value::Array(items) => {
+                stack.extend(items);
+                1 + items.len().max(1)
             }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+            Value::Object(map) => {
+                let mut members = 1 + map.len().max(1);
+                for (name, value) in map {
+                    members = members.saturating_add(string_size(name) + 1);
+                    stack.push(value);
+                }
+                members
+            }
+        };
+        size = size.saturating_add(here);
+        if size > cap {
+            break;
         }
     }
-    let mut counter = Counter { bytes: 0, cap };
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.bytes
+    size
+}
+
+/// A string's JSON length: its quotes, and the escapes of `"`, `\\` and control characters.
+fn string_size(s: &str) -> usize {
+    s.bytes().fold(s.len() + 2, |n, b| match b {
+        b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => n + 1,
+        0..=0x1f => n + 5,
+        _ => n,
+    })
 }
 
 /// RFC 6902 section 4.6's equality: numbers by value (`1` equals `1.0`), objects whatever the
@@ -376,12 +396,14 @@ fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// A document or patch given to `validate_merged_input`: a value, or text (model text when
-/// `extract` is set, read as `validate_text` reads it otherwise).
+/// A document or patch given to `merge_and_validate`.
 #[derive(Clone, Copy, Debug)]
 pub enum MergeInput<'a> {
     Value(&'a Value),
+    /// JSON text, read as `validate_text` reads it.
     Text(&'a str),
+    /// Model text, whose JSON is found as `extract_and_validate` finds it.
+    Extract(&'a str),
 }
 
 /// What `merge_and_validate` reports besides the result: whether the patch was applied (so a
@@ -390,76 +412,85 @@ pub enum MergeInput<'a> {
 pub struct Merged {
     pub result: Result<Value, OutputValidationError>,
     pub applied: bool,
+    /// The merged document when it was made but is invalid (a retry's next base).
+    pub invalid_document: Option<Value>,
+}
+
+/// Why `merge` made no document: the violations, and the text they were found in (for the
+/// failure's `raw_output`).
+pub type Unmerged = (Vec<Violation>, String);
+
+/// Reads `base` and `patch` within `limits` and applies the patch to a copy of the base: the
+/// merged document (not validated), or why there is none — the base or the patch is not JSON or
+/// not within the limits, the base has a repeated member name, or the patch does not apply.
+pub fn merge(base: MergeInput<'_>, patch: MergeInput<'_>, format: PatchFormat, limits: OutputLimits) -> Result<Value, Unmerged> {
+    let base_value = match read_input(base, limits)? {
+        (value, repeated) if repeated.is_empty() => value,
+        (value, repeated) => return Err((repeated, input_text(base, &value))),
+    };
+    let (patch_value, repeated) = read_input(patch, limits)?;
+    if let Some(v) = repeated_member(&repeated) {
+        return Err((vec![v], input_text(patch, &patch_value)));
+    }
+    let limits = PatchLimits { output: limits, ..PatchLimits::default() };
+    apply(&base_value, &patch_value, format, &limits).map_err(|v| (vec![v], input_text(patch, &patch_value)))
+}
+
+/// A value within the limits, with the violations of its text's repeated member names.
+fn read_input(input: MergeInput<'_>, limits: OutputLimits) -> Result<(Value, Vec<Violation>), Unmerged> {
+    match input {
+        MergeInput::Value(value) => {
+            if output::value_depth(value, limits.max_depth) > limits.max_depth {
+                return Err((vec![output::too_deep(limits.max_depth)], String::new()));
+            }
+            let size = json_size(value, limits.max_output_bytes);
+            if size > limits.max_output_bytes {
+                return Err((vec![output::too_large(size, limits.max_output_bytes)], String::new()));
+            }
+            Ok((value.clone(), Vec::new()))
+        }
+        MergeInput::Extract(text) => {
+            let found = extract::extract_json(text, &ExtractOptions { repair: false, limits });
+            match (found.value, found.error) {
+                (Some(value), _) => {
+                    let unlimited = OutputLimits { max_output_bytes: usize::MAX, ..limits };
+                    let repeated = found.json.as_deref().and_then(|json| output::parse(json, unlimited).ok()).map(|p| p.repeated).unwrap_or_default();
+                    Ok((value, repeated))
+                }
+                (None, Some(e)) => Err((vec![e.violation().clone()], text.to_string())),
+                (None, None) => Err((vec![output::no_json(text)], text.to_string())),
+            }
+        }
+        MergeInput::Text(text) => output::parse(text, limits).map(|p| (p.value, p.repeated)).map_err(|v| (vec![v], text.to_string())),
+    }
 }
 
 impl Contract {
     /// Applies `patch` to a copy of `base` and validates the result: the merged document, or the
     /// canonical error (whose violations are a `patch` one when the patch could not be applied).
     pub fn validate_merged(&self, base: &Value, patch: &Value, format: PatchFormat) -> Result<Value, OutputValidationError> {
-        self.merge_and_validate(MergeInput::Value(base), MergeInput::Value(patch), format, false).result
+        self.merge_and_validate(MergeInput::Value(base), MergeInput::Value(patch), format).result
     }
 
-    /// `validate_merged` for inputs that may be text (`extract`: find the JSON in model text as
-    /// `extract_and_validate` does).
-    pub fn merge_and_validate(&self, base: MergeInput<'_>, patch: MergeInput<'_>, format: PatchFormat, extract: bool) -> Merged {
-        let limits = PatchLimits { output: self.limits(), ..PatchLimits::default() };
-        let not_applied = |e: OutputValidationError| Merged { result: Err(e), applied: false };
-        let base_value = match self.read_input(base, extract) {
-            Ok((value, repeated)) if repeated.is_empty() => value,
-            Ok((value, repeated)) => return not_applied(self.failure(repeated, &value.to_string())),
-            Err(e) => return not_applied(e),
-        };
-        let patch_value = match self.read_input(patch, extract) {
-            Ok((value, repeated)) => match repeated_member(&repeated) {
-                Some(v) => return not_applied(self.failure(vec![v], &patch_text(patch, &value))),
-                None => value,
-            },
-            Err(e) => return not_applied(e),
-        };
-        let merged = match apply(&base_value, &patch_value, format, &limits) {
+    /// `validate_merged` for inputs that may be text, telling whether the patch was applied.
+    pub fn merge_and_validate(&self, base: MergeInput<'_>, patch: MergeInput<'_>, format: PatchFormat) -> Merged {
+        let merged = match merge(base, patch, format, self.limits()) {
             Ok(merged) => merged,
-            Err(v) => return not_applied(self.failure(vec![v], &patch_text(patch, &patch_value))),
+            Err((violations, raw)) => return Merged { result: Err(self.failure(violations, &raw)), applied: false, invalid_document: None },
         };
         let violations = self.violations(&merged);
-        let result = if violations.is_empty() { Ok(merged) } else { Err(self.failure(violations, &merged.to_string())) };
-        Merged { result, applied: true }
-    }
-
-    /// A value within the limits, with the violations of its text's repeated member names.
-    fn read_input(&self, input: MergeInput<'_>, extract: bool) -> Result<(Value, Vec<Violation>), OutputValidationError> {
-        let limits = self.limits();
-        match input {
-            MergeInput::Value(value) => {
-                if output::value_depth(value, limits.max_depth) > limits.max_depth {
-                    return Err(self.failure(vec![output::too_deep(limits.max_depth)], ""));
-                }
-                let size = json_size(value, limits.max_output_bytes);
-                if size > limits.max_output_bytes {
-                    return Err(self.failure(vec![output::too_large(size, limits.max_output_bytes)], ""));
-                }
-                Ok((value.clone(), Vec::new()))
-            }
-            MergeInput::Text(text) if extract => {
-                let found = extract::extract_json(text, &ExtractOptions { repair: false, limits });
-                match (found.value, found.error) {
-                    (Some(value), _) => {
-                        let unlimited = OutputLimits { max_output_bytes: usize::MAX, ..limits };
-                        let repeated = found.json.as_deref().and_then(|json| output::parse(json, unlimited).ok()).map(|p| p.repeated).unwrap_or_default();
-                        Ok((value, repeated))
-                    }
-                    (None, Some(e)) => Err(self.failure(vec![e.violation().clone()], text)),
-                    (None, None) => Err(self.failure(vec![output::no_json(text)], text)),
-                }
-            }
-            MergeInput::Text(text) => output::parse(text, limits).map(|p| (p.value, p.repeated)).map_err(|v| self.failure(vec![v], text)),
+        if violations.is_empty() {
+            return Merged { result: Ok(merged), applied: true, invalid_document: None };
         }
+        let failure = self.failure(violations, &merged.to_string());
+        Merged { result: Err(failure), applied: true, invalid_document: Some(merged) }
     }
 }
 
-/// A patch's text as the failure quotes it.
-fn patch_text(input: MergeInput<'_>, value: &Value) -> String {
+/// An input's text as the failure quotes it.
+fn input_text(input: MergeInput<'_>, value: &Value) -> String {
     match input {
-        MergeInput::Text(text) => text.to_string(),
+        MergeInput::Text(text) | MergeInput::Extract(text) => text.to_string(),
         MergeInput::Value(_) => value.to_string(),
     }
 }
@@ -471,4 +502,48 @@ fn repeated_member(repeated: &[Violation]) -> Option<Violation> {
     let name = first.received.as_str().unwrap_or("").to_string();
     let index = first.pointer.strip_prefix('/').and_then(|rest| rest.split('/').next()).and_then(index_of);
     Some(violation::patch(index, "", "", &PatchProblem::RepeatedMember(name), first.received.clone()))
+}
+
+impl crate::agent::stream::OutputStream {
+    /// Ends an attempt whose reply is a patch to `base` (the document of the attempt before, as
+    /// the retry prompt asked): the patch, found in `text` by extraction's rule, is applied and
+    /// the merged document validated, under `finish_text`'s refusal, retry and final-failure
+    /// rules. A reply the model's token limit cut is read as `finish_text` reads it. Also returns
+    /// the merged document while it is invalid and retried (the next patch's base) and whether the
+    /// patch was applied.
+    pub fn finish_patch(&mut self, reason: StopReason, refusal: Option<&str>, base: &Value, text: &str, format: PatchFormat) -> (StreamOutcome, Option<Value>, bool) {
+        if reason == StopReason::Length || reason == StopReason::Refusal || refusal.is_some() {
+            return (self.finish_text(reason, refusal, text, false, false), None, false);
+        }
+        let merged = self.contract.merge_and_validate(MergeInput::Value(base), MergeInput::Extract(text), format);
+        (self.conclude(merged.result), merged.invalid_document, merged.applied)
+    }
+
+    /// Ends an attempt with `violations` found in `raw` by its caller (a patch that `merge` could
+    /// not apply), under the machine's retry and final-failure rules.
+    pub fn finish_failed(&mut self, violations: Vec<Violation>, raw: &str) -> StreamOutcome {
+        let failure = self.contract.failure(violations, raw);
+        self.conclude(Err(failure))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_size_is_the_length_of_compact_json() {
+        let values = [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!([1, -2.5, 1e300, true, false, null]),
+            json!({"a\"\\\n\u{1}é": {"b": [[], {}, "x\ty"]}, "": 18446744073709551615u64}),
+        ];
+        for v in values {
+            assert_eq!(json_size(&v, usize::MAX), v.to_string().len(), "{v}");
+        }
+        assert!(json_size(&Value::from(vec!["0123456789"; 100]), 50) > 50);
+    }
 }

@@ -21,6 +21,16 @@ pub const RETRY: &str = "<output-validation-error>\nYour output did not match th
 /// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`.
 pub const RETRY_LINE: &str = "- {path}: {message}";
 
+/// The retry prompt that asks for a JSON Patch (RFC 6902) to the previous answer instead of a
+/// whole new one: a long answer with a few mistakes costs the model a few operations. The schema
+/// is not repeated, since the system prompt holds it (`{schema}` is there for a template that
+/// wants it). Placeholders: `{errors}` (the lines) and `{schema}`.
+pub const RETRY_PATCH: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\nDo not write the whole output again. Reply with ONLY a JSON Patch (RFC 6902): a JSON array of operations that fix exactly these errors in your previous output, each \"path\" a JSON Pointer into that output, for example:\n[{\"op\": \"replace\", \"path\": \"/items/0/severity\", \"value\": \"high\"},\n {\"op\": \"add\", \"path\": \"/summary\", \"value\": \"...\"}]\n</output-validation-error>";
+
+/// One line of the patch retry prompt's list. Placeholders: `{pointer}` (the JSON Pointer of the
+/// value, as a JSON string), `{path}`, `{message}`, `{keyword}`.
+pub const RETRY_PATCH_LINE: &str = "- {pointer}: {message}";
+
 /// The reply to an output tool call whose arguments are valid.
 pub const TOOL_SUCCESS: &str = "Output validated successfully. You may now complete the task.";
 
@@ -42,6 +52,8 @@ pub struct Templates {
     pub output_format: String,
     pub retry: String,
     pub retry_line: String,
+    pub retry_patch: String,
+    pub retry_patch_line: String,
     pub tool_success: String,
     pub tool_failure: String,
     pub tool_failure_line: String,
@@ -53,6 +65,8 @@ impl Default for Templates {
             output_format: OUTPUT_FORMAT.into(),
             retry: RETRY.into(),
             retry_line: RETRY_LINE.into(),
+            retry_patch: RETRY_PATCH.into(),
+            retry_patch_line: RETRY_PATCH_LINE.into(),
             tool_success: TOOL_SUCCESS.into(),
             tool_failure: TOOL_FAILURE.into(),
             tool_failure_line: TOOL_FAILURE_LINE.into(),
@@ -132,6 +146,21 @@ pub fn retry_prompt_with(violations: &[Violation], schema: &Value, templates: &T
     fill(&templates.retry, &[("errors", &errors), ("schema", &pretty(schema))])
 }
 
+/// The retry prompt that asks for a JSON Patch to the previous answer: one `- "{pointer}":
+/// {message}` line per violation (`retryPatch`, `retryPatchLine`).
+pub fn retry_patch_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
+    let lines: Vec<String> = violations
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let index = (i + 1).to_string();
+            let pointer = Value::from(v.pointer.as_str()).to_string();
+            fill(&templates.retry_patch_line, &[("index", &index), ("pointer", &pointer), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
+        })
+        .collect();
+    fill(&templates.retry_patch, &[("errors", &lines.join("\n")), ("schema", &pretty(schema))])
+}
+
 /// The reply to an output tool call: the success text when there are no violations, else the
 /// numbered list and the instruction to call `tool` again.
 pub fn tool_feedback(violations: &[Violation], tool: &str, templates: &Templates) -> String {
@@ -145,6 +174,17 @@ pub fn tool_feedback(violations: &[Violation], tool: &str, templates: &Templates
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_patch_retry_prompt_lists_pointers_and_leaves_the_schema_out() {
+        let v = crate::report::violation::Violation::of_output("enum", Value::Null, Value::Null, "'x' is not one of ['a']".into());
+        let mut at = v.clone();
+        at.pointer = "/a~1b/0".into();
+        let prompt = retry_patch_prompt_with(&[v, at], &serde_json::json!({"type": "object"}), &Templates::default());
+        assert!(prompt.contains("\n- \"\": 'x' is not one of ['a']\n- \"/a~1b/0\": 'x' is not one of ['a']\n"), "{prompt}");
+        assert!(prompt.contains("JSON Patch (RFC 6902)"));
+        assert!(!prompt.contains("\"type\""));
+    }
 
     #[test]
     fn fill_is_single_pass_and_keeps_unknown_braces() {

@@ -716,3 +716,46 @@ pub fn provider_stop_reason(raw: Option<String>) -> String {
     }
     .to_string()
 }
+
+#[wasm_bindgen]
+impl WasmContract {
+    /// The contract's `maxOutputBytes`, for the schema tools' `applyPatch` (`validateMerged`).
+    #[wasm_bindgen(getter, js_name = maxOutputBytes)]
+    pub fn max_output_bytes(&self) -> usize {
+        self.contract.limits().max_output_bytes
+    }
+
+    /// The contract's `maxDepth`, as `maxOutputBytes`.
+    #[wasm_bindgen(getter, js_name = maxDepth)]
+    pub fn max_depth(&self) -> usize {
+        self.contract.limits().max_depth
+    }
+
+    /// The canonical error of `violations` (JSON) found in `raw`: `validateMerged`'s for a patch
+    /// the schema tools could not apply.
+    pub fn failure(&self, violations_json: &str, raw: &str) -> Result<String, JsError> {
+        let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+        Ok(self.contract.failure(violations, raw).to_json_text())
+    }
+}
+
+/// The retry prompt that asks for a JSON Patch to the previous answer (`retryPrompt` with
+/// `mode: 'patch'`).
+#[wasm_bindgen(js_name = retryPatchPrompt)]
+pub fn retry_patch_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+    let schema: Value = json_arg(schema_json, "schema")?;
+    Ok(prompt::retry_patch_prompt_with(&violations, &schema, &templates(templates_json)?))
+}
+
+#[wasm_bindgen]
+impl WasmStream {
+    /// Ends an attempt with `violations` (JSON) found in `raw` by the caller (`enforce`: a patch
+    /// that did not apply), under the machine's retry and final-failure rules: the outcome as JSON.
+    #[wasm_bindgen(js_name = finishFailed)]
+    pub fn finish_failed(&mut self, violations_json: &str, raw: &str) -> Result<String, JsError> {
+        self.not_ended()?;
+        let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+        Ok(serde_json::to_string(&self.stream.finish_failed(violations, raw)).unwrap_or_default())
+    }
+}
