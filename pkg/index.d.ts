@@ -405,7 +405,7 @@ export interface PromptTemplates {
   outputFormat?: string;
   /** `{errors}`, `{schema}` */
   retry?: string;
-  /** `{path}`, `{message}`, `{keyword}` */
+  /** `{path}`, `{message}`, `{keyword}`, `{pointer}` (the JSON Pointer as a JSON string) */
   retryLine?: string;
   /** The retry prompt that asks for a JSON Patch (`retryPrompt` with `mode: 'patch'`, `enforce` with `retry: 'patch'`): `{errors}`, `{schema}` (the built-in text leaves the schema out: the system prompt holds it). */
   retryPatch?: string;

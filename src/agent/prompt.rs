@@ -18,7 +18,8 @@ pub const OUTPUT_FORMAT: &str = "\n\n## Required Output Format\n\nYou MUST provi
 /// The retry prompt after an invalid answer. Placeholders: `{errors}` (the lines) and `{schema}`.
 pub const RETRY: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\n## Required Schema\n```json\n{schema}\n```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>";
 
-/// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`.
+/// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`,
+/// `{pointer}` (the JSON Pointer of the value, as a JSON string).
 pub const RETRY_LINE: &str = "- {path}: {message}";
 
 /// The retry prompt that asks for a JSON Patch (RFC 6902) to the previous answer instead of a
@@ -27,8 +28,7 @@ pub const RETRY_LINE: &str = "- {path}: {message}";
 /// wants it). Placeholders: `{errors}` (the lines) and `{schema}`.
 pub const RETRY_PATCH: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\nDo not write the whole output again. Reply with ONLY a JSON Patch (RFC 6902): a JSON array of operations that fix exactly these errors in your previous output, each \"path\" a JSON Pointer into that output, for example:\n[{\"op\": \"replace\", \"path\": \"/items/0/severity\", \"value\": \"high\"},\n {\"op\": \"add\", \"path\": \"/summary\", \"value\": \"...\"}]\n</output-validation-error>";
 
-/// One line of the patch retry prompt's list. Placeholders: `{pointer}` (the JSON Pointer of the
-/// value, as a JSON string), `{path}`, `{message}`, `{keyword}`.
+/// One line of the patch retry prompt's list. Placeholders as `RETRY_LINE`'s.
 pub const RETRY_PATCH_LINE: &str = "- {pointer}: {message}";
 
 /// The reply to an output tool call whose arguments are valid.
@@ -129,7 +129,9 @@ fn lines(violations: &[Violation], template: &str, separator: &str) -> String {
         .enumerate()
         .map(|(i, v)| {
             let index = (i + 1).to_string();
-            fill(template, &[("index", &index), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
+            // The pointer as a JSON string: the root's is `""`, visible in a line.
+            let pointer = Value::from(v.pointer.as_str()).to_string();
+            fill(template, &[("index", &index), ("pointer", &pointer), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
         })
         .collect();
     lines.join(separator)
@@ -142,23 +144,18 @@ pub fn retry_prompt(violations: &[Violation], schema: &Value) -> String {
 }
 
 pub fn retry_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
-    let errors = lines(violations, &templates.retry_line, "\n");
-    fill(&templates.retry, &[("errors", &errors), ("schema", &pretty(schema))])
+    retry_prompt_of(violations, schema, &templates.retry, &templates.retry_line)
+}
+
+fn retry_prompt_of(violations: &[Violation], schema: &Value, template: &str, line: &str) -> String {
+    let errors = lines(violations, line, "\n");
+    fill(template, &[("errors", &errors), ("schema", &pretty(schema))])
 }
 
 /// The retry prompt that asks for a JSON Patch to the previous answer: one `- "{pointer}":
 /// {message}` line per violation (`retryPatch`, `retryPatchLine`).
 pub fn retry_patch_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
-    let lines: Vec<String> = violations
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let index = (i + 1).to_string();
-            let pointer = Value::from(v.pointer.as_str()).to_string();
-            fill(&templates.retry_patch_line, &[("index", &index), ("pointer", &pointer), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
-        })
-        .collect();
-    fill(&templates.retry_patch, &[("errors", &lines.join("\n")), ("schema", &pretty(schema))])
+    retry_prompt_of(violations, schema, &templates.retry_patch, &templates.retry_patch_line)
 }
 
 /// The reply to an output tool call: the success text when there are no violations, else the

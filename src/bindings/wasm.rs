@@ -243,9 +243,13 @@ pub fn enrich_system_prompt(system_prompt: &str, schema_json: &str, templates_js
 
 #[wasm_bindgen(js_name = retryPrompt)]
 pub fn retry_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    retry_prompt_in(violations_json, schema_json, templates_json, prompt::retry_prompt_with)
+}
+
+fn retry_prompt_in(violations_json: &str, schema_json: &str, templates_json: &str, write: fn(&[Violation], &Value, &Templates) -> String) -> Result<String, JsError> {
     let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
     let schema: Value = json_arg(schema_json, "schema")?;
-    Ok(prompt::retry_prompt_with(&violations, &schema, &templates(templates_json)?))
+    Ok(write(&violations, &schema, &templates(templates_json)?))
 }
 
 #[wasm_bindgen(js_name = toolFeedback)]
@@ -743,9 +747,7 @@ impl WasmContract {
 /// `mode: 'patch'`).
 #[wasm_bindgen(js_name = retryPatchPrompt)]
 pub fn retry_patch_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
-    let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
-    let schema: Value = json_arg(schema_json, "schema")?;
-    Ok(prompt::retry_patch_prompt_with(&violations, &schema, &templates(templates_json)?))
+    retry_prompt_in(violations_json, schema_json, templates_json, prompt::retry_patch_prompt_with)
 }
 
 #[wasm_bindgen]

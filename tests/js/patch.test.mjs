@@ -191,3 +191,13 @@ test('enforce retry: patch: a fix that breaks another rule is a post-merge viola
   assert.equal(failed.status, 'failed');
   assert.deepEqual(failed.validation_error.violations.map((v) => [v.keyword, v.pointer]), [['maxLength', '/notes/0']]);
 });
+
+test('the fixture: long answers with few violations, retried in full and by patch', async () => {
+  const { runLong } = await import('./enforce-fixture.mjs');
+  const { full, patch, path, breaks } = await runLong({ quiet: true });
+  assert.ok(full.fixed >= 0.95, `full ${full.fixed}`);
+  assert.ok(patch.fixed >= full.fixed, `patch ${patch.fixed}, full ${full.fixed}`);
+  assert.ok(patch.maxShareFewViolations <= 0.1, `patch retries wrote ${patch.maxShareFewViolations} of the first answer`);
+  assert.deepEqual([path.status, path.events], ['completed', ['full:invalid[type]', 'patch:invalid[patch]', 'patch:valid']]);
+  assert.deepEqual([breaks.status, breaks.events], ['completed', ['full:invalid[type]', 'patch:invalid[enum]', 'patch:valid']]);
+});
