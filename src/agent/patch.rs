@@ -107,7 +107,7 @@ fn merge_into(target: &mut Value, patch: &Value) {
 /// Why an operation failed: a problem of the patch (the model can send another), or a limit.
 enum Failure {
     Problem(PatchProblem),
-    Limit(Violation),
+    Limit(Box<Violation>),
 }
 
 impl From<PatchProblem> for Failure {
@@ -135,7 +135,7 @@ pub fn json_patch(base: &Value, patch: &Value, limits: &PatchLimits) -> Result<V
         let path = operation.get("path").and_then(Value::as_str).unwrap_or("");
         match apply_one(&mut doc, operation, &mut size, limits) {
             Ok(()) => {}
-            Err(Failure::Limit(v)) => return Err(v),
+            Err(Failure::Limit(v)) => return Err(*v),
             Err(Failure::Problem(problem)) => {
                 let received = truncate_value(operation, DEFAULT_RECEIVED_LIMIT);
                 return Err(violation::patch(Some(index), op_name, path, &problem, received));
@@ -320,7 +320,7 @@ fn depth_check(value: &Value, path: &[String], limits: &PatchLimits) -> Result<(
     let max = limits.output.max_depth;
     let room = max.saturating_sub(path.len());
     if path.len() > max || output::value_depth(value, room) > room {
-        return Err(Failure::Limit(output::too_deep(max)));
+        return Err(Failure::Limit(Box::new(output::too_deep(max))));
     }
     Ok(())
 }
@@ -330,7 +330,7 @@ fn grow(size: &mut usize, value: &Value, path: &[String], limits: &PatchLimits) 
     let cap = limits.output.max_output_bytes;
     *size = size.saturating_add(json_size(value, cap));
     if *size > cap {
-        return Err(Failure::Limit(output::too_large(*size, cap)));
+        return Err(Failure::Limit(Box::new(output::too_large(*size, cap))));
     }
     Ok(())
 }

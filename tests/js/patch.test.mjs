@@ -96,15 +96,11 @@ test('retryPrompt: patch mode lists pointers and asks for a JSON Patch without t
   assert.throws(() => retryPrompt(error, schema, { mode: 'diff' }), OptionError);
 });
 
-// A scripted model: answers in order (the last one repeated); records what it was given.
+// A scripted model: answers in order (the last one repeated), keeping the messages it was given.
 function scripted(answers) {
   const calls = [];
-  const model = async (messages, { attempt }) => {
-    calls.push({ attempt, messages });
-    const a = answers[Math.min(calls.length - 1, answers.length - 1)];
-    return typeof a === 'function' ? a() : a;
-  };
-  return { model, calls };
+  const answer = (a) => (typeof a === 'function' ? a() : a);
+  return { calls, model: async (messages, { attempt }) => answer(answers[Math.min(calls.push({ attempt, messages }), answers.length) - 1]) };
 }
 
 async function* deltas(text, size = 7) {
