@@ -414,7 +414,7 @@ export interface PromptTemplates {
   toolSuccess?: string;
   /** `{errors}`, `{tool}` */
   toolFailure?: string;
-  /** `{index}`, `{path}`, `{message}`, `{keyword}` */
+  /** `{index}`, `{path}`, `{message}`, `{keyword}`, `{pointer}` */
   toolFailureLine?: string;
 }
 
