@@ -304,8 +304,9 @@ export declare class OutputStream {
 export declare const ready: Promise<void>;
 
 /**
- * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas` and
- * `SchemaRegistry`. They are a second WebAssembly module, as large again as the main one, so that
+ * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas`,
+ * `SchemaRegistry`, and the patch engine of `contract.validateMerged` and of `enforce`'s patch
+ * retries (`enforce` loads it itself). They are a second WebAssembly module, as large again as the main one, so that
  * code that only validates never downloads or compiles them.
  *
  * In Node, Bun, Deno and Cloudflare Workers the module loads synchronously on the first call of
