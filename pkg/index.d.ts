@@ -491,9 +491,17 @@ export interface SubmitResultToolOptions<P extends Provider> {
   provider?: P;
   /** `'jtd'`: `schema` is a JSON Type Definition, sent as its JSON Schema form (see `Contract.jsonSchema`). */
   draft?: Draft;
-  /** Default: `submit_result`. */
+  /** Default: `submit_result` (`submit_patch` with `patch`). */
   name?: string;
   description?: string;
+  /**
+   * The `submit_patch` tool instead, for patch retries in an executor's own loop: its input is
+   * `{ patch }`, a JSON Patch (RFC 6902) to the previous output, to apply with
+   * `contract.validateMerged(previous, args.patch)` (`schema` is not used). Under OpenAI's strict
+   * mode `from` and `value` are sent as null where an operation does not take them, and
+   * ignored there.
+   */
+  patch?: boolean;
 }
 
 /** A `submit_result` tool definition. Validation always uses the original schema. */

@@ -685,11 +685,45 @@ export function toolFeedback(result, options) {
   return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
 }
 
-/** A `submit_result` tool definition for a provider, with what normalisation changed. */
+// The `submit_patch` tool's input: `{ patch }`, an RFC 6902 JSON Patch (a tool's input is an
+// object). A null `from` or `value` (OpenAI's strict mode makes them required and nullable) is
+// ignored by the operations that do not take it, so the patch applies as it comes.
+const PATCH_TOOL = {
+  type: 'object',
+  properties: {
+    patch: {
+      type: 'array',
+      description: 'JSON Patch (RFC 6902) operations, applied in order to your previous output',
+      items: {
+        type: 'object',
+        properties: {
+          op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+          path: { type: 'string', description: 'JSON Pointer (RFC 6901) into your previous output' },
+          from: { type: 'string', description: 'move and copy: the JSON Pointer of the value taken' },
+          value: { description: 'add, replace and test: the value' },
+        },
+        required: ['op', 'path'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['patch'],
+  additionalProperties: false,
+};
+
+/**
+ * A `submit_result` tool definition for a provider, with what normalisation changed; with
+ * `patch: true`, the `submit_patch` tool, whose input is `{ patch }`, a JSON Patch to the previous
+ * output (apply it with contract.validateMerged).
+ */
 export function submitResultTool(schema, options) {
   assertReady();
   checkOptions('submitResultTool', options);
   const provider = options?.provider ?? 'generic';
+  if (options?.patch) {
+    const description = options.description ?? 'Submit a JSON Patch (RFC 6902) that fixes the listed violations in your previous output. You MUST call this tool!';
+    return JSON.parse(wasm.submitResultTool(JSON.stringify(PATCH_TOOL), provider, options.name ?? 'submit_patch', description, undefined));
+  }
   return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined, options?.draft ?? undefined));
 }
 

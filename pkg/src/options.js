@@ -110,7 +110,7 @@ export const OPTIONS = {
   enrichSystemPrompt: { templates },
   retryPrompt: { templates, mode: oneOf(['full', 'patch']) },
   toolFeedback: { tool: string, templates },
-  submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft },
+  submitResultTool: { provider: oneOf(['openai', 'anthropic', 'generic']), name: string, description: string, draft, patch: boolean },
   checkSchema: { draft, provider: oneOf(['openai', 'anthropic']), formats: customFormats },
   enforce: {
     systemPrompt: string,

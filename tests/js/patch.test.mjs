@@ -4,7 +4,7 @@
 // patch), a patch that does not apply and a fix that breaks another rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Contract, OptionError, ready, enforce, retryPrompt } from 'output-contract';
+import { Contract, OptionError, ready, enforce, retryPrompt, submitResultTool, toolFeedback } from 'output-contract';
 
 await ready;
 
@@ -196,4 +196,30 @@ test('the fixture: long answers with few violations, retried in full and by patc
   assert.ok(patch.maxShareFewViolations <= 0.1, `patch retries wrote ${patch.maxShareFewViolations} of the first answer`);
   assert.deepEqual([path.status, path.events], ['completed', ['full:invalid[type]', 'patch:invalid[patch]', 'patch:valid']]);
   assert.deepEqual([breaks.status, breaks.events], ['completed', ['full:invalid[type]', 'patch:invalid[enum]', 'patch:valid']]);
+});
+
+test('the submit_patch tool: a JSON Patch as tool input, applied with validateMerged', () => {
+  const anthropic = submitResultTool(schema, { provider: 'anthropic', patch: true });
+  assert.equal(anthropic.tool.name, 'submit_patch');
+  const input = anthropic.tool.input_schema;
+  assert.deepEqual(input.required, ['patch']);
+  assert.deepEqual(input.properties.patch.items.properties.op.enum, ['add', 'remove', 'replace', 'move', 'copy', 'test']);
+  // The tool's own schema accepts a patch, and the patch applies to the previous output.
+  const tool = Contract.compile(input);
+  const args = JSON.stringify({ patch: fix });
+  assert.equal(tool.validateToolCall(args).valid, true);
+  assert.equal(tool.validateToolCall(JSON.stringify({ patch: [{ op: 'mov', path: '/a' }] })).valid, false);
+  assert.deepEqual(contract.validateMerged(base, JSON.parse(args).patch).data, { title: 'Unchecked index', line: 12, severity: 'high', notes: ['a'] });
+  // OpenAI's strict mode: `from` and `value` required and nullable; a null where an operation
+  // does not take it is ignored.
+  const openai = submitResultTool(schema, { provider: 'openai', patch: true, name: 'fix' });
+  assert.equal(openai.tool.function.name, 'fix');
+  assert.equal(openai.tool.function.strict, true);
+  assert.deepEqual(openai.changes.map((c) => c.kind), ['made_nullable', 'made_nullable']);
+  const strictArgs = fix.map((op) => ({ ...op, from: null }));
+  assert.equal(contract.validateMerged(base, [...strictArgs, { op: 'remove', path: '/notes', from: null, value: null }]).valid, true);
+  // The feedback names the tool to call again.
+  const wrong = contract.validateMerged(base, [{ op: 'remove', path: '/x' }]);
+  assert.match(toolFeedback(wrong, { tool: 'submit_patch' }), /patch operation 0 \(remove '\/x'\): the location does not exist[\s\S]*call `submit_patch` again/);
+  assert.throws(() => submitResultTool(schema, { patch: 'yes' }), OptionError);
 });
