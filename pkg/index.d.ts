@@ -193,6 +193,16 @@ export declare class Contract {
    * does not accept null is read as absent and left out of `data`.
    */
   validateToolCall<T = unknown>(args: string | unknown, options?: ToolCallOptions): ValidationResult<T>;
+  /**
+   * Applies `patch` to a copy of `base` and validates the merged document (the post-merge hook):
+   * `data` is the merged document, and `base` is never changed. Each of `base` and `patch` is a
+   * value or JSON text (with `extract`, model text whose JSON is found as `validateText` finds
+   * it). A patch that cannot be applied (a malformed operation, a location that does not exist, a
+   * failing `test`) is a retryable violation with keyword `patch` whose message names the
+   * operation's index and path; `applied` is false then. Base and patch are held to the
+   * contract's `maxOutputBytes` and `maxDepth`, and so is the merged document.
+   */
+  validateMerged<T = unknown>(base: unknown, patch: unknown, options?: MergeOptions): ValidationResult<T> & { applied: boolean };
   /** The schema as compiled (a fresh copy on each read). */
   readonly schema: JsonSchema;
   /**
@@ -302,8 +312,9 @@ export declare class OutputStream {
 export declare const ready: Promise<void>;
 
 /**
- * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas` and
- * `SchemaRegistry`. They are a second WebAssembly module, as large again as the main one, so that
+ * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas`,
+ * `SchemaRegistry`, and the patch engine of `contract.validateMerged` and of `enforce`'s patch
+ * retries (`enforce` loads it itself). They are a second WebAssembly module, as large again as the main one, so that
  * code that only validates never downloads or compiles them.
  *
  * In Node, Bun, Deno and Cloudflare Workers the module loads synchronously on the first call of
@@ -403,12 +414,16 @@ export interface PromptTemplates {
   outputFormat?: string;
   /** `{errors}`, `{schema}` */
   retry?: string;
-  /** `{path}`, `{message}`, `{keyword}` */
+  /** `{path}`, `{message}`, `{keyword}`, `{pointer}` (the JSON Pointer as a JSON string) */
   retryLine?: string;
+  /** The retry prompt that asks for a JSON Patch (`retryPrompt` with `mode: 'patch'`, `enforce` with `retry: 'patch'`): `{errors}`, `{schema}` (the built-in text leaves the schema out: the system prompt holds it). */
+  retryPatch?: string;
+  /** `{pointer}` (the JSON Pointer as a JSON string), `{path}`, `{message}`, `{keyword}` */
+  retryPatchLine?: string;
   toolSuccess?: string;
   /** `{errors}`, `{tool}` */
   toolFailure?: string;
-  /** `{index}`, `{path}`, `{message}`, `{keyword}` */
+  /** `{index}`, `{path}`, `{message}`, `{keyword}`, `{pointer}` */
   toolFailureLine?: string;
 }
 
@@ -418,8 +433,13 @@ export type ViolationSource = Violation[] | OutputValidationError | ValidationRe
 /** The system prompt with the `## Required Output Format` section appended last (unchanged without a schema). */
 export declare function enrichSystemPrompt(systemPrompt: string, schema: object | boolean | null | undefined, options?: { templates?: PromptTemplates }): string;
 
-/** The retry prompt: an `<output-validation-error>` block with one `- {path}: {message}` line per violation, then the schema. */
-export declare function retryPrompt(violations: ViolationSource, schema: object | boolean, options?: { templates?: PromptTemplates }): string;
+/**
+ * The retry prompt: an `<output-validation-error>` block with one `- {path}: {message}` line per
+ * violation, then the schema. With `mode: 'patch'`, one `- "{pointer}": {message}` line per
+ * violation and a request for a JSON Patch (RFC 6902) that fixes exactly those in the previous
+ * answer, for an executor that applies it with `contract.validateMerged`.
+ */
+export declare function retryPrompt(violations: ViolationSource, schema: object | boolean, options?: { templates?: PromptTemplates; mode?: 'full' | 'patch' }): string;
 
 /** The reply to an output tool call: a success text when valid, else the numbered violations and a request to call `tool` again: the name the output tool was declared with (default `submit_result`, the name submitResultTool gives it). */
 export declare function toolFeedback(result: ViolationSource, options?: { tool?: string; templates?: PromptTemplates }): string;
@@ -439,6 +459,17 @@ export interface ToolChange {
 
 export interface ToolCallOptions {
   nullAsAbsent?: boolean;
+}
+
+export interface MergeOptions {
+  /**
+   * `'json-patch'` (RFC 6902: an array of `add`, `remove`, `replace`, `move`, `copy`, `test`
+   * operations, at most 10,000) or `'merge-patch'` (RFC 7396: an object whose members replace
+   * the base's, `null` removing one; for merging partial objects). Default: `'json-patch'`.
+   */
+  format?: 'json-patch' | 'merge-patch';
+  /** Find the JSON in a text given for `base` or `patch` (prose, a markdown fence). Default: false. */
+  extract?: boolean;
 }
 
 export interface OpenAiTool {
@@ -468,9 +499,17 @@ export interface SubmitResultToolOptions<P extends Provider> {
   provider?: P;
   /** `'jtd'`: `schema` is a JSON Type Definition, sent as its JSON Schema form (see `Contract.jsonSchema`). */
   draft?: Draft;
-  /** Default: `submit_result`. */
+  /** Default: `submit_result` (`submit_patch` with `patch`). */
   name?: string;
   description?: string;
+  /**
+   * The `submit_patch` tool instead, for patch retries in an executor's own loop: its input is
+   * `{ patch }`, a JSON Patch (RFC 6902) to the previous output, to apply with
+   * `contract.validateMerged(previous, args.patch)` (`schema` is not used). Under OpenAI's strict
+   * mode `from` and `value` are sent as null where an operation does not take them, and
+   * ignored there.
+   */
+  patch?: boolean;
 }
 
 /** A `submit_result` tool definition. Validation always uses the original schema. */
@@ -517,6 +556,12 @@ export interface AttemptEvent {
   bytes: number;
   streamed: boolean;
   ms: number;
+  /** How the reply was read: a whole answer, or a JSON Patch to the previous one (`retry: 'patch'`). */
+  mode: 'full' | 'patch';
+  /** A patch was asked for but the reply was not one (a JSON array), so it was read as a whole answer. */
+  fallback: boolean;
+  /** The UTF-8 bytes of the retry prompt that asked for this attempt (0 for the first). */
+  promptBytes: number;
 }
 
 export interface EnforceOptions {
@@ -540,6 +585,16 @@ export interface EnforceOptions {
    */
   abortOnEarlyViolation?: boolean;
   runId?: string;
+  /**
+   * How a retry asks for the repair. `'full'` (default): the whole answer again. `'patch'`: after
+   * an invalid answer that was read as JSON, a JSON Patch (RFC 6902) that fixes the violations
+   * listed by pointer; it is applied to that answer and the merged document validated (and
+   * returned as `result_data`). An answer that was not read (`json`, `truncated`) is retried in
+   * full; a reply that is not a patch is read as a whole answer; a patch that does not apply is
+   * asked for again, its `patch` violation listed first. Patches pay off for long answers with
+   * few violations.
+   */
+  retry?: 'full' | 'patch';
 }
 
 export type EnforceResult<T> =

@@ -20,7 +20,7 @@ import {
   VIOLATION_SEPARATOR,
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
-import { currentAttempt, executorStream, finishText, providerBridge } from './internal.js';
+import { currentAttempt, executorStream, finishFailed, finishText, mergePatch, providerBridge } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
@@ -347,6 +347,31 @@ export class Contract extends Owned {
     return JSON.parse(handleOf(this).validateToolCall(toInput(text), Boolean(options?.nullAsAbsent)));
   }
 
+  /**
+   * Applies `patch` to a copy of `base` and validates the merged document (the post-merge hook):
+   * `data` is the merged document. `format`: 'json-patch' (RFC 6902, the default) or
+   * 'merge-patch' (RFC 7396). Each of `base` and `patch` is a value or JSON text; with `extract`,
+   * a text's JSON is found in it as validateText finds it. A patch that cannot be applied is a
+   * `patch` violation naming the operation's index and path; `applied` tells whether it was.
+   * The patch engine is in the schema tools' module (see loadSchemaTools).
+   */
+  validateMerged(base, patch, options) {
+    checkOptions('contract.validateMerged', options);
+    const merged = this[mergePatch](base, patch, options?.format ?? 'json-patch', Boolean(options?.extract));
+    if (merged.violations === undefined) return { ...this.validate(merged.merged), applied: true };
+    return { valid: false, error: JSON.parse(handleOf(this).failure(JSON.stringify(merged.violations), merged.raw)), applied: false };
+  }
+
+  // `{ merged }`, or `{ violations, raw }` when there is no merged document (see applyPatch in
+  // src/bindings/tools.rs). A string is text (model text with `extract`), anything else a value.
+  [mergePatch](base, patch, format, extract) {
+    const tools = schemaTools();
+    const handle = handleOf(this);
+    const [baseText, baseModel] = typeof base === 'string' ? [base, extract] : [jsonTextOf(base), false];
+    const [patchText, patchModel] = typeof patch === 'string' ? [patch, extract] : [jsonTextOf(patch), false];
+    return JSON.parse(tools.applyPatch(baseText, baseModel, patchText, patchModel, format, handle.maxOutputBytes, handle.maxDepth));
+  }
+
   /** The schema as compiled (a fresh copy on each read). */
   get schema() {
     return JSON.parse(handleOf(this).schemaJson);
@@ -550,6 +575,18 @@ export class OutputStream extends Owned {
     return outcome;
   }
 
+  // An attempt that ends with violations the caller found (enforce: a patch that did not apply).
+  [finishFailed](violations, raw) {
+    this.#assertOpen();
+    this.#flushHigh();
+    this.#last.early = [];
+    const handle = handleOf(this);
+    const outcome = JSON.parse(handle.finishFailed(JSON.stringify(violations), raw));
+    this.#settle(handle, outcome);
+    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    return outcome;
+  }
+
   [currentAttempt]() {
     return handleOf(this).attempt;
   }
@@ -666,10 +703,14 @@ export function enrichSystemPrompt(systemPrompt, schema, options) {
   return wasm.enrichSystemPrompt(String(systemPrompt ?? ''), schemaText, templatesText(options?.templates));
 }
 
-/** The `<output-validation-error>` retry prompt: the violations, then the schema. */
+/**
+ * The `<output-validation-error>` retry prompt: the violations, then the schema; with
+ * `mode: 'patch'`, the violations by pointer and a request for a JSON Patch to the previous answer.
+ */
 export function retryPrompt(violations, schema, options) {
   assertReady();
   checkOptions('retryPrompt', options);
+  if (options?.mode === 'patch') return wasm.retryPatchPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
   return wasm.retryPrompt(JSON.stringify(violationsOf(violations)), jsonText(schema, 'schema'), templatesText(options?.templates));
 }
 
@@ -680,11 +721,45 @@ export function toolFeedback(result, options) {
   return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
 }
 
-/** A `submit_result` tool definition for a provider, with what normalisation changed. */
+// The `submit_patch` tool's input: `{ patch }`, an RFC 6902 JSON Patch (a tool's input is an
+// object). A null `from` or `value` (OpenAI's strict mode makes them required and nullable) is
+// ignored by the operations that do not take it, so the patch applies as it comes.
+const PATCH_TOOL = {
+  type: 'object',
+  properties: {
+    patch: {
+      type: 'array',
+      description: 'JSON Patch (RFC 6902) operations, applied in order to your previous output',
+      items: {
+        type: 'object',
+        properties: {
+          op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+          path: { type: 'string', description: 'JSON Pointer (RFC 6901) into your previous output' },
+          from: { type: 'string', description: 'move and copy: the JSON Pointer of the value taken' },
+          value: { description: 'add, replace and test: the value' },
+        },
+        required: ['op', 'path'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['patch'],
+  additionalProperties: false,
+};
+
+/**
+ * A `submit_result` tool definition for a provider, with what normalisation changed; with
+ * `patch: true`, the `submit_patch` tool, whose input is `{ patch }`, a JSON Patch to the previous
+ * output (apply it with contract.validateMerged).
+ */
 export function submitResultTool(schema, options) {
   assertReady();
   checkOptions('submitResultTool', options);
   const provider = options?.provider ?? 'generic';
+  if (options?.patch) {
+    const description = options.description ?? 'Submit a JSON Patch (RFC 6902) that fixes the listed violations in your previous output. You MUST call this tool!';
+    return JSON.parse(wasm.submitResultTool(JSON.stringify(PATCH_TOOL), provider, options.name ?? 'submit_patch', description, undefined));
+  }
   return JSON.parse(wasm.submitResultTool(jsonText(schema, 'schema'), provider, options?.name ?? undefined, options?.description ?? undefined, options?.draft ?? undefined));
 }
 

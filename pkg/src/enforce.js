@@ -6,10 +6,12 @@
 // run: which attempt this is, what counts as a refusal, which failures are retried and how many
 // times, the retry prompt, and the final error. This side calls the model, feeds the machine
 // its answer, and acts on the outcome.
-import { enrichSystemPrompt, failureEnvelope } from './api.js';
-import { currentAttempt, executorStream, finishText } from './internal.js';
+import { enrichSystemPrompt, extractJson, failureEnvelope, loadSchemaTools, retryPrompt } from './api.js';
+import { currentAttempt, executorStream, finishFailed, finishText, mergePatch } from './internal.js';
 import { checkOptions } from './options.js';
 import { providerReply } from './provider.js';
+
+const encoder = new TextEncoder();
 
 // A model reply in any of the accepted shapes, as { text } or { stream } plus how it ended.
 function normalise(reply) {
@@ -62,29 +64,89 @@ async function textAttempt(stream, reply, repair) {
   const text = reply.text ?? '';
   const outcome = stream[finishText](end, text, false, repair);
   // A refusal is not read, so no bytes were.
-  const bytes = outcome.state === 'refused' ? 0 : new TextEncoder().encode(text).length;
+  const bytes = outcome.state === 'refused' ? 0 : encoder.encode(text).length;
   return { text, bytes, aborted: false, outcome };
+}
+
+// A patch attempt (`retry: 'patch'`): the reply is read whole, not pushed into the machine,
+// whose in-flight checks are the contract's and a patch has another shape. A reply whose JSON is
+// a JSON Patch (isPatch) is applied to `base` and the merged document is the attempt's answer;
+// any other reply (a whole answer again, prose) is read as a full answer: the fallback.
+async function patchAttempt(contract, stream, reply, base, repair) {
+  let text = reply.text ?? '';
+  if (reply.stream !== undefined) {
+    const decoder = new TextDecoder();
+    for await (const value of reply.stream) text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
+    text += decoder.decode();
+  }
+  const end = await endOf(reply);
+  const refused = end.refusal != null || end.stopReason === 'refusal';
+  if (refused || !isPatch(extractJson(text).value)) {
+    const outcome = stream[finishText](end, text, false, repair);
+    return { text, bytes: outcome.state === 'refused' ? 0 : encoder.encode(text).length, aborted: false, mode: 'full', fallback: !refused, outcome };
+  }
+  const bytes = encoder.encode(text).length;
+  const merged = contract[mergePatch](base, text, 'json-patch', true);
+  if (merged.violations !== undefined) {
+    return { text, bytes, aborted: false, mode: 'patch', fallback: false, applied: false, outcome: stream[finishFailed](merged.violations, merged.raw) };
+  }
+  // The merged document is validated (and retried, or failed) as the machine reads any answer.
+  const outcome = stream[finishText](end, JSON.stringify(merged.merged), false, false);
+  return { text, bytes, aborted: false, mode: 'patch', fallback: false, applied: true, merged: merged.merged, outcome };
+}
+
+// An array with an operation in it (or none at all): an answer of a contract whose output is an
+// array is not taken for one.
+const isPatch = (value) => Array.isArray(value) && (value.length === 0 || value.some((op) => typeof op?.op === 'string'));
+
+// Violations that leave no document to patch: the answer was not read as JSON, or not within limits.
+const UNREAD = new Set(['json', 'truncated', 'maxOutputBytes', 'maxDepth']);
+
+// What the next attempt patches after a retryable failure, or undefined for a full retry: the
+// merged document of a patch that applied, the same base after a patch that did not (its
+// violation listed before the ones still to fix), else the answer's own JSON when it was read.
+function nextBase(run, outcome, previous, repair) {
+  if (run.mode === 'patch') {
+    if (run.applied) return { base: run.merged, violations: outcome.violations };
+    return { base: previous.base, violations: [...outcome.violations, ...previous.violations] };
+  }
+  if (run.aborted || outcome.violations.some((v) => UNREAD.has(v.keyword))) return undefined;
+  const { value } = extractJson(run.text, { repair });
+  return value === undefined ? undefined : { base: value, violations: outcome.violations };
 }
 
 /**
  * Runs `model` until its output satisfies `contract`, retrying `maxRetries` times (default 1).
  * `model(messages, { attempt })` returns the answer as a string, an async iterable of text
  * deltas (or UTF-8 bytes), `{ text | stream, stopReason?, refusal?, end?() }`, or a provider's
- * streaming response as `{ response, provider, tool? }` (see validateProviderStream).
+ * streaming response as `{ response, provider, tool? }` (see validateProviderStream). With
+ * `retry: 'patch'`, a retry after an invalid but parseable answer asks for a JSON Patch to it,
+ * and the merged document is what is validated (and returned).
  */
 export async function enforce(contract, model, options = {}) {
   checkOptions('enforce', options);
-  const { systemPrompt = '', messages: conversation = [], task, maxRetries, onAttempt, templates, repair = false, abortOnEarlyViolation = false, runId } = options;
+  const { systemPrompt = '', messages: conversation = [], task, maxRetries, onAttempt, templates, repair = false, abortOnEarlyViolation = false, runId, retry = 'full' } = options;
   const messages = [{ role: 'system', content: enrichSystemPrompt(systemPrompt, contract.jsonSchema, { templates }) }, ...conversation];
   if (task !== undefined) messages.push({ role: 'user', content: String(task) });
+  // The patch engine is in the schema tools' module: loaded before the first call, in a browser too.
+  if (retry === 'patch') await loadSchemaTools();
   // Without maxRetries, the machine's default.
   const stream = contract[executorStream]({ extract: true, maxRetries, abortOnEarlyViolation }, templates);
+  // With `retry: 'patch'`: the document the next attempt patches and the violations it was told.
+  let patching;
+  // The UTF-8 bytes of the retry prompt that asked for this attempt.
+  let promptBytes = 0;
   try {
     for (;;) {
       const attempt = stream[currentAttempt]();
       const started = Date.now();
       const reply = normalise(await model(messages.slice(), { attempt }));
-      const run = reply.stream === undefined ? await textAttempt(stream, reply, repair) : await streamAttempt(stream, reply, repair);
+      const run =
+        patching !== undefined
+          ? await patchAttempt(contract, stream, reply, patching.base, repair)
+          : reply.stream === undefined
+            ? await textAttempt(stream, reply, repair)
+            : await streamAttempt(stream, reply, repair);
       const { outcome } = run;
       const refused = outcome.state === 'refused';
       const violations = outcome.violations ?? outcome.error?.violations ?? [];
@@ -95,6 +157,9 @@ export async function enforce(contract, model, options = {}) {
         bytes: run.bytes,
         streamed: reply.stream !== undefined,
         ms: Date.now() - started,
+        mode: run.mode ?? 'full',
+        fallback: run.fallback ?? false,
+        promptBytes,
       });
       if (refused) return { status: 'refused', refusal: outcome.refusal, attempts: outcome.attempt };
       if (outcome.valid) return { status: 'completed', result_data: outcome.data, attempts: outcome.attempt };
@@ -104,7 +169,10 @@ export async function enforce(contract, model, options = {}) {
         return { ...failureEnvelope(error, runId, attempts - 1), attempts, validation_error: error };
       }
       // A retry: the machine is in the next attempt already.
-      messages.push({ role: 'assistant', content: run.text }, { role: 'user', content: outcome.prompt });
+      patching = retry === 'patch' ? nextBase(run, outcome, patching, repair) : undefined;
+      const prompt = patching === undefined ? outcome.prompt : retryPrompt(patching.violations, contract.jsonSchema, { mode: 'patch', templates });
+      promptBytes = encoder.encode(prompt).length;
+      messages.push({ role: 'assistant', content: run.text }, { role: 'user', content: prompt });
     }
   } finally {
     stream.free();

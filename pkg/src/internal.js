@@ -7,6 +7,12 @@ export const executorStream = Symbol('output-contract executorStream');
 /** `stream[finishText](end, text, streamed, repair)`: ends an attempt whose whole text is `text`. */
 export const finishText = Symbol('output-contract finishText');
 
+/** `stream[finishFailed](violations, raw)`: ends an attempt with violations found in `raw` by the caller. */
+export const finishFailed = Symbol('output-contract finishFailed');
+
+/** `contract[mergePatch](base, patch, format, extract)`: the schema tools' `applyPatch` for this contract's limits. */
+export const mergePatch = Symbol('output-contract mergePatch');
+
 /** `stream[currentAttempt]()`: the attempt the stream is in (from 1). */
 export const currentAttempt = Symbol('output-contract currentAttempt');
 

@@ -36,7 +36,7 @@ export function schemaTools() {
   if (!loaded) {
     if (!load.sync) {
       throw new Error(
-        "output-contract: checkSchema, checkOutputSchemaConfig, compareSchemas and SchemaRegistry are a second WebAssembly module, not loaded yet; `await loadSchemaTools()` before their first call",
+        "output-contract: checkSchema, checkOutputSchemaConfig, compareSchemas, SchemaRegistry and validateMerged are a second WebAssembly module, not loaded yet; `await loadSchemaTools()` before their first call",
       );
     }
     load.sync();

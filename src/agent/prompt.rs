@@ -18,8 +18,18 @@ pub const OUTPUT_FORMAT: &str = "\n\n## Required Output Format\n\nYou MUST provi
 /// The retry prompt after an invalid answer. Placeholders: `{errors}` (the lines) and `{schema}`.
 pub const RETRY: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\n## Required Schema\n```json\n{schema}\n```\n\nPlease provide output matching the schema exactly.\n</output-validation-error>";
 
-/// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`.
+/// One line of the retry prompt's list. Placeholders: `{path}`, `{message}`, `{keyword}`,
+/// `{pointer}` (the JSON Pointer of the value, as a JSON string).
 pub const RETRY_LINE: &str = "- {path}: {message}";
+
+/// The retry prompt that asks for a JSON Patch (RFC 6902) to the previous answer instead of a
+/// whole new one: a long answer with a few mistakes costs the model a few operations. The schema
+/// is not repeated, since the system prompt holds it (`{schema}` is there for a template that
+/// wants it). Placeholders: `{errors}` (the lines) and `{schema}`.
+pub const RETRY_PATCH: &str = "<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n{errors}\n\nDo not write the whole output again. Reply with ONLY a JSON Patch (RFC 6902): a JSON array of operations that fix exactly these errors in your previous output, each \"path\" a JSON Pointer into that output, for example:\n[{\"op\": \"replace\", \"path\": \"/items/0/severity\", \"value\": \"high\"},\n {\"op\": \"add\", \"path\": \"/summary\", \"value\": \"...\"}]\n</output-validation-error>";
+
+/// One line of the patch retry prompt's list. Placeholders as `RETRY_LINE`'s.
+pub const RETRY_PATCH_LINE: &str = "- {pointer}: {message}";
 
 /// The reply to an output tool call whose arguments are valid.
 pub const TOOL_SUCCESS: &str = "Output validated successfully. You may now complete the task.";
@@ -42,6 +52,8 @@ pub struct Templates {
     pub output_format: String,
     pub retry: String,
     pub retry_line: String,
+    pub retry_patch: String,
+    pub retry_patch_line: String,
     pub tool_success: String,
     pub tool_failure: String,
     pub tool_failure_line: String,
@@ -53,6 +65,8 @@ impl Default for Templates {
             output_format: OUTPUT_FORMAT.into(),
             retry: RETRY.into(),
             retry_line: RETRY_LINE.into(),
+            retry_patch: RETRY_PATCH.into(),
+            retry_patch_line: RETRY_PATCH_LINE.into(),
             tool_success: TOOL_SUCCESS.into(),
             tool_failure: TOOL_FAILURE.into(),
             tool_failure_line: TOOL_FAILURE_LINE.into(),
@@ -115,7 +129,9 @@ fn lines(violations: &[Violation], template: &str, separator: &str) -> String {
         .enumerate()
         .map(|(i, v)| {
             let index = (i + 1).to_string();
-            fill(template, &[("index", &index), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
+            // The pointer as a JSON string: the root's is `""`, visible in a line.
+            let pointer = Value::from(v.pointer.as_str()).to_string();
+            fill(template, &[("index", &index), ("pointer", &pointer), ("path", &v.path), ("message", &v.message), ("keyword", &v.keyword)])
         })
         .collect();
     lines.join(separator)
@@ -128,8 +144,18 @@ pub fn retry_prompt(violations: &[Violation], schema: &Value) -> String {
 }
 
 pub fn retry_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
-    let errors = lines(violations, &templates.retry_line, "\n");
-    fill(&templates.retry, &[("errors", &errors), ("schema", &pretty(schema))])
+    retry_prompt_of(violations, schema, &templates.retry, &templates.retry_line)
+}
+
+fn retry_prompt_of(violations: &[Violation], schema: &Value, template: &str, line: &str) -> String {
+    let errors = lines(violations, line, "\n");
+    fill(template, &[("errors", &errors), ("schema", &pretty(schema))])
+}
+
+/// The retry prompt that asks for a JSON Patch to the previous answer: one `- "{pointer}":
+/// {message}` line per violation (`retryPatch`, `retryPatchLine`).
+pub fn retry_patch_prompt_with(violations: &[Violation], schema: &Value, templates: &Templates) -> String {
+    retry_prompt_of(violations, schema, &templates.retry_patch, &templates.retry_patch_line)
 }
 
 /// The reply to an output tool call: the success text when there are no violations, else the
@@ -145,6 +171,17 @@ pub fn tool_feedback(violations: &[Violation], tool: &str, templates: &Templates
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_patch_retry_prompt_lists_pointers_and_leaves_the_schema_out() {
+        let v = crate::report::violation::Violation::of_output("enum", Value::Null, Value::Null, "'x' is not one of ['a']".into());
+        let mut at = v.clone();
+        at.pointer = "/a~1b/0".into();
+        let prompt = retry_patch_prompt_with(&[v, at], &serde_json::json!({"type": "object"}), &Templates::default());
+        assert!(prompt.contains("\n- \"\": 'x' is not one of ['a']\n- \"/a~1b/0\": 'x' is not one of ['a']\n"), "{prompt}");
+        assert!(prompt.contains("JSON Patch (RFC 6902)"));
+        assert!(!prompt.contains("\"type\""));
+    }
 
     #[test]
     fn fill_is_single_pass_and_keeps_unknown_braces() {

@@ -166,7 +166,7 @@ fn new_checker(contract: &Contract, options: StreamOptions) -> Checker {
 }
 
 pub struct OutputStream {
-    contract: Contract,
+    pub(crate) contract: Contract,
     options: StreamOptions,
     attempt: usize,
     parser: Parser,
@@ -422,7 +422,7 @@ impl OutputStream {
     /// The state an attempt's verdict leads to: valid ends the stream; a failure the model can
     /// repair (`retryable`) starts the next attempt while retries remain, with the retry prompt;
     /// any other failure is hard-complete, its error no longer retryable.
-    fn conclude(&mut self, verdict: Result<Value, OutputValidationError>) -> StreamOutcome {
+    pub(crate) fn conclude(&mut self, verdict: Result<Value, OutputValidationError>) -> StreamOutcome {
         let attempt = self.attempt;
         let mut error = match verdict {
             Ok(data) => {

@@ -1,7 +1,7 @@
 //! The schema tools' module: the editor's `checkSchema`, the load-time `checkOutputSchemaConfig`,
-//! `compareSchemas` and `SchemaRegistry`. They are a second WebAssembly module (feature
-//! `tools-module`), which pkg/src/tools.js loads on their first call, so that an agent that only
-//! validates never downloads or compiles them. The module carries its own copy of the compiler.
+//! `compareSchemas` and `SchemaRegistry`, and the patch engine of `validateMerged`. They are a
+//! second WebAssembly module (feature `tools-module`), which pkg/src/tools.js loads on their first
+//! call, so that an agent that only validates never downloads or compiles them. The module carries its own copy of the compiler.
 
 use super::options::{json_arg, schema_error, to_options};
 use crate::agent::{config, tool};
@@ -196,4 +196,21 @@ pub fn run_cli(args_json: &str, inputs_json: &str, stdin: Option<Vec<u8>>) -> Re
         serde_json::json!({"need": {"files": reads.need_files, "dirs": reads.need_dirs, "stdin": reads.need_stdin}})
     };
     Ok(answer.to_string())
+}
+
+/// `validateMerged`'s merge (src/agent/patch.rs, `merge`): `base` and `patch` as JSON text, or
+/// model text whose JSON is extracted (`*_model`), within the contract's limits. `{"merged"}` or
+/// `{"violations", "raw"}` as JSON; the main module validates the one and reports the other.
+/// Here rather than in the main module, whose size budget the engine would overrun.
+#[wasm_bindgen(js_name = applyPatch)]
+pub fn apply_patch(base: &str, base_model: bool, patch: &str, patch_model: bool, format: &str, max_output_bytes: usize, max_depth: usize) -> Result<String, JsError> {
+    use crate::agent::patch::{merge, MergeInput, PatchFormat};
+    let format = PatchFormat::from_name(format).ok_or_else(|| JsError::new("format must be \"json-patch\" or \"merge-patch\""))?;
+    let input = |text, model| if model { MergeInput::Extract(text) } else { MergeInput::Text(text) };
+    let limits = crate::check::output::OutputLimits { max_output_bytes, max_depth };
+    let json = match merge(input(base, base_model), input(patch, patch_model), format, limits) {
+        Ok(merged) => serde_json::json!({ "merged": merged }),
+        Err((violations, raw)) => serde_json::json!({ "violations": violations, "raw": raw }),
+    };
+    Ok(json.to_string())
 }

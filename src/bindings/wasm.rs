@@ -263,9 +263,13 @@ pub fn enrich_system_prompt(system_prompt: &str, schema_json: &str, templates_js
 
 #[wasm_bindgen(js_name = retryPrompt)]
 pub fn retry_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    retry_prompt_in(violations_json, schema_json, templates_json, prompt::retry_prompt_with)
+}
+
+fn retry_prompt_in(violations_json: &str, schema_json: &str, templates_json: &str, write: fn(&[Violation], &Value, &Templates) -> String) -> Result<String, JsError> {
     let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
     let schema: Value = json_arg(schema_json, "schema")?;
-    Ok(prompt::retry_prompt_with(&violations, &schema, &templates(templates_json)?))
+    Ok(write(&violations, &schema, &templates(templates_json)?))
 }
 
 #[wasm_bindgen(js_name = toolFeedback)]
@@ -786,4 +790,45 @@ pub fn pointer_tokens(pointer: &str) -> String {
 #[wasm_bindgen(js_name = isDraftName)]
 pub fn is_draft_name(name: &str) -> bool {
     Draft::from_name(name).is_some()
+}
+
+#[wasm_bindgen]
+impl WasmContract {
+    /// The contract's `maxOutputBytes`, for the schema tools' `applyPatch` (`validateMerged`).
+    #[wasm_bindgen(getter, js_name = maxOutputBytes)]
+    pub fn max_output_bytes(&self) -> usize {
+        self.contract.limits().max_output_bytes
+    }
+
+    /// The contract's `maxDepth`, as `maxOutputBytes`.
+    #[wasm_bindgen(getter, js_name = maxDepth)]
+    pub fn max_depth(&self) -> usize {
+        self.contract.limits().max_depth
+    }
+
+    /// The canonical error of `violations` (JSON) found in `raw`: `validateMerged`'s for a patch
+    /// the schema tools could not apply.
+    pub fn failure(&self, violations_json: &str, raw: &str) -> Result<String, JsError> {
+        let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+        Ok(self.contract.failure(violations, raw).to_json_text())
+    }
+}
+
+/// The retry prompt that asks for a JSON Patch to the previous answer (`retryPrompt` with
+/// `mode: 'patch'`).
+#[wasm_bindgen(js_name = retryPatchPrompt)]
+pub fn retry_patch_prompt(violations_json: &str, schema_json: &str, templates_json: &str) -> Result<String, JsError> {
+    retry_prompt_in(violations_json, schema_json, templates_json, prompt::retry_patch_prompt_with)
+}
+
+#[wasm_bindgen]
+impl WasmStream {
+    /// Ends an attempt with `violations` (JSON) found in `raw` by the caller (`enforce`: a patch
+    /// that did not apply), under the machine's retry and final-failure rules: the outcome as JSON.
+    #[wasm_bindgen(js_name = finishFailed)]
+    pub fn finish_failed(&mut self, violations_json: &str, raw: &str) -> Result<String, JsError> {
+        self.not_ended()?;
+        let violations: Vec<Violation> = json_arg(violations_json, "violations")?;
+        Ok(serde_json::to_string(&self.stream.finish_failed(violations, raw)).unwrap_or_default())
+    }
 }

@@ -322,3 +322,93 @@ fn plural(n: u64) -> &'static str {
         "s"
     }
 }
+
+/// Why a patch (RFC 6902 JSON Patch, RFC 7396 merge patch) could not be applied: the `patch`
+/// violation's cases, each with its one message (`patch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatchProblem {
+    /// A JSON Patch that is not an array of operations.
+    NotAnArray,
+    /// An operation that is not an object, or lacks a member its `op` needs (or has one of the
+    /// wrong type): the reason names it.
+    Malformed(&'static str),
+    /// An `op` other than the six of RFC 6902.
+    UnknownOp(String),
+    /// A `path` or `from` that is not an RFC 6901 pointer (it neither is empty nor starts with `/`,
+    /// or has a `~` not followed by `0` or `1`).
+    BadPointer { member: &'static str },
+    /// The location (of `path`, or of `from` when `from` is true) does not exist.
+    Missing { from: bool },
+    /// The parent of an `add`'s location is not an object or array, or does not exist.
+    NoParent,
+    /// An array index that is not a number without leading zeros, or is past the end.
+    BadIndex { token: String, len: usize },
+    /// A `move` whose `from` is a parent of its `path`.
+    IntoItself,
+    /// A `remove` or `move` of the whole document.
+    RemoveRoot,
+    /// A `test` whose value differs from the value at its location.
+    TestFailed,
+    /// More operations than the limit.
+    TooManyOperations { count: usize, limit: usize },
+    /// An object member named twice in an operation (RFC 6902 section 4 leaves such a patch no meaning).
+    RepeatedMember(String),
+}
+
+/// The `patch` violation: the operation at `index` (from 0; `None` for the patch as a whole)
+/// with its `op` and `path` could not be applied. The location is the operation's `path`
+/// (when it is a pointer), `received` is the operation. Retryable: the model can send another patch.
+pub fn patch(index: Option<usize>, op: &str, pointer: &str, problem: &PatchProblem, received: Value) -> Violation {
+    let (expected, reason): (Value, String) = match problem {
+        PatchProblem::NotAnArray => (json!("an array of operations"), "a JSON Patch is an array of operations".into()),
+        PatchProblem::Malformed(reason) => (json!("a JSON Patch operation"), (*reason).to_string()),
+        PatchProblem::UnknownOp(name) => (
+            json!(["add", "remove", "replace", "move", "copy", "test"]),
+            format!("{} is not one of 'add', 'remove', 'replace', 'move', 'copy', 'test'", quote(name)),
+        ),
+        PatchProblem::BadPointer { member } => (json!("a JSON Pointer"), format!("'{member}' is not a JSON Pointer")),
+        PatchProblem::Missing { from: true } => (json!("an existing location"), "the location 'from' names does not exist".into()),
+        PatchProblem::Missing { from: false } => (json!("an existing location"), "the location does not exist".into()),
+        PatchProblem::NoParent => (json!("an existing object or array"), "the parent of the location does not exist or is not an object or array".into()),
+        PatchProblem::BadIndex { token, len } => (
+            json!(format!("an index from 0 to {len}")),
+            format!("{} is not an index of an array of {len} item{}", quote(token), plural(*len as u64)),
+        ),
+        PatchProblem::IntoItself => (json!("a location outside 'from'"), "a value cannot be moved into itself".into()),
+        PatchProblem::RemoveRoot => (json!("a location inside the document"), "the whole document cannot be removed".into()),
+        PatchProblem::TestFailed => (json!("an equal value"), "the value is not equal to the test's 'value'".into()),
+        PatchProblem::TooManyOperations { count, limit } => (
+            json!(limit),
+            format!("the patch has {count} operations, more than the limit of {limit}"),
+        ),
+        PatchProblem::RepeatedMember(name) => (json!("unique member names"), format!("member {} appears more than once", quote(name))),
+    };
+    let named: Vec<String> = [(!op.is_empty()).then(|| op.to_string()), (!pointer.is_empty()).then(|| quote(pointer))].into_iter().flatten().collect();
+    let message = match index {
+        Some(i) if named.is_empty() => format!("patch operation {i}: {reason}"),
+        Some(i) => format!("patch operation {i} ({}): {reason}", named.join(" ")),
+        None => format!("patch cannot be applied: {reason}"),
+    };
+    let located = pointer.is_empty() || pointer.starts_with('/');
+    let path = if located { pointer_path(pointer) } else { InstancePath::root() };
+    let mut v = Violation::of_output("patch", expected, received, message);
+    v.path = path.to_jsonpath();
+    v.pointer = path.to_pointer();
+    // Operations sort in patch order.
+    v.order = index.into_iter().collect();
+    v
+}
+
+/// A pointer's location without a document to resolve it in: an all-digit token reads as an index.
+fn pointer_path(pointer: &str) -> InstancePath {
+    use crate::json::path::{unescape_pointer_token, Segment};
+    let mut path = InstancePath::root();
+    for raw in pointer.split('/').skip(1) {
+        let token = unescape_pointer_token(raw);
+        match token.parse::<usize>() {
+            Ok(i) if !token.starts_with('+') && (token == "0" || !token.starts_with('0')) => path.push(Segment::Index(i)),
+            _ => path.push(Segment::Key(token.into_owned())),
+        }
+    }
+    path
+}

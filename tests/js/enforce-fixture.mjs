@@ -9,7 +9,8 @@
 // Each task runs with the answers as text and streamed; streamed, once with enforce()'s default
 // (the answer read to its end, so the retry prompt names every violation) and once with
 // `abortOnEarlyViolation: true` (cut at the first early violation: fewer tokens, but the prompt
-// names only that one).
+// names only that one). Then long answers with few mistakes, retried in full and by patch
+// (runLong).
 //   node tests/js/enforce-fixture.mjs
 import { readFileSync } from 'node:fs';
 import { Contract, ready, enforce } from 'output-contract';
@@ -108,8 +109,107 @@ export async function run({ quiet = false, streamed = false, abortOnEarlyViolati
   return summary;
 }
 
+// Long answers with few mistakes, retried in full or by patch (`retry: 'patch'`): reviews of
+// 4-40 KB (20-190 comments) with 1-5 wrong values each. The scripted model fixes what the retry
+// prompt names, in the form it is asked: the whole answer again, or a JSON Patch with one
+// operation per named pointer (an `add` for a named missing property).
+const longAnswer = (i, n) => ({
+  summary: `Review ${i}: ${n} comments on the change.`,
+  approval: 'request_changes',
+  comments: Array.from({ length: n }, (_, k) => ({
+    file: `src/module_${i}/file_${k}.rs`,
+    line: 10 + k,
+    severity: ['nitpick', 'suggestion', 'concern', 'blocker'][k % 4],
+    message: `Comment ${k}: this branch does not handle the empty input; return early and add a test for it.`,
+  })),
+});
+
+// Mistake m of a long answer (a fixed place each, far apart): a wrong value the schema rejects.
+const mistakes = [
+  (a) => ((a.approval = 'lgtm'), '/approval'),
+  (a) => ((a.comments[1].line = '12'), '/comments/1/line'),
+  (a) => ((a.comments[5].severity = 'minor'), '/comments/5/severity'),
+  (a) => (delete a.comments[9].message, '/comments/9'),
+  (a) => ((a.comments.at(-1).line = 3.5), `/comments/${a.comments.length - 1}/line`),
+];
+
+const at = (value, pointer) => pointer.split('/').slice(1).reduce((v, t) => v?.[t.replace(/~1/g, '/').replace(/~0/g, '~')], value);
+
+// The patch a model writes for a patch retry prompt: one operation per `- "pointer": message` line.
+function patchFor(prompt, good) {
+  const ops = [];
+  for (const [, pointer, message] of prompt.matchAll(/^- ("(?:[^"\\]|\\.)*"): (.*)$/gm)) {
+    // A line about the model's own patch names no value to fix: the lines after it do.
+    if (message.startsWith('patch operation')) continue;
+    const path = JSON.parse(pointer);
+    const missing = /^'(.+)' is a required property$/.exec(message);
+    if (missing) ops.push({ op: 'add', path: `${path}/${missing[1]}`, value: at(good, `${path}/${missing[1]}`) });
+    else ops.push({ op: 'replace', path, value: at(good, path) });
+  }
+  return JSON.stringify(ops);
+}
+
+// `wrong`: 'path' sends a patch with a bad path first, 'breaks' one whose fix breaks another rule.
+function longModel(good, first, wrong) {
+  let retries = 0;
+  return async (messages) => {
+    const last = messages.at(-1).content;
+    if (!last.startsWith('<output-validation-error>')) return first;
+    retries += 1;
+    if (!last.includes('JSON Patch')) return json(good);
+    const patch = JSON.parse(patchFor(last, good));
+    if (wrong === 'path' && retries === 1) return JSON.stringify([...patch, { op: 'replace', path: '/comments/9999/line', value: 1 }]);
+    if (wrong === 'breaks' && retries === 1) return JSON.stringify([...patch, { op: 'replace', path: '/comments/2/severity', value: 'critical' }]);
+    return JSON.stringify(patch);
+  };
+}
+
+export async function runLong({ quiet = false } = {}) {
+  await ready;
+  const contract = Contract.compile(schema);
+  const summary = {};
+  for (const retry of ['full', 'patch']) {
+    const rows = [];
+    let i = 0;
+    for (const n of [20, 50, 100, 190]) {
+      for (let count = 1; count <= 5; count++) {
+        const good = longAnswer(i++, n);
+        const bad = structuredClone(good);
+        for (const m of mistakes.slice(0, count)) m(bad);
+        const first = json(bad);
+        const events = [];
+        const result = await enforce(contract, longModel(good, first, null), { systemPrompt: blueprint.system_prompt, task: 'review', retry, onAttempt: (e) => events.push(e) });
+        const fixed = result.status === 'completed' && result.attempts === 2 && JSON.stringify(result.result_data) === JSON.stringify(good);
+        rows.push({ kb: first.length / 1024, violations: count, fixed, share: (events[1]?.bytes ?? 0) / first.length });
+      }
+    }
+    const fixed = rows.filter((r) => r.fixed).length / rows.length;
+    const small = rows.filter((r) => r.kb >= 4 && r.violations <= 3);
+    const share = Math.max(...small.map((r) => r.share));
+    const mean = rows.reduce((s, r) => s + r.share, 0) / rows.length;
+    summary[retry] = { tasks: rows.length, fixed, maxShareFewViolations: share, meanShare: mean, rows };
+    if (!quiet) {
+      console.log(`\nretry: '${retry}' on ${rows.length} answers of ${Math.min(...rows.map((r) => r.kb)).toFixed(1)}-${Math.max(...rows.map((r) => r.kb)).toFixed(1)} KB with 1-5 violations:`);
+      console.log(`  success after one retry ${(fixed * 100).toFixed(1)}%; retry output / first answer: mean ${(mean * 100).toFixed(1)}%, at most ${(share * 100).toFixed(1)}% for answers >= 4 KB with <= 3 violations`);
+    }
+  }
+  // Wrong patches: a bad path (the patch violation, then a patch to the same answer), and a fix
+  // that breaks another rule (a post-merge violation, patched in turn).
+  const good = longAnswer(99, 50);
+  const bad = structuredClone(good);
+  mistakes[1](bad);
+  for (const wrong of ['path', 'breaks']) {
+    const events = [];
+    const result = await enforce(contract, longModel(good, json(bad), wrong), { task: 'review', retry: 'patch', maxRetries: 2, onAttempt: (e) => events.push(e) });
+    summary[wrong] = { status: result.status, attempts: result.attempts, events: events.map((e) => `${e.mode}:${e.outcome}${e.keywords.length ? `[${e.keywords.join(',')}]` : ''}`) };
+    if (!quiet) console.log(`wrong patch (${wrong === 'path' ? 'bad path' : 'a fix that breaks another rule'}): ${result.status} after ${result.attempts} attempts: ${summary[wrong].events.join(' -> ')}`);
+  }
+  return summary;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await run();
   await run({ streamed: true });
   await run({ streamed: true, abortOnEarlyViolation: true });
+  await runLong();
 }

@@ -71,7 +71,7 @@ test('an unknown key is refused, naming it and the keys the function takes', () 
   assert.throws(() => enrichSystemPrompt('s', schema, { template: {} }), optionError('template', /enrichSystemPrompt takes templates$/));
   assert.throws(() => enrichSystemPrompt('s', schema, { templates: { nope: 'x' } }), optionError('templates.nope', /^unknown option templates.nope: enrichSystemPrompt takes templates outputFormat, retry, /));
   assert.throws(() => toolFeedback([], { name: 'x' }), optionError('name', /toolFeedback takes tool, templates$/));
-  assert.throws(() => submitResultTool(schema, { tool: 'x' }), optionError('tool', /submitResultTool takes provider, name, description, draft$/));
+  assert.throws(() => submitResultTool(schema, { tool: 'x' }), optionError('tool', /submitResultTool takes provider, name, description, draft, patch$/));
   assert.throws(() => checkOutputSchemaConfig(schema, { drafts: '7' }), optionError('drafts', /checkOutputSchemaConfig takes draft/));
   assert.throws(() => new McpJsonSchemaValidator({ Strict: false }), optionError('Strict', /McpJsonSchemaValidator takes draft/));
   // An inherited name is not an option.

@@ -1,7 +1,7 @@
 // The conformance checks shared by every runtime test: compile the pr-reviewer contract,
 // validate a valid and an invalid output, stream a broken output in 20-byte chunks to
 // hard-complete, compile a broken schema, and the schema tools' module (checkSchema,
-// compareSchemas), loaded on first use, or by `loadSchemaTools()` in a browser. `files` holds the example texts (bundled where there
+// compareSchemas, validateMerged's patch engine), loaded on first use, or by `loadSchemaTools()` in a browser. `files` holds the example texts (bundled where there
 // is no file system), or is a `read(name)` function for them.
 export function runChecks(oc, files) {
   if (typeof files === 'function') files = exampleFiles(files);
@@ -20,12 +20,15 @@ export function runChecks(oc, files) {
   }
   const lint = oc.checkSchema('{"type": "strng"}');
   const comparison = oc.compareSchemas({ type: 'string' }, { type: 'string', maxLength: 3 });
+  // Post-merge: a JSON Patch to the valid output (its engine is in the schema tools' module).
+  const merged = contract.validateMerged(files.valid, [{ op: 'replace', path: '/comments/0/line', value: '42' }]);
   const result = {
     tools: { lintValid: lint.valid, narrowed: comparison.narrowed.map((c) => c.kind) },
     valid: contract.validateText(files.valid).valid,
     violations: bad.valid ? [] : bad.error.violations.map(oc.formatViolation),
     streamed: streamed.state,
     streamedViolations: streamed.error?.violations.map(oc.formatViolation) ?? [],
+    mergedViolations: merged.error?.violations.map(oc.formatViolation) ?? [],
     schemaError,
   };
   const expected = files.violations.trimEnd().split('\n');
@@ -34,6 +37,7 @@ export function runChecks(oc, files) {
     JSON.stringify(result.violations) === JSON.stringify(expected) &&
     result.streamed === 'hard-complete' &&
     JSON.stringify(result.streamedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
+    JSON.stringify(result.mergedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
     result.schemaError === 'meta_schema' &&
     result.tools.lintValid === false &&
     JSON.stringify(result.tools.narrowed) === '["maxLength"]';

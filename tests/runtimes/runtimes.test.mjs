@@ -58,7 +58,7 @@ for (const r of runtimes) {
   });
 }
 
-test('workerd: compile at global scope, validate, stream, schema error', { skip: skipIf('workerd'), timeout: 60_000 }, async () => {
+test('workerd: compile at global scope, validate, stream, schema error, patch retry', { skip: skipIf('workerd'), timeout: 60_000 }, async () => {
   mkdirSync(dir, { recursive: true });
   await build({
     entryPoints: [`${app}/worker.mjs`],
@@ -102,6 +102,7 @@ test('workerd: compile at global scope, validate, stream, schema error', { skip:
     }
     assert.equal(result.globalRandom, 'forbidden', 'workerd refuses random values at global scope');
     assert.equal(result.globalScopeCompile, true, 'a contract compiled there works');
+    assert.deepEqual(result.patchRetry, { status: 'completed', modes: ['full:invalid', 'patch:valid'], line: 42 }, 'enforce retries by patch');
     assert.equal(result.ok, true, body);
   } finally {
     server.kill();

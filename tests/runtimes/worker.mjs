@@ -18,9 +18,18 @@ try {
 }
 const atGlobalScope = oc.Contract.compile(JSON.parse(blueprint).output_schema, { agentId: 'global' });
 
+// enforce's patch retries: a wrong line number, then a JSON Patch that fixes it, streamed.
+async function patchRetry() {
+  const replies = [valid.replace('"line": 42', '"line": "42"'), '[{"op": "replace", "path": "/comments/0/line", "value": 42}]'];
+  const modes = [];
+  const model = async () => ({ stream: (async function* () { yield replies.shift(); })() });
+  const result = await oc.enforce(atGlobalScope, model, { retry: 'patch', onAttempt: (e) => modes.push(`${e.mode}:${e.outcome}`) });
+  return { status: result.status, modes, line: result.result_data?.comments[0].line };
+}
+
 export default {
   async fetch() {
     const result = runChecks(oc, { blueprint, valid, invalid, violations });
-    return Response.json({ globalRandom, globalScopeCompile: atGlobalScope.validateText(valid).valid, ...result });
+    return Response.json({ globalRandom, globalScopeCompile: atGlobalScope.validateText(valid).valid, patchRetry: await patchRetry(), ...result });
   },
 };

@@ -45,8 +45,17 @@ export async function toolkit(contract: Contract): Promise<string> {
   contract.stream().finish({ stopReason: 'max-tokens' });
   const done: EnforceResult<Review> = await enforce<Review>(contract, model, { task: 'x', onAttempt: (e) => console.log(e.keywords) });
   const summary = done.status === 'completed' ? done.result_data.summary : done.status === 'refused' ? done.refusal : done.error.message;
+  // Post-merge: a JSON Patch or a merge patch, and retries by patch.
+  const merged = contract.validateMerged<Review>({ summary: 'x' }, [{ op: 'replace', path: '/summary', value: 'y' }], { format: 'json-patch' });
+  const applied: boolean = merged.applied;
+  const mergedSummary = merged.valid ? merged.data.summary : merged.error.violations[0].keyword;
+  contract.validateMerged('{}', '{"a": 1}', { format: 'merge-patch', extract: true });
+  // @ts-expect-error not a patch format
+  contract.validateMerged({}, [], { format: 'diff' });
+  const patchPrompt: string = retryPrompt(result, contract.schema, { mode: 'patch', templates: { retryPatch: '{errors}', retryPatchLine: '{pointer}' } });
+  await enforce<Review>(contract, model, { retry: 'patch', onAttempt: (e) => console.log(e.mode === 'patch' ? e.promptBytes : e.fallback) });
   const std = contract['~standard'].validate({});
   const issues = 'issues' in std ? std.issues.length : 0;
   const mcp = new McpJsonSchemaValidator({ strict: true }).getValidator<Review>({ type: 'object' })({});
-  return [start, fence, system, retry, feedback, strict, changes.length, inputSchema, call.valid, codes, summary, issues, mcp.valid].join();
+  return [start, fence, system, retry, feedback, strict, changes.length, inputSchema, call.valid, codes, summary, issues, mcp.valid, applied, mergedSummary, patchPrompt].join();
 }
