@@ -1,0 +1,230 @@
+//! Which patterns a JavaScript tier may run on the runtime's own `RegExp(source, "u")`: those
+//! whose syntax means the same there as here (a whitelist of escapes, no Unicode property
+//! classes, whose tables differ between Unicode versions) and that a backtracking matcher runs
+//! in time linear in the text. The library's matchers are linear for every pattern without
+//! lookaround or backreferences; a backtracking engine is not, so the rest stay on ours.
+//!
+//! Linear here means deterministic: wherever the matcher chooses (between alternatives, or
+//! between another iteration of a quantifier and what follows it), the characters each choice
+//! can consume next are disjoint, and a quantified part cannot match the empty string. Then at
+//! most one choice can go on consuming, and a failed one fails within a bounded number of steps,
+//! so one attempt costs a constant per character. A search tries each start: the pattern must
+//! either begin with `^` or match at most `MAX_WIDTH` characters.
+
+use super::class::Class;
+use super::parse::{parse, Assert, Node};
+
+/// Longer sources are refused, to bound the analysis (first sets are recomputed per level).
+const MAX_SOURCE: usize = 512;
+/// The widest match of a pattern not anchored at its start.
+const MAX_WIDTH: u32 = 256;
+
+/// Whether `source` may run on the JavaScript engine's `RegExp` with the `u` flag (see above).
+pub fn linear_in_js(source: &str) -> bool {
+    source.len() <= MAX_SOURCE
+        && plain_syntax(source)
+        && parse(source).is_ok_and(|p| !p.needs_backtracking && deterministic(&p.node, &Class::from_ranges(Vec::new())) && (anchored(&p.node) || width(&p.node).is_some_and(|w| w <= MAX_WIDTH)))
+}
+
+/// Escapes outside the common subset (`\p{…}`, `\c`, `\k`, octal or surrogate escapes…) and named
+/// groups are refused: only what both engines provably read the same is left.
+fn plain_syntax(source: &str) -> bool {
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('d' | 'D' | 'w' | 'W' | 's' | 'S' | 'b' | 'B' | 'n' | 'r' | 't' | 'f' | 'v' | 'x' | '{' | '}') => {}
+                Some('^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '|' | '/' | '-') => {}
+                // `\uXXXX` outside the surrogates (a pair written as two escapes is refused).
+                Some('u') => {
+                    if chars.peek().is_some_and(|h| matches!(h, 'd' | 'D')) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            },
+            '(' if chars.peek() == Some(&'?') => {
+                chars.next();
+                if chars.next() != Some(':') {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The characters `node` can consume first, and whether it can match without consuming.
+fn first(node: &Node) -> (Class, bool) {
+    match node {
+        Node::Class(c) => (c.clone(), false),
+        Node::Empty | Node::Assert(_) | Node::Look { .. } | Node::Backref(_) => (Class::from_ranges(Vec::new()), true),
+        Node::Group { node, .. } => first(node),
+        Node::Repeat { node, min, .. } => {
+            let (set, nullable) = first(node);
+            (set, nullable || *min == 0)
+        }
+        Node::Alt(list) => list.iter().fold((Class::from_ranges(Vec::new()), false), |(set, nullable), n| {
+            let (s, e) = first(n);
+            (union(&set, &s), nullable || e)
+        }),
+        Node::Concat(list) => {
+            let mut set = Class::from_ranges(Vec::new());
+            for n in list {
+                let (s, e) = first(n);
+                set = union(&set, &s);
+                if !e {
+                    return (set, false);
+                }
+            }
+            (set, true)
+        }
+    }
+}
+
+fn union(a: &Class, b: &Class) -> Class {
+    Class::from_ranges(a.ranges().chain(b.ranges()).collect())
+}
+
+fn overlap(a: &Class, b: &Class) -> bool {
+    a.ranges().any(|(s, e)| b.ranges().any(|(t, f)| s <= f && t <= e))
+}
+
+/// Whether every choice in `node` is decided by the next character, `follow` being what may be
+/// consumed after it.
+fn deterministic(node: &Node, follow: &Class) -> bool {
+    match node {
+        Node::Empty | Node::Class(_) | Node::Assert(_) => true,
+        Node::Look { .. } | Node::Backref(_) => false,
+        Node::Group { node, .. } => deterministic(node, follow),
+        Node::Concat(list) => {
+            let mut after = follow.clone();
+            for n in list.iter().rev() {
+                if !deterministic(n, &after) {
+                    return false;
+                }
+                let (s, e) = first(n);
+                after = if e { union(&s, &after) } else { s };
+            }
+            true
+        }
+        // Words none of which begins another: at most one matches at any place.
+        Node::Alt(list) if prefix_free(list) => true,
+        Node::Alt(list) => {
+            // What each alternative may consume next, through its end when it can be empty.
+            let mut seen = Class::from_ranges(Vec::new());
+            for n in list {
+                let (s, e) = first(n);
+                let next = if e { union(&s, follow) } else { s };
+                if overlap(&seen, &next) || !deterministic(n, follow) {
+                    return false;
+                }
+                seen = union(&seen, &next);
+            }
+            true
+        }
+        Node::Repeat { node, min, max, .. } => {
+            let (s, e) = first(node);
+            let again = max.map_or(true, |m| m > 1);
+            let choice = max.map_or(true, |m| m > *min);
+            if (e && (again || choice)) || (choice && overlap(&s, follow)) {
+                return false;
+            }
+            deterministic(node, &if again { union(&s, follow) } else { follow.clone() })
+        }
+    }
+}
+
+fn word(node: &Node) -> Option<String> {
+    match node {
+        Node::Class(c) => c.as_char().map(String::from),
+        Node::Concat(list) => list.iter().map(word).collect(),
+        _ => None,
+    }
+}
+
+fn prefix_free(list: &[Node]) -> bool {
+    let words: Option<Vec<String>> = list.iter().map(word).collect();
+    words.is_some_and(|w| w.iter().enumerate().all(|(i, a)| !a.is_empty() && w.iter().enumerate().all(|(j, b)| i == j || !b.starts_with(a.as_str()))))
+}
+
+/// Whether every match must begin at the text's start.
+fn anchored(node: &Node) -> bool {
+    match node {
+        Node::Assert(Assert::Start) => true,
+        Node::Concat(list) => list.first().is_some_and(anchored),
+        Node::Group { node, .. } => anchored(node),
+        Node::Alt(list) => list.iter().all(anchored),
+        _ => false,
+    }
+}
+
+/// The most characters `node` can match (None: no bound, or past `MAX_WIDTH`).
+fn width(node: &Node) -> Option<u32> {
+    let w = match node {
+        Node::Empty | Node::Assert(_) | Node::Look { .. } | Node::Backref(_) => 0,
+        Node::Class(_) => 1,
+        Node::Group { node, .. } => width(node)?,
+        Node::Repeat { node, max, .. } => width(node)?.checked_mul((*max)?)?,
+        Node::Alt(list) => list.iter().map(width).try_fold(0, |a, w| w.map(|w| a.max(w)))?,
+        Node::Concat(list) => list.iter().map(width).try_fold(0u32, |a, w| a.checked_add(w?))?,
+    };
+    (w <= MAX_WIDTH).then_some(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::linear_in_js;
+
+    #[test]
+    fn deterministic_patterns_pass() {
+        for p in [
+            "^[a-z]+$",
+            r"^\d{4}-\d{2}-\d{2}$",
+            "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+            r"^[A-Z]{2,4}-\d+$",
+            "^(foo|bar|baz)$",
+            "^(?:get|post|put|patch)-[a-z]+$",
+            r"^https?://\S+$",
+            r"^v\d+\.\d+\.\d+$",
+            r"\d{1,3}",
+            "^x-",
+            "a|b",
+            "",
+            "^é+ü$",
+            r"^[\w.-]+@[a-z]+$",
+            r"^\$[a-z_]*$",
+            r"^(?:[A-Z][a-z]*)?$",
+        ] {
+            assert!(linear_in_js(p), "{p:?} passes");
+        }
+    }
+
+    #[test]
+    fn what_may_backtrack_or_differ_is_refused() {
+        for (p, why) in [
+            ("^(a+)+$", "nested quantifiers over the same characters"),
+            ("^(a|a)*$", "alternatives that start alike, repeated"),
+            ("^(a|ab)*c$", "alternatives that start alike"),
+            ("^(ab|abc)d$", "a word that begins another"),
+            ("^(a|a)(a|a)(a|a)(a|a)b$", "alternatives that both match, in sequence"),
+            (r"^\d+\d+$", "adjacent quantifiers over overlapping sets"),
+            (r"^\d+\.?\d*$", "a quantifier that may be followed by what it repeats"),
+            ("^(a?)*$", "a repeated part that can be empty"),
+            (r"^[\w.]+\.com$", "an iteration or its exit on the same character"),
+            (r"^\p{L}+$", "Unicode property tables may differ"),
+            (r"^\cJ$", "an escape outside the common subset"),
+            (r"^\uD83D\uDC32$", "a surrogate escape"),
+            ("^(?<n>a)$", "a named group"),
+            (r"^(a)\1$", "a backreference"),
+            ("^(?=a)a$", "a lookaround"),
+            ("[a-z]+x", "unanchored with no bound: each start may scan far"),
+            (r"\d+$", "unanchored with no bound"),
+            ("(", "not a pattern"),
+        ] {
+            assert!(!linear_in_js(p), "{p:?} is refused: {why}");
+        }
+        assert!(!linear_in_js(&"a".repeat(600)), "too long to analyze");
+    }
+}
