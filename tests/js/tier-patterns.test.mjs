@@ -155,6 +155,8 @@ const FORMAT_EDGE = {
   time: ['12:00:00Z', '12:00:00z', '23:59:60Z', '23:59:60+00:00', '00:59:60+01:00', '22:59:60-01:00', '12:00:60Z', '24:00:00Z', '12:60:00Z', '12:00:00.5Z', '12:00:00.Z', '12:00:00', '12:00:00+24:00', '12:00:00+23:60', '12:00:00+0100', '1:00:00Z', '12:00:00.123456789+05:30', '12:00:00Z ', '12:00:00Ž'],
   'date-time': ['2020-01-01T12:00:00Z', '2020-01-01t12:00:00z', '2020-01-01 12:00:00Z', '2020-02-30T12:00:00Z', '2016-12-31T23:59:60Z', '2016-12-31T23:59:60+01:00', '2020-01-01T12:00:00', '2020-01-01TT12:00:00Z', 'é020-01-01T12:00:00Z'],
   uuid: ['123e4567-e89b-12d3-a456-426614174000', '123E4567-E89B-12D3-A456-426614174000', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456-42661417400g', '123e4567-e89b-12d3-a456-4266141740000', '{123e4567-e89b-12d3-a456-426614174000}'],
+  email: ['joe@example.com', 'a.b-c+d@sub.example.org', 'a..b@example.com', '.a@example.com', 'a@', '@example.com', 'a@b@example.com', '"joe bloggs"@example.com', 'joe@[127.0.0.1]', 'joe@[IPv6:::1]', 'joe@xn--bcher-kva.example', 'joe@ab--cd.example', 'joe@-example.com', 'joe@example-.com', 'joe@example..com', 'jöe@example.com', 'joe@exämple.com', `${'a'.repeat(65)}@example.com`, `a@${'b'.repeat(64)}.com`, 'joe@example.com.', 'a b@example.com'],
+  uri: ['https://example.com', 'https://user:pw@example.com:8080/a/b?q=1&r=%20#frag', 'urn:isbn:0451450523', 'mailto:joe@example.com', 'http://[::1]:80/', 'http://[v1.x]/', '//example.com', '/path', 'a:b', '1a:b', ':x', 'http://exa mple.com', 'http://example.com/%zz', 'http://example.com/%4', 'http://ex%41mple.com', 'http://example.com:80a/', 'http://a@b@c/', 'http://é.com', 'http://example.com/a#b#c', 'http://example.com/?a?b', 'a/b:c', 'http://h:/', 'HTTP://EXAMPLE.COM', 'http://example.com/\\'],
   ipv4: ['0.0.0.0', '255.255.255.255', '256.0.0.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1..3.4', '1.2.3.4 ', '١.2.3.4', '100.200.250.249', '1.2.3.04', '000.1.1.1'],
 };
 
@@ -179,6 +181,7 @@ test('formats the tier carries agree with the module', () => {
         const before = contract[tierVerdict](undefined).judged;
         const { verdict, judged } = contract[tierVerdict](v);
         if (verdict !== undefined && judged === before) alone++;
+        if (verdict === undefined) mismatches.push(`${format} (${draft}) on ${JSON.stringify(v)}: no verdict`);
         const expected = contract.validateText(JSON.stringify(v)).valid;
         if (verdict !== expected) mismatches.push(`${format} (${draft}) on ${JSON.stringify(v)}: tier ${verdict}, module ${expected}`);
       }

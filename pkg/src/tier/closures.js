@@ -201,7 +201,7 @@ export function compilePlan(plan, judge) {
     const kws = nodes[n];
     if (!isArray(kws)) return () => true;
     if (!kws.every((k) => CARRIED.has(k[0]))) return delegate(n);
-    const checks = kws.map(keyword);
+    const checks = kws.map((k) => keyword(k, n));
     if (checks.includes(null)) return delegate(n);
     return all(checks);
   }
@@ -233,7 +233,7 @@ export function compilePlan(plan, judge) {
     };
   }
 
-  function keyword(k) {
+  function keyword(k, n) {
     switch (k[0]) {
       case 'F':
         return () => false;
@@ -377,8 +377,19 @@ export function compilePlan(plan, judge) {
       }
       case '%': {
         // A built-in (two elements), a custom format's pattern (its index), a function (null).
-        const test = k.length === 2 ? formatTester(k[1]) : typeof k[2] === 'number' ? tester(k[2]) : null;
-        return test === null ? null : (v) => typeof v !== 'string' || test(v);
+        // A built-in may leave a string to the module (undefined): the node is judged there.
+        if (k.length !== 2) {
+          const test = typeof k[2] === 'number' ? tester(k[2]) : null;
+          return test === null ? null : (v) => typeof v !== 'string' || test(v);
+        }
+        const test = formatTester(k[1]);
+        if (test === null) return null;
+        const ask = delegate(n);
+        return (v) => {
+          if (typeof v !== 'string') return true;
+          const ok = test(v);
+          return ok === undefined ? ask(v) : ok;
+        };
       }
       case 'pp': {
         const tests = k[1].map((p) => tester(p[0]));

@@ -68,12 +68,75 @@ function ipv4(s) {
   return parts.length === 4 && parts.every((p) => OCTET.test(p) && +p <= 255);
 }
 
-const FORMATS = { date, time, 'date-time': dateTime, uuid: (s) => UUID.test(s), ipv4 };
+// email and uri answer only what they are sure of and leave the rest (undefined) to the module:
+// quoted local parts, address literals, IDNA labels (`xn--`), IPv6 hosts, non-ASCII text.
+// A dot-atom local part and a host name of letters, digits and inner hyphens (a single regex:
+// the label lengths and IDNA's `--` are checked after).
+const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:-*[A-Za-z0-9])*(?:\.[A-Za-z0-9](?:-*[A-Za-z0-9])*)*$/;
+
+function email(s) {
+  if (!EMAIL.test(s)) return undefined;
+  const at = s.indexOf('@');
+  if (at > 64 || s.length - at - 1 > 253) return undefined;
+  let start = at + 1;
+  for (let i = start; i <= s.length; i++) {
+    if (i === s.length || s.charCodeAt(i) === 0x2e) {
+      if (i - start > 63 || (i - start >= 4 && s.charCodeAt(start + 2) === 0x2d && s.charCodeAt(start + 3) === 0x2d)) return undefined;
+      start = i + 1;
+    }
+  }
+  return true;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+const PORT = /^[0-9]*$/;
+// Letters, digits, percent-encoded bytes and each component's marks (format.rs: HOST…).
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const USERINFO = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|%[0-9A-Fa-f]{2})*$/;
+const PATH = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
+const QUERY = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+
+// The common shape, `scheme://host[:port][/path][?query][#fragment]` without user information
+// or percent-encoding, in one regex; the rest is taken apart as format.rs does.
+const SIMPLE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9.-]+(?::[0-9]*)?(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
+
+// RFC 3986 absolute URI, as format.rs's `reference(s, true, false)`.
+function uri(s) {
+  if (SIMPLE_URI.test(s)) return true;
+  if (NON_ASCII.test(s)) return undefined;
+  const hash = s.indexOf('#');
+  const fragment = hash < 0 ? '' : s.slice(hash + 1);
+  let rest = hash < 0 ? s : s.slice(0, hash);
+  const question = rest.indexOf('?');
+  const query = question < 0 ? '' : rest.slice(question + 1);
+  rest = question < 0 ? rest : rest.slice(0, question);
+  const colon = rest.indexOf(':');
+  if (colon < 0 || rest.slice(0, colon).includes('/') || !SCHEME.test(rest.slice(0, colon))) return false;
+  let path = rest.slice(colon + 1);
+  if (path.startsWith('//')) {
+    const after = path.slice(2);
+    const slash = after.indexOf('/');
+    const end = slash < 0 ? after.length : slash;
+    const authority = after.slice(0, end);
+    const sign = authority.lastIndexOf('@');
+    const hostport = sign < 0 ? authority : authority.slice(sign + 1);
+    if (sign >= 0 && !USERINFO.test(authority.slice(0, sign))) return false;
+    if (hostport.startsWith('[')) return undefined;
+    const c = hostport.lastIndexOf(':');
+    if (!HOST.test(c < 0 ? hostport : hostport.slice(0, c)) || (c >= 0 && !PORT.test(hostport.slice(c + 1)))) return false;
+    path = after.slice(end);
+  }
+  return PATH.test(path) && QUERY.test(query) && QUERY.test(fragment);
+}
+
+const FORMATS = { date, time, 'date-time': dateTime, uuid: (s) => UUID.test(s), ipv4, email, uri };
 
 /**
- * `(s) => boolean` for a built-in format the tier carries, or null (the module judges it).
- * Only for a plan's `["%", name]` (a built-in); a custom format's pattern goes through
- * `patternTester`, a custom function never to the tier.
+ * `(s) => true | false | undefined` for a built-in format the tier carries, or null (the module
+ * judges it). Undefined: this string is the module's to judge (ask it about the node). Only for
+ * a plan's `["%", name]` (a built-in); a custom format's pattern goes through `patternTester`,
+ * a custom function never to the tier.
  */
 export function formatTester(name) {
   return Object.prototype.hasOwnProperty.call(FORMATS, name) ? FORMATS[name] : null;

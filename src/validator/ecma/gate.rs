@@ -18,12 +18,14 @@ use super::parse::{parse, Assert, Node};
 const MAX_SOURCE: usize = 512;
 /// The widest match of a pattern not anchored at its start.
 const MAX_WIDTH: u32 = 256;
+/// The widest rest of the pattern a losing branch may try (at most 2^8 ways through it).
+const MAX_TAIL: u32 = 8;
 
 /// Whether `source` may run on the JavaScript engine's `RegExp` with the `u` flag (see above).
 pub fn linear_in_js(source: &str) -> bool {
     source.len() <= MAX_SOURCE
         && plain_syntax(source)
-        && parse(source).is_ok_and(|p| !p.needs_backtracking && deterministic(&p.node, &Class::from_ranges(Vec::new())) && (anchored(&p.node) || width(&p.node).is_some_and(|w| w <= MAX_WIDTH)))
+        && parse(source).is_ok_and(|p| !p.needs_backtracking && deterministic(&p.node, &Vec::new()) && (anchored(&p.node) || width(&p.node).is_some_and(|w| w <= MAX_WIDTH)))
 }
 
 /// Escapes outside the common subset (`\p{…}`, `\c`, `\k`, octal or surrogate escapes…) and named
@@ -69,18 +71,20 @@ fn first(node: &Node) -> (Class, bool) {
             let (s, e) = first(n);
             (union(&set, &s), nullable || e)
         }),
-        Node::Concat(list) => {
-            let mut set = Class::from_ranges(Vec::new());
-            for n in list {
-                let (s, e) = first(n);
-                set = union(&set, &s);
-                if !e {
-                    return (set, false);
-                }
-            }
-            (set, true)
+        Node::Concat(list) => first_seq(list),
+    }
+}
+
+fn first_seq(list: &[Node]) -> (Class, bool) {
+    let mut set = Class::from_ranges(Vec::new());
+    for n in list {
+        let (s, e) = first(n);
+        set = union(&set, &s);
+        if !e {
+            return (set, false);
         }
     }
+    (set, true)
 }
 
 fn union(a: &Class, b: &Class) -> Class {
@@ -91,32 +95,28 @@ fn overlap(a: &Class, b: &Class) -> bool {
     a.ranges().any(|(s, e)| b.ranges().any(|(t, f)| s <= f && t <= e))
 }
 
-/// Whether every choice in `node` is decided by the next character, `follow` being what may be
-/// consumed after it.
-fn deterministic(node: &Node, follow: &Class) -> bool {
+/// What may be consumed after a place: character sets, each with the widest rest of the pattern
+/// once a character of it is taken there (None: no bound).
+type Follow = Vec<(Class, Option<u32>)>;
+
+/// Whether every choice in `node` is decided by the next character, or else its losing branch
+/// ends within `MAX_TAIL` characters: a quantifier may stop where what follows begins alike
+/// (`[\w.]+\.[a-z]{1,4}$`) when all that remains then is that short.
+fn deterministic(node: &Node, follow: &Follow) -> bool {
     match node {
         Node::Empty | Node::Class(_) | Node::Assert(_) => true,
         Node::Look { .. } | Node::Backref(_) => false,
         Node::Group { node, .. } => deterministic(node, follow),
-        Node::Concat(list) => {
-            let mut after = follow.clone();
-            for n in list.iter().rev() {
-                if !deterministic(n, &after) {
-                    return false;
-                }
-                let (s, e) = first(n);
-                after = if e { union(&s, &after) } else { s };
-            }
-            true
-        }
+        Node::Concat(list) => list.iter().enumerate().all(|(i, n)| deterministic(n, &after(list.get(i + 1..).unwrap_or_default(), follow))),
         // Words none of which begins another: at most one matches at any place.
         Node::Alt(list) if prefix_free(list) => true,
         Node::Alt(list) => {
             // What each alternative may consume next, through its end when it can be empty.
             let mut seen = Class::from_ranges(Vec::new());
+            let all = follow.iter().fold(Class::from_ranges(Vec::new()), |a, (c, _)| union(&a, c));
             for n in list {
                 let (s, e) = first(n);
-                let next = if e { union(&s, follow) } else { s };
+                let next = if e { union(&s, &all) } else { s };
                 if overlap(&seen, &next) || !deterministic(n, follow) {
                     return false;
                 }
@@ -124,16 +124,40 @@ fn deterministic(node: &Node, follow: &Class) -> bool {
             }
             true
         }
-        Node::Repeat { node, min, max, .. } => {
-            let (s, e) = first(node);
-            let again = max.map_or(true, |m| m > 1);
-            let choice = max.map_or(true, |m| m > *min);
-            if (e && (again || choice)) || (choice && overlap(&s, follow)) {
+        Node::Repeat { node: body, min, max, .. } => {
+            let (s, e) = first(body);
+            let again = max.is_none_or(|m| m > 1);
+            let choice = max.is_none_or(|m| m > *min);
+            if e && (again || choice) {
                 return false;
             }
-            deterministic(node, &if again { union(&s, follow) } else { follow.clone() })
+            if choice && follow.iter().any(|(c, tail)| overlap(&s, c) && tail.is_none_or(|t| t > MAX_TAIL)) {
+                return false;
+            }
+            let mut inner = follow.clone();
+            if again {
+                let tail = width(node).zip(longest(follow)).and_then(|(w, t)| w.checked_add(t));
+                inner.push((s, tail));
+            }
+            deterministic(body, &inner)
         }
     }
+}
+
+/// The follow of what precedes `rest`, `follow` coming after `rest`.
+fn after(rest: &[Node], follow: &Follow) -> Follow {
+    let (s, e) = first_seq(rest);
+    let tail = width_seq(rest).zip(longest(follow)).and_then(|(w, t)| w.checked_add(t));
+    let mut out = vec![(s, tail)];
+    if e {
+        out.extend(follow.iter().cloned());
+    }
+    out
+}
+
+/// The widest of the rests in `follow` (0 at the pattern's end).
+fn longest(follow: &Follow) -> Option<u32> {
+    follow.iter().try_fold(0, |a, (_, t)| t.map(|t| a.max(t)))
 }
 
 fn word(node: &Node) -> Option<String> {
@@ -168,9 +192,13 @@ fn width(node: &Node) -> Option<u32> {
         Node::Group { node, .. } => width(node)?,
         Node::Repeat { node, max, .. } => width(node)?.checked_mul((*max)?)?,
         Node::Alt(list) => list.iter().map(width).try_fold(0, |a, w| w.map(|w| a.max(w)))?,
-        Node::Concat(list) => list.iter().map(width).try_fold(0u32, |a, w| a.checked_add(w?))?,
+        Node::Concat(list) => width_seq(list)?,
     };
     (w <= MAX_WIDTH).then_some(w)
+}
+
+fn width_seq(list: &[Node]) -> Option<u32> {
+    list.iter().map(width).try_fold(0u32, |a, w| a.checked_add(w?)).filter(|w| *w <= MAX_WIDTH)
 }
 
 #[cfg(test)]
@@ -196,6 +224,9 @@ mod tests {
             r"^[\w.-]+@[a-z]+$",
             r"^\$[a-z_]*$",
             r"^(?:[A-Z][a-z]*)?$",
+            r"^[\w.]+\.com$",
+            r"^(?:[\w.]+/)+\.x$",
+            r"^(src|lib|tests|docs)(/[A-Za-z0-9_.-]+)+\.[a-z]{1,4}$",
         ] {
             assert!(linear_in_js(p), "{p:?} passes");
         }
@@ -212,7 +243,8 @@ mod tests {
             (r"^\d+\d+$", "adjacent quantifiers over overlapping sets"),
             (r"^\d+\.?\d*$", "a quantifier that may be followed by what it repeats"),
             ("^(a?)*$", "a repeated part that can be empty"),
-            (r"^[\w.]+\.com$", "an iteration or its exit on the same character"),
+            (r"^[\w.]+\.[a-z]+$", "an iteration or its exit on the same character, then no bound"),
+            (r"^(?:a+b?)+c$", "an exit into another iteration"),
             (r"^\p{L}+$", "Unicode property tables may differ"),
             (r"^\cJ$", "an escape outside the common subset"),
             (r"^\uD83D\uDC32$", "a surrogate escape"),
