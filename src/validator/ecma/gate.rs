@@ -22,6 +22,7 @@ const MAX_WIDTH: u32 = 256;
 const MAX_TAIL: u32 = 8;
 
 /// Whether `source` may run on the JavaScript engine's `RegExp` with the `u` flag (see above).
+#[inline(never)]
 pub fn linear_in_js(source: &str) -> bool {
     source.len() <= MAX_SOURCE
         && plain_syntax(source)
@@ -30,6 +31,7 @@ pub fn linear_in_js(source: &str) -> bool {
 
 /// Escapes outside the common subset (`\p{…}`, `\c`, `\k`, octal or surrogate escapes…) and named
 /// groups are refused: only what both engines provably read the same is left.
+#[inline(never)]
 fn plain_syntax(source: &str) -> bool {
     let mut chars = source.chars().peekable();
     while let Some(c) = chars.next() {
@@ -58,6 +60,7 @@ fn plain_syntax(source: &str) -> bool {
 }
 
 /// The characters `node` can consume first, and whether it can match without consuming.
+#[inline(never)]
 fn first(node: &Node) -> (Class, bool) {
     match node {
         Node::Class(c) => (c.clone(), false),
@@ -75,6 +78,7 @@ fn first(node: &Node) -> (Class, bool) {
     }
 }
 
+#[inline(never)]
 fn first_seq(list: &[Node]) -> (Class, bool) {
     let mut set = Class::from_ranges(Vec::new());
     for n in list {
@@ -87,10 +91,12 @@ fn first_seq(list: &[Node]) -> (Class, bool) {
     (set, true)
 }
 
+#[inline(never)]
 fn union(a: &Class, b: &Class) -> Class {
     Class::from_ranges(a.ranges().chain(b.ranges()).collect())
 }
 
+#[inline(never)]
 fn overlap(a: &Class, b: &Class) -> bool {
     a.ranges().any(|(s, e)| b.ranges().any(|(t, f)| s <= f && t <= e))
 }
@@ -102,6 +108,7 @@ type Follow = Vec<(Class, Option<u32>)>;
 /// Whether every choice in `node` is decided by the next character, or else its losing branch
 /// ends within `MAX_TAIL` characters: a quantifier may stop where what follows begins alike
 /// (`[\w.]+\.[a-z]{1,4}$`) when all that remains then is that short.
+#[inline(never)]
 fn deterministic(node: &Node, follow: &Follow) -> bool {
     match node {
         Node::Empty | Node::Class(_) | Node::Assert(_) => true,
@@ -145,6 +152,7 @@ fn deterministic(node: &Node, follow: &Follow) -> bool {
 }
 
 /// The follow of what precedes `rest`, `follow` coming after `rest`.
+#[inline(never)]
 fn after(rest: &[Node], follow: &Follow) -> Follow {
     let (s, e) = first_seq(rest);
     let tail = width_seq(rest).zip(longest(follow)).and_then(|(w, t)| w.checked_add(t));
@@ -156,24 +164,36 @@ fn after(rest: &[Node], follow: &Follow) -> Follow {
 }
 
 /// The widest of the rests in `follow` (0 at the pattern's end).
+#[inline(never)]
 fn longest(follow: &Follow) -> Option<u32> {
     follow.iter().try_fold(0, |a, (_, t)| t.map(|t| a.max(t)))
 }
 
-fn word(node: &Node) -> Option<String> {
+/// The characters of a literal word, or None.
+#[inline(never)]
+fn word(node: &Node, out: &mut Vec<u32>) -> bool {
     match node {
-        Node::Class(c) => c.as_char().map(String::from),
-        Node::Concat(list) => list.iter().map(word).collect(),
-        _ => None,
+        Node::Class(c) => c.as_char().map(|c| out.push(u32::from(c))).is_some(),
+        Node::Concat(list) => list.iter().all(|n| word(n, out)),
+        _ => false,
     }
 }
 
+#[inline(never)]
 fn prefix_free(list: &[Node]) -> bool {
-    let words: Option<Vec<String>> = list.iter().map(word).collect();
-    words.is_some_and(|w| w.iter().enumerate().all(|(i, a)| !a.is_empty() && w.iter().enumerate().all(|(j, b)| i == j || !b.starts_with(a.as_str()))))
+    let mut words = Vec::new();
+    for n in list {
+        let mut w = Vec::new();
+        if !word(n, &mut w) || w.is_empty() {
+            return false;
+        }
+        words.push(w);
+    }
+    words.iter().enumerate().all(|(i, a)| words.iter().enumerate().all(|(j, b)| i == j || !b.starts_with(a)))
 }
 
 /// Whether every match must begin at the text's start.
+#[inline(never)]
 fn anchored(node: &Node) -> bool {
     match node {
         Node::Assert(Assert::Start) => true,
@@ -185,6 +205,7 @@ fn anchored(node: &Node) -> bool {
 }
 
 /// The most characters `node` can match (None: no bound, or past `MAX_WIDTH`).
+#[inline(never)]
 fn width(node: &Node) -> Option<u32> {
     let w = match node {
         Node::Empty | Node::Assert(_) | Node::Look { .. } | Node::Backref(_) => 0,
@@ -197,6 +218,7 @@ fn width(node: &Node) -> Option<u32> {
     (w <= MAX_WIDTH).then_some(w)
 }
 
+#[inline(never)]
 fn width_seq(list: &[Node]) -> Option<u32> {
     list.iter().map(width).try_fold(0u32, |a, w| a.checked_add(w?)).filter(|w| *w <= MAX_WIDTH)
 }
