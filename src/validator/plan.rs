@@ -3,7 +3,10 @@
 //! of the nodes the validator evaluates, never a second reading of the schema, so both judge by
 //! the same meaning.
 //!
-//! Format (version 1): `{"v":1,"root":R,"dynamic":B,"patterns":[source…],"nodes":[node…]}`.
+//! Format (version 1): `{"v":1,"root":R,"dynamic":B,"patterns":[source…],"linear":[0|1…],
+//! "nodes":[node…]}`. `linear[i]` is 1 when pattern `i` may run on JavaScript's own
+//! `RegExp(source, "u")` with the same verdict and in time linear in the text (ecma/gate.rs);
+//! 0: only the module's engine judges it.
 //! `nodes` is indexed as the validator's nodes are (so a tier can name a node back to the
 //! module); a node not reachable from the root is `0`, a reachable one is an array of keywords,
 //! each an array whose first element is its opcode:
@@ -19,7 +22,7 @@
 //! | `M` / `m` | multipleOf, an integer / any other number | divisor |
 //! | `s` `S` | minLength, maxLength (code points) | limit |
 //! | `~` | pattern | index into `patterns` |
-//! | `%` | format | name |
+//! | `%` | format | name; a custom format's pattern index, or null for a custom function |
 //! | `$` | contentEncoding / contentMediaType | name |
 //! | `i` `I` | minItems, maxItems | limit |
 //! | `U` | uniqueItems | |
@@ -58,7 +61,7 @@
 // schema tools' module, native) compile it for its tests.
 #![cfg_attr(any(not(target_arch = "wasm32"), feature = "tools-module"), allow(dead_code))]
 
-use super::{format::Check, Kw, Validator};
+use super::{ecma::linear_in_js, format::Check, Kw, Validator};
 use crate::json::writer::{write_str, write_value};
 use serde_json::{Number, Value};
 
@@ -76,7 +79,7 @@ pub(crate) fn plan(v: &Validator) -> String {
     raw(&mut out, ",\"root\":");
     num(&mut out, v.root() as u64);
     if v.uses_dynamic_scope() {
-        out.push_str(",\"dynamic\":true,\"patterns\":[],\"nodes\":[]}");
+        out.push_str(",\"dynamic\":true,\"patterns\":[],\"linear\":[],\"nodes\":[]}");
         return out;
     }
     let reachable = reachable(v);
@@ -109,6 +112,14 @@ pub(crate) fn plan(v: &Validator) -> String {
             Some(s) => write_str(&mut out, s),
             None => out.push_str("null"),
         }
+    }
+    // Which patterns a JavaScript tier may run on its own RegExp (ecma/gate.rs): 1 or 0.
+    out.push_str("],\"linear\":[");
+    for (i, source) in sources.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push(if source.is_some_and(linear_in_js) { '1' } else { '0' });
     }
     out.push_str("],\"nodes\":[");
     out.push_str(&nodes);
@@ -336,12 +347,17 @@ fn keyword<'v>(out: &mut String, kw: &'v Kw, patterns: &mut Vec<(usize, &'v str)
             arg_num(out, *index as u64);
         }
         Kw::Format(check, name) => {
-            if let Check::Pattern(index, source) = check {
-                patterns.push((*index, source));
-            }
             op(out, "%");
             out.push(',');
             write_str(out, name);
+            match check {
+                Check::Builtin(_) => {}
+                Check::Pattern(index, source) => {
+                    patterns.push((*index, source));
+                    arg_num(out, *index as u64);
+                }
+                Check::Function(_) => raw(out, ",null"),
+            }
         }
         Kw::ContentEncoding(name) | Kw::ContentMediaType(name, _) => {
             op(out, "$");
@@ -548,6 +564,28 @@ mod tests {
         // A fractional divisor keeps its own opcode (the decimal rule).
         let p = plan_of(json!({"multipleOf": 0.1, "format": "email"}), Draft::Draft202012);
         assert_eq!(root_node(&p), &json!([["m", 0.1], ["%", "email"]]));
+    }
+
+    #[test]
+    fn patterns_say_whether_javascript_may_run_them() {
+        let mut custom_formats = BTreeMap::new();
+        custom_formats.insert("code".to_string(), crate::validator::format::CustomFormat::pattern("^[A-Z]{3}$"));
+        custom_formats.insert("odd".to_string(), crate::validator::format::CustomFormat::function(|s| s.len() % 2 == 1));
+        let resources = BTreeMap::new();
+        let options = Options { draft: Draft::Draft202012, formats: true, refuse_unknown_formats: false, resources: &resources, custom_formats: &custom_formats };
+        let schema = json!({"properties": {"a": {"pattern": "^(a+)+$"}, "b": {"format": "code"}, "c": {"format": "odd"}, "d": {"format": "date"}}, "patternProperties": {"^x-": true}});
+        let v = Validator::new(&schema, &options).expect("compiles");
+        let p: Value = serde_json::from_str(&plan(&v)).expect("the plan is JSON");
+        let patterns = p["patterns"].as_array().expect("patterns");
+        let linear = p["linear"].as_array().expect("linear");
+        assert_eq!(patterns.len(), linear.len());
+        for (source, gate) in patterns.iter().zip(linear) {
+            let expected = if source == "^(a+)+$" { 0 } else { 1 };
+            assert_eq!(gate, &json!(expected), "{source}");
+        }
+        let text = p.to_string();
+        assert!(text.contains("[\"%\",\"odd\",null]") && text.contains("[\"%\",\"date\"]"), "{text}");
+        assert!(text.contains("[\"%\",\"code\","), "{text}");
     }
 
     #[test]

@@ -4,13 +4,15 @@
 // value that is plain JSON data (json-data.js checked it) or throws UNKNOWN when only the
 // module can tell; a node with an opcode this tier does not carry asks the module (`judge`).
 
+import { formatTester, patternTester } from './strings.js';
+
 /** Thrown when the tier cannot answer exactly; the caller takes the module's path. */
 export const UNKNOWN = Symbol('output-contract tier unknown');
 
-// The opcodes answered here; a node with any other (pattern `~`, format `%`, content `$`, the
-// decimal multipleOf `m`, timestamps `ts`, patternProperties `pp`, unevaluated `u`/`w`, `D`) is
-// judged by the module at that node.
-const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
+// The opcodes answered here; a node with any other (content `$`, the decimal multipleOf `m`,
+// timestamps `ts`, unevaluated `u`/`w`, `D`) is judged by the module at that node, and so is one
+// whose pattern the plan does not mark linear or whose format strings.js does not carry.
+const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
 
 // Below the module's MAX_DEPTH (512 nested node evaluations, src/validator/mod.rs), so that a
 // chain the module would cut as `Recursion` is unknown here first. Only references can make a
@@ -181,6 +183,16 @@ export function compilePlan(plan, judge) {
   const state = { depth: 0, refs: [] };
   const maxRefs = Math.floor(DEPTH_CAP / (height(nodes, plan.root) + 1)) - 1;
 
+  // Pattern testers by the plan's index, made once each (null: the module judges the pattern).
+  const testers = new Map();
+  const tester = (i) => {
+    if (!testers.has(i)) {
+      const source = plan.patterns?.[i];
+      testers.set(i, typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null);
+    }
+    return testers.get(i);
+  };
+
   const get = (n) => fns[n] ?? (fns[n] = build(n));
   // A link to a node, resolved when first called (the node may not be built yet: cycles).
   const link = (n) => (v) => (fns[n] ?? get(n))(v);
@@ -189,7 +201,7 @@ export function compilePlan(plan, judge) {
     const kws = nodes[n];
     if (!isArray(kws)) return () => true;
     if (!kws.every((k) => CARRIED.has(k[0]))) return delegate(n);
-    const checks = kws.map(keyword);
+    const checks = kws.map((k) => keyword(k, n));
     if (checks.includes(null)) return delegate(n);
     return all(checks);
   }
@@ -221,7 +233,7 @@ export function compilePlan(plan, judge) {
     };
   }
 
-  function keyword(k) {
+  function keyword(k, n) {
     switch (k[0]) {
       case 'F':
         return () => false;
@@ -359,14 +371,48 @@ export function compilePlan(plan, judge) {
           return true;
         };
       }
-      case 'X': {
-        // Only without patterns (otherwise the plan's `X` carries pattern indexes: delegated).
-        if (k[3].length > 0) return null;
-        const f = link(k[1]);
-        const names = new Set(k[2]);
+      case '~': {
+        const test = tester(k[1]);
+        return test === null ? null : (v) => typeof v !== 'string' || test(v);
+      }
+      case '%': {
+        // A built-in (two elements), a custom format's pattern (its index), a function (null).
+        // A built-in may leave a string to the module (undefined): the node is judged there.
+        if (k.length !== 2) {
+          const test = typeof k[2] === 'number' ? tester(k[2]) : null;
+          return test === null ? null : (v) => typeof v !== 'string' || test(v);
+        }
+        const test = formatTester(k[1]);
+        if (test === null) return null;
+        const ask = delegate(n);
+        return (v) => {
+          if (typeof v !== 'string') return true;
+          const ok = test(v);
+          return ok === undefined ? ask(v) : ok;
+        };
+      }
+      case 'pp': {
+        const tests = k[1].map((p) => tester(p[0]));
+        if (tests.includes(null)) return null;
+        const subs = k[1].map((p) => link(p[1]));
         return (v) => {
           if (!isObject(v)) return true;
-          for (const name in v) if (hasOwn(v, name) && !names.has(name) && !f(v[name])) return false;
+          for (const name in v) {
+            if (!hasOwn(v, name)) continue;
+            for (let i = 0; i < tests.length; i++) if (tests[i](name) && !subs[i](v[name])) return false;
+          }
+          return true;
+        };
+      }
+      case 'X': {
+        const tests = k[3].map(tester);
+        if (tests.includes(null)) return null;
+        const f = link(k[1]);
+        const names = new Set(k[2]);
+        const extra = tests.length === 0 ? (name) => !names.has(name) : (name) => !names.has(name) && !tests.some((t) => t(name));
+        return (v) => {
+          if (!isObject(v)) return true;
+          for (const name in v) if (hasOwn(v, name) && extra(name) && !f(v[name])) return false;
           return true;
         };
       }

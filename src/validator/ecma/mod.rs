@@ -11,10 +11,13 @@ mod backtrack;
 mod bounded;
 mod class;
 mod dfa;
+mod gate;
 mod parse;
 mod pike;
 mod program;
 mod unicode;
+
+pub(crate) use gate::linear_in_js;
 
 /// How many steps (instructions run) a lookaround or backreference pattern may take on one string.
 /// About 30 ms natively and up to 160 ms in the package at worst (SECURITY.md).

@@ -1,0 +1,143 @@
+// The string checks the tier runs itself: patterns the module's gate proved safe for the
+// runtime's RegExp (src/validator/ecma/gate.rs: same verdict, time linear in the text), and the
+// built-in formats whose rules are written here exactly as src/validator/format.rs writes them.
+// Every other pattern and format is the module's to judge. Shared by the closures and the
+// code-generating backend, so both judge strings alike.
+
+/**
+ * `(s) => boolean` for a pattern the plan marks linear (`plan.linear[i] === 1`), or null when
+ * this runtime refuses the source (the module then judges it). Not anchored, as JSON Schema's
+ * `pattern` is; no `g` or `y` flag, so `test` keeps no state between strings.
+ */
+export function patternTester(source) {
+  let re;
+  try {
+    re = new RegExp(source, 'u');
+  } catch {
+    return null;
+  }
+  return (s) => re.test(s);
+}
+
+const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
+const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[zZ]|([+-])(\d\d):(\d\d))$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const OCTET = /^(?:0|[1-9]\d{0,2})$/;
+
+function date(s) {
+  const m = DATE.exec(s);
+  if (m === null) return false;
+  const y = +m[1];
+  const month = +m[2];
+  const d = +m[3];
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  let days;
+  if (month === 2) days = leap ? 29 : 28;
+  else if (month === 4 || month === 6 || month === 9 || month === 11) days = 30;
+  else if (month >= 1 && month <= 12) days = 31;
+  else return false;
+  return d >= 1 && d <= days;
+}
+
+// RFC 3339 full-time; a leap second (60) only where the UTC time is 23:59.
+function time(s) {
+  const m = TIME.exec(s);
+  if (m === null) return false;
+  const h = +m[1];
+  const min = +m[2];
+  const sec = +m[3];
+  if (h > 23 || min > 59 || sec > 60) return false;
+  let utc = h * 60 + min;
+  if (m[4] !== undefined) {
+    const oh = +m[5];
+    const om = +m[6];
+    if (oh > 23 || om > 59) return false;
+    const t = utc + (m[4] === '+' ? -1 : 1) * (oh * 60 + om);
+    utc = ((t % 1440) + 1440) % 1440;
+  }
+  return sec < 60 || utc === 23 * 60 + 59;
+}
+
+function dateTime(s) {
+  const t = s.charCodeAt(10);
+  return (t === 0x54 || t === 0x74) && date(s.slice(0, 10)) && time(s.slice(11));
+}
+
+function ipv4(s) {
+  const parts = s.split('.');
+  return parts.length === 4 && parts.every((p) => OCTET.test(p) && +p <= 255);
+}
+
+// email and uri answer only what they are sure of and leave the rest (undefined) to the module:
+// quoted local parts, address literals, IDNA labels (`xn--`), IPv6 hosts, non-ASCII text.
+// A dot-atom local part and a host name of letters, digits and inner hyphens (a single regex:
+// the label lengths and IDNA's `--` are checked after).
+const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:-*[A-Za-z0-9])*(?:\.[A-Za-z0-9](?:-*[A-Za-z0-9])*)*$/;
+
+function email(s) {
+  if (!EMAIL.test(s)) return undefined;
+  const at = s.indexOf('@');
+  if (at > 64 || s.length - at - 1 > 253) return undefined;
+  let start = at + 1;
+  for (let i = start; i <= s.length; i++) {
+    if (i === s.length || s.charCodeAt(i) === 0x2e) {
+      if (i - start > 63 || (i - start >= 4 && s.charCodeAt(start + 2) === 0x2d && s.charCodeAt(start + 3) === 0x2d)) return undefined;
+      start = i + 1;
+    }
+  }
+  return true;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+const PORT = /^[0-9]*$/;
+// Letters, digits, percent-encoded bytes and each component's marks (format.rs: HOST…).
+const HOST = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const USERINFO = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|%[0-9A-Fa-f]{2})*$/;
+const PATH = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
+const QUERY = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+
+// The common shape, `scheme://host[:port][/path][?query][#fragment]` without user information
+// or percent-encoding, in one regex; the rest is taken apart as format.rs does.
+const SIMPLE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9.-]+(?::[0-9]*)?(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
+
+// RFC 3986 absolute URI, as format.rs's `reference(s, true, false)`.
+function uri(s) {
+  if (SIMPLE_URI.test(s)) return true;
+  if (NON_ASCII.test(s)) return undefined;
+  const hash = s.indexOf('#');
+  const fragment = hash < 0 ? '' : s.slice(hash + 1);
+  let rest = hash < 0 ? s : s.slice(0, hash);
+  const question = rest.indexOf('?');
+  const query = question < 0 ? '' : rest.slice(question + 1);
+  rest = question < 0 ? rest : rest.slice(0, question);
+  const colon = rest.indexOf(':');
+  if (colon < 0 || rest.slice(0, colon).includes('/') || !SCHEME.test(rest.slice(0, colon))) return false;
+  let path = rest.slice(colon + 1);
+  if (path.startsWith('//')) {
+    const after = path.slice(2);
+    const slash = after.indexOf('/');
+    const end = slash < 0 ? after.length : slash;
+    const authority = after.slice(0, end);
+    const sign = authority.lastIndexOf('@');
+    const hostport = sign < 0 ? authority : authority.slice(sign + 1);
+    if (sign >= 0 && !USERINFO.test(authority.slice(0, sign))) return false;
+    if (hostport.startsWith('[')) return undefined;
+    const c = hostport.lastIndexOf(':');
+    if (!HOST.test(c < 0 ? hostport : hostport.slice(0, c)) || (c >= 0 && !PORT.test(hostport.slice(c + 1)))) return false;
+    path = after.slice(end);
+  }
+  return PATH.test(path) && QUERY.test(query) && QUERY.test(fragment);
+}
+
+const FORMATS = { date, time, 'date-time': dateTime, uuid: (s) => UUID.test(s), ipv4, email, uri };
+
+/**
+ * `(s) => true | false | undefined` for a built-in format the tier carries, or null (the module
+ * judges it). Undefined: this string is the module's to judge (ask it about the node). Only for
+ * a plan's `["%", name]` (a built-in); a custom format's pattern goes through `patternTester`,
+ * a custom function never to the tier.
+ */
+export function formatTester(name) {
+  return Object.prototype.hasOwnProperty.call(FORMATS, name) ? FORMATS[name] : null;
+}
