@@ -62,6 +62,7 @@ const TYPES = {
   'Contract.compile': () => interfaceNames('CompileOptions'),
   'contract.validateText': () => interfaceNames('ValidateTextOptions'),
   'contract.validateToolCall': () => interfaceNames('ToolCallOptions'),
+  'contract.validateMerged': () => interfaceNames('MergeOptions'),
   'contract.stream': () => interfaceNames('StreamOptions'),
   extractJson: () => interfaceNames('ExtractOptions'),
   enrichSystemPrompt: () => inlineNames('export declare function enrichSystemPrompt('),

@@ -10,15 +10,16 @@
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
 import { UNKNOWN, codePoints, equal, unique } from './closures.js';
+import { formatTester, patternTester } from './strings.js';
 
 // The opcodes carried: closures.js's, exactly (any other is judged by the module at its node).
-const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
+const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
 
 // Keywords that only look at one kind of value (and pass any other): emitted together under one
 // test of the kind, or alone when the node's `type` already settles the kind.
-const OBJECT_OPS = new Set(['o', 'O', 'q', 'r', 'P', 'X', 'x', 'K', 'd', 'e', 'V', '=']);
+const OBJECT_OPS = new Set(['o', 'O', 'q', 'r', 'P', 'pp', 'X', 'x', 'K', 'd', 'e', 'V', '=']);
 const ARRAY_OPS = new Set(['i', 'I', 'U', 'A', 'c']);
-const STRING_OPS = new Set(['s', 'S']);
+const STRING_OPS = new Set(['s', 'S', '~', '%']);
 const NUMBER_OPS = new Set(['g', 'l', 'G', 'L', 'M']);
 
 // closures.js's DEPTH_CAP: node evaluations nested, counted alike.
@@ -85,6 +86,17 @@ export function compileCode(plan, judge, readNames = true) {
   const call = (n, x) => {
     const m = node(n);
     return m === null ? 'true' : `n${m}(${x}, d + 1)`;
+  };
+  // Pattern testers (strings.js) by the plan's index, passed in as constants: a pattern's text
+  // never enters the source. null: the module judges the pattern's node.
+  const testers = new Map();
+  const tester = (i) => {
+    if (!testers.has(i)) {
+      const source = plan.patterns?.[i];
+      const test = Number.isSafeInteger(i) && typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null;
+      testers.set(i, test === null ? null : constant(test));
+    }
+    return testers.get(i);
   };
   const follows = new Set();
   // A reference: node n through its cycle guard (a reference met again at the same value
@@ -200,7 +212,7 @@ export function compileCode(plan, judge, readNames = true) {
 
   // One keyword as statements over v (at depth d), each returning false when it fails; the
   // kind guard, where one is needed, is the caller's.
-  function keyword(k) {
+  function keyword(k, n) {
     const a = k[1];
     switch (k[0]) {
       case 'F':
@@ -241,6 +253,21 @@ export function compileCode(plan, judge, readNames = true) {
         return `if (!(v.length >= ${nat(2 * a)} || (v.length >= ${nat(a)} && codePoints(v) >= ${nat(a)}))) return false;`;
       case 'S':
         return `if (!(v.length <= ${nat(a)} || (v.length <= ${nat(2 * a)} && codePoints(v) <= ${nat(a)}))) return false;`;
+      case '~': {
+        const test = tester(a);
+        return test === null ? null : `if (!${test}(v)) return false;`;
+      }
+      case '%': {
+        // A built-in (two elements), a custom format's pattern (its index), a function (null).
+        if (k.length !== 2) {
+          const test = typeof k[2] === 'number' ? tester(k[2]) : null;
+          return test === null ? null : `if (!${test}(v)) return false;`;
+        }
+        const test = formatTester(a);
+        if (test === null) return null;
+        // A string the tester leaves open (undefined) is judged by the module at this node.
+        return `{ const ok = ${constant(test)}(v); if (ok === false) return false; if (ok === undefined) { const saved = refs; refs = []; const judged = judge(${node(n)}, v); refs = saved; if (!judged) return false; } }`;
+      }
       case 'i':
         return `if (v.length < ${nat(a)}) return false;`;
       case 'I':
@@ -294,16 +321,27 @@ export function compileCode(plan, judge, readNames = true) {
           })
           .join(' ');
       }
+      case 'pp': {
+        if (!Array.isArray(a)) throw new Unrenderable('not patterns');
+        const checks = a.map((p) => {
+          if (!Array.isArray(p)) throw new Unrenderable('not a pattern property');
+          const test = tester(p[0]);
+          return test === null ? null : `if (${test}(k) && !${call(p[1], 'v[k]')}) return false;`;
+        });
+        if (checks.includes(null)) return null;
+        return `for (const k in v) if (hasOwn(v, k)) { ${checks.join(' ')} }`;
+      }
       case 'X': {
-        // Only without patterns (otherwise the plan's `X` carries pattern indexes: delegated).
-        if (!Array.isArray(k[3]) || k[3].length > 0) return null;
-        if (!Array.isArray(k[2])) throw new Unrenderable('not names');
+        // A name is extra when it is neither listed nor matched by one of the patterns.
+        if (!Array.isArray(k[3]) || !Array.isArray(k[2])) throw new Unrenderable('not names');
+        const tests = k[3].map(tester);
+        if (tests.includes(null)) return null;
         const target = node(a);
         const refused = target !== null && nodes[target].length === 1 && Array.isArray(nodes[target][0]) && nodes[target][0][0] === 'F';
         const c = call(a, 'v[k]');
         if (c === 'true') return '';
-        const known = oneOfNames('k', k[2]);
-        return `for (const k in v) if (hasOwn(v, k) && !${known}${refused ? '' : ` && !${c}`}) return false;`;
+        const known = [oneOfNames('k', k[2]), ...tests.map((t) => `${t}(k)`)].join(' || ');
+        return `for (const k in v) if (hasOwn(v, k) && !(${known})${refused ? '' : ` && !${c}`}) return false;`;
       }
       case 'x': {
         if (!Array.isArray(a)) throw new Unrenderable('not names');
@@ -390,7 +428,7 @@ export function compileCode(plan, judge, readNames = true) {
     const groups = { object: [], array: [], string: [], number: [] };
     let kind = null;
     for (const k of kws) {
-      const code = keyword(k);
+      const code = keyword(k, n);
       if (code === null) return delegate;
       if (code === '') continue;
       const op = k[0];
