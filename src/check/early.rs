@@ -32,6 +32,8 @@ const RECEIVED_CAP: usize = 256;
 /// validator's nodes).
 #[derive(Default)]
 struct Node {
+    /// It has a dynamic reference: it constrains nothing here, nor do the nodes below it.
+    dynamic: bool,
     always_false: bool,
     /// Every keyword here is decided when the value begins (`type` without `integer`): its
     /// closed value needs no validation (half the leaves of a typical output, whose validation
@@ -96,15 +98,18 @@ impl EarlySchema {
     pub fn new(validator: Arc<Validator>) -> Self {
         let closed_checks = !validator.uses_dynamic_scope();
         let mut nodes: Vec<Option<Node>> = Vec::new();
-        let mut todo = vec![validator.root()];
-        while let Some(id) = todo.pop() {
+        crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
             if nodes.len() <= id {
                 nodes.resize_with(id + 1, || None);
             }
-            if let Some(slot @ None) = nodes.get_mut(id) {
-                *slot = Some(read(&validator, id, &mut todo));
+            let node = read(&validator, id);
+            // A node whose meaning depends on the dynamic scope leads nowhere here.
+            let follow = !node.dynamic;
+            if let Some(slot) = nodes.get_mut(id) {
+                *slot = Some(node);
             }
-        }
+            follow
+        });
         let mut nodes: Vec<Node> = nodes.into_iter().map(Option::unwrap_or_default).collect();
         tag_nodes(&validator, &mut nodes);
         let absolute_definitions = (0..nodes.len()).any(|id| validator.keywords(id).iter().any(|k| matches!(k, Kw::JtdRef { .. })));
@@ -121,12 +126,13 @@ impl EarlySchema {
     }
 }
 
-/// Node `id` of the validator as the in-flight checks read it; the nodes it leads to are pushed
-/// on `todo`. A node whose meaning depends on the dynamic scope constrains nothing here.
-fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
+/// Node `id` of the validator as the in-flight checks read it. A node whose meaning depends on
+/// the dynamic scope constrains nothing here.
+fn read(validator: &Validator, id: NodeId) -> Node {
     let kws = validator.keywords(id);
     let mut node = Node { prefix_keyword: "prefixItems", rest_keyword: "items", ..Node::default() };
     if kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))) {
+        node.dynamic = true;
         return node;
     }
     let mut structural = true;
@@ -168,17 +174,14 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             }
             Kw::Properties(list) => {
                 node.properties.clone_from(list);
-                todo.extend(list.iter().map(|(_, n)| *n));
                 (false, true)
             }
             Kw::PatternProperties(list) => {
                 node.patterns = list.iter().map(|(p, source, n)| (*p, source.clone(), *n)).collect();
-                todo.extend(list.iter().map(|(_, _, n)| *n));
                 (false, false)
             }
             Kw::AdditionalProperties { node: n, .. } => {
                 node.additional = Some(*n);
-                todo.push(*n);
                 (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty())
             }
             Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
@@ -186,22 +189,18 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
                 node.rest = *rest;
                 node.prefix_keyword = prefix_keyword;
                 node.rest_keyword = rest_keyword;
-                todo.extend(prefix.iter().copied().chain(*rest));
                 (false, prefix.is_empty() && rest.is_some())
             }
             Kw::Ref(n) => {
                 node.all.push((Token::Key("$ref"), *n));
-                todo.push(*n);
                 (false, false)
             }
             Kw::AllOf(list) => {
                 node.all.extend(list.iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
-                todo.extend_from_slice(list);
                 (false, false)
             }
             Kw::AnyOf(list) | Kw::OneOf(list) => {
-                node.any.push((if matches!(kw, Kw::AnyOf(_)) { "anyOf" } else { "oneOf" }, list.clone()));
-                todo.extend_from_slice(list);
+                node.any.push((kw.name(), list.clone()));
                 (false, false)
             }
             Kw::JtdType { kind, nullable } => {
@@ -223,12 +222,10 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             Kw::JtdRef { node: n, name, nullable: false } => {
                 node.definition = Some(name.clone());
                 node.all.push((Token::Definition(id), *n));
-                todo.push(*n);
                 (false, false)
             }
             Kw::OptionalProperties(list) => {
                 node.optional.clone_from(list);
-                todo.extend(list.iter().map(|(_, n)| *n));
                 (false, false)
             }
             Kw::JtdAdditional(names) => {
@@ -237,7 +234,6 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             }
             Kw::Values(n) => {
                 node.values = Some(*n);
-                todo.push(*n);
                 (false, false)
             }
             _ => (false, false),

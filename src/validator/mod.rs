@@ -12,6 +12,7 @@ pub mod draft;
 pub mod ecma;
 mod eval;
 mod jtd;
+pub(crate) mod keywords;
 pub mod format;
 pub mod uri;
 pub mod value;
