@@ -327,6 +327,19 @@ struct Frame {
 struct Found {
     violation: Violation,
     incomplete: Option<Error<'static>>,
+    /// The validator's errors this violation stands for, to rank a disjunction's branches as the
+    /// final error does (`validator::rank`): one error may give several violations (an
+    /// `additionalProperties` error naming three properties gives three), its first counts it.
+    errors: usize,
+    /// One of them says the value's very type is wrong at the checked location.
+    wrong_type: bool,
+}
+
+impl Found {
+    /// Violations of one error at the checked location, counted once.
+    fn of_error(violations: Vec<Violation>, incomplete: Option<&Error<'static>>, wrong_type: bool) -> Vec<Found> {
+        violations.into_iter().enumerate().map(|(i, violation)| Found { violation, incomplete: incomplete.cloned(), errors: usize::from(i == 0), wrong_type: wrong_type && i == 0 }).collect()
+    }
 }
 
 /// Watches the parser's events and collects certain violations.
@@ -582,27 +595,25 @@ impl Checker {
                         Err(v) => failed.push(v),
                     }
                 }
-                // No branch holds. Report the branch the final error will most likely show, as
-                // it chooses: one whose very type is wrong here last, then the fewest
-                // violations, then the first; and keep to it, so that later checks below this
+                // No branch holds. Report the branch the final error will most likely show, by
+                // the rule it chooses by (`validator::rank`, on the errors, not the violations,
+                // each branch gave here); and keep to it, so that later checks below this
                 // disjunction do not mix in another branch's violations.
                 let chosen = self.chosen.borrow().get(id).copied();
-                let here = path.to_jsonpath();
-                let Some(index) = chosen.or_else(|| {
-                    failed
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(i, v)| (v.iter().any(|f| f.violation.path == here && matches!(f.violation.keyword.as_str(), "type" | "falseSchema")), v.len(), *i))
-                        .map(|(i, _)| i)
-                }) else {
+                let ranks = failed.iter().map(|v| Some(crate::validator::rank(v.iter().any(|f| f.wrong_type), v.iter().map(|f| f.errors).sum())));
+                let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
                     return Ok(());
                 };
                 self.chosen.borrow_mut().insert(*id, index);
                 let Some(mut found) = failed.into_iter().nth(index) else { return Ok(()) };
-                for f in &mut found {
+                for (i, f) in found.iter_mut().enumerate() {
                     if f.violation.branch.is_none() {
                         f.violation.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
                     }
+                    // To a disjunction around this one, the failure is one error (`anyOf`'s),
+                    // never of the wrong type.
+                    f.errors = usize::from(i == 0);
+                    f.wrong_type = false;
                 }
                 Err(found)
             }
@@ -618,9 +629,9 @@ impl Checker {
         // (`partial` None), or speaking of what is known until the value closes.
         let mut report = |keyword: &'static str, kind: ErrorKind<'static>, partial: Option<Partial>| {
             let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: format!("{}/{keyword}", self.path_of(route)) };
-            for violation in violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP) {
-                out.push(Found { violation, incomplete: partial.is_some().then(|| error.clone()) });
-            }
+            let wrong_type = crate::validator::is_wrong_type(&error.kind);
+            let incomplete = partial.is_some().then_some(&error);
+            out.extend(Found::of_error(violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP), incomplete, wrong_type));
         };
         match check {
             Check::Begin(kind) => {
@@ -686,7 +697,7 @@ impl Checker {
                         };
                         let mut at = path.clone();
                         at.push(Segment::Key(key.to_string()));
-                        elsewhere.extend(violation::in_flight(&error, &at, None, RECEIVED_CAP).into_iter().map(|violation| Found { violation, incomplete: None }));
+                        elsewhere.extend(Found::of_error(violation::in_flight(&error, &at, None, RECEIVED_CAP), None, false));
                     }
                 }
                 let closed = node.additional.is_some_and(|a| self.is_false(a));
@@ -714,10 +725,13 @@ impl Checker {
                 let validator = &self.schema.validator;
                 if !validator.node_is_valid(id, value) {
                     let base = self.path_of(route);
-                    for mut v in violation::from_errors(validator.node_errors(id, value), value, RECEIVED_CAP) {
+                    let errors = validator.node_errors(id, value);
+                    // The errors are counted on the first violation (they are sorted apart).
+                    let (mut count, mut wrong_type) = (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)));
+                    for mut v in violation::from_errors(errors, value, RECEIVED_CAP) {
                         let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
                         relocate(&mut v, path, if absolute { "" } else { &base });
-                        out.push(Found { violation: v, incomplete: None });
+                        out.push(Found { violation: v, incomplete: None, errors: std::mem::take(&mut count), wrong_type: std::mem::take(&mut wrong_type) });
                     }
                 }
             }
@@ -731,7 +745,7 @@ impl Checker {
     /// it closes.
     fn report(&mut self, result: Result<(), Vec<Found>>, at: Position, frame: Option<usize>) {
         if let Err(found) = result {
-            for Found { violation: v, incomplete } in found {
+            for Found { violation: v, incomplete, .. } in found {
                 if self.nulls_absent && !Self::survives_null_removal(&v) {
                     continue;
                 }
@@ -877,7 +891,7 @@ impl Observer for Checker {
             }
             // Certain at once: no later byte removes the repeat (see `output::repeated_name`).
             Event::Repeated(name) => {
-                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None };
+                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None, errors: 1, wrong_type: false };
                 self.report(Err(vec![found]), at, None);
             }
             Event::StringBytes(bytes) => {
