@@ -12,7 +12,7 @@
 use crate::json::partial::{Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
-use crate::validator::{Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
+use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -640,13 +640,13 @@ impl Checker {
                     report("falseSchema", ErrorKind::FalseSchema, Some(subject()));
                 }
                 if let Some((mask, names)) = &node.types {
-                    if mask & kind_bits(*kind) == 0 {
+                    if !leaf::type_allows(*mask, kind_bits(*kind)) {
                         report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
-                let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| mask & kind_bits(*kind) == 0);
+                let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
                     report(keyword, ErrorKind::Type { expected: names.clone() }, Some(subject()));
                 }
@@ -660,7 +660,7 @@ impl Checker {
             Check::Text(prefix, chars) => {
                 let shown = || String::from_utf8_lossy(prefix).into_owned();
                 if let Some(max) = node.max_length {
-                    if *chars > max {
+                    if !leaf::length_at_most(*chars, max) {
                         let text = shown();
                         let partial = Partial { subject: crate::report::render::repr(&json!(text)), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
                         report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
@@ -899,7 +899,7 @@ impl Observer for Checker {
                 if !frame.needs_text || frame.reported {
                     return;
                 }
-                frame.chars += bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64;
+                frame.chars += leaf::code_points(bytes);
                 frame.text.extend_from_slice(bytes);
                 let r = self.frames.last().map(|f| self.eval(&f.expr, &Check::Text(&f.text, f.chars), path));
                 if let Some(r) = r {

@@ -20,7 +20,7 @@
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
-use crate::validator::value::{compare, Bound};
+use crate::validator::leaf::{self, Bound};
 use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
@@ -596,10 +596,8 @@ impl<'a> Run<'a> {
                         return Err(Stop::Fail);
                     }
                     if let Value::Number(n) = &value {
-                        for (bound, limit) in &c.bounds {
-                            if compare(n, limit).is_some_and(|order| !bound.holds(order)) {
-                                return Err(Stop::Fail);
-                            }
+                        if !c.bounds.iter().all(|(bound, limit)| leaf::bound_holds(*bound, n, limit)) {
+                            return Err(Stop::Fail);
                         }
                     }
                 } else if c.integer_only && !integral {
@@ -664,15 +662,12 @@ impl<'a> Run<'a> {
     /// (`scalar`: and its scalar keywords, a mixed `enum`, on the string as a value).
     fn string_valid(&mut self, c: &Checks, content: &str, scalar: bool) -> bool {
         if let Some(allowed) = &c.strings {
-            if !allowed.iter().any(|a| a == content) {
+            if !leaf::string_choice_holds(allowed.iter().map(String::as_str), content) {
                 return false;
             }
         }
-        if c.min_length.is_some() || c.max_length.is_some() {
-            let n = content.chars().count() as u64;
-            if c.min_length.is_some_and(|m| n < m) || c.max_length.is_some_and(|m| n > m) {
-                return false;
-            }
+        if c.min_length.is_some_and(|m| !leaf::min_length_holds(content, m)) || c.max_length.is_some_and(|m| !leaf::max_length_holds(content, m)) {
+            return false;
         }
         if !c.string_keywords.iter().all(|&index| self.validator.string_keyword_is_valid(c.node, index, content) != Some(false)) {
             return false;

@@ -13,6 +13,7 @@ pub mod ecma;
 mod eval;
 mod jtd;
 pub(crate) mod keywords;
+pub(crate) mod leaf;
 pub mod format;
 pub mod uri;
 pub mod value;
