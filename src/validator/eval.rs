@@ -255,8 +255,8 @@ impl<'s, 'v> Ctx<'s, 'v> {
             Kw::ExclusiveMinimum(limit) => self.bound(Bound::ExclusiveMinimum, limit, value),
             Kw::ExclusiveMaximum(limit) => self.bound(Bound::ExclusiveMaximum, limit, value),
             Kw::MultipleOf(m) => self.multiple_of(m, value),
-            Kw::MinLength(limit) => self.min_length(*limit, value),
-            Kw::MaxLength(limit) => self.max_length(*limit, value),
+            Kw::MinLength(limit) => self.min_length(kw, *limit, value),
+            Kw::MaxLength(limit) => self.max_length(kw, *limit, value),
             Kw::Pattern(_, source) => self.pattern(kw, source, value),
             Kw::Format(check, name) => self.format(kw, check, name, value),
             Kw::ContentEncoding(encoding) => self.content_encoding(encoding, value),
@@ -268,13 +268,13 @@ impl<'s, 'v> Ctx<'s, 'v> {
             Kw::Required(names) => self.required(names, value),
             Kw::Properties(props) => self.listed_members("properties", props, value, seen),
             Kw::PatternProperties(list) => self.pattern_properties(list, value, seen),
-            Kw::AdditionalProperties { node, names, patterns } => self.additional_properties(*node, names, patterns, value, seen),
+            Kw::AdditionalProperties { node, names, patterns } => self.additional_properties(kw.name(), *node, names, patterns, value, seen),
             Kw::PropertyNames(node) => self.property_names(*node, value),
             Kw::DependentRequired(keyword, deps) => self.dependent_required(keyword, deps, value),
             Kw::DependentSchemas(keyword, deps) => self.dependent_schemas(keyword, deps, value, seen),
             Kw::AllOf(nodes) => self.all_of(nodes, value, seen),
             Kw::AnyOf(nodes) => self.any_of(nodes, value, seen),
-            Kw::OneOf(nodes) => self.one_of(nodes, value, seen),
+            Kw::OneOf(nodes) => self.one_of(kw.name(), nodes, value, seen),
             Kw::Not(node, schema) => !self.quietly(*node, value, None) || self.fail("not", Some("not"), value, ErrorKind::Not { schema: schema.clone() }),
             Kw::If { cond, then, otherwise } => self.if_(*cond, *then, *otherwise, value, seen),
             Kw::UnevaluatedItems(node) => self.unevaluated_items(*node, value, seen),
@@ -361,15 +361,15 @@ impl<'s, 'v> Ctx<'s, 'v> {
     }
 
     #[inline]
-    fn min_length(&mut self, limit: u64, value: &'v Value) -> bool {
+    fn min_length(&mut self, kw: &'s Kw, limit: u64, value: &'v Value) -> bool {
         let Value::String(s) = value else { return true };
-        leaf::min_length_holds(s, limit) || self.fail("minLength", Some("minLength"), value, ErrorKind::MinLength { limit })
+        leaf::min_length_holds(s, limit) || self.fail(kw.name(), Some(kw.name()), value, ErrorKind::MinLength { limit })
     }
 
     #[inline]
-    fn max_length(&mut self, limit: u64, value: &'v Value) -> bool {
+    fn max_length(&mut self, kw: &'s Kw, limit: u64, value: &'v Value) -> bool {
         let Value::String(s) = value else { return true };
-        leaf::max_length_holds(s, limit) || self.fail("maxLength", Some("maxLength"), value, ErrorKind::MaxLength { limit })
+        leaf::max_length_holds(s, limit) || self.fail(kw.name(), Some(kw.name()), value, ErrorKind::MaxLength { limit })
     }
 
     fn pattern(&mut self, kw: &'s Kw, source: &str, value: &'v Value) -> bool {
@@ -491,7 +491,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
         self.each(jobs, seen.map(|s| &mut s.props), map.len())
     }
 
-    fn additional_properties(&mut self, node: usize, names: &'s [String], patterns: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+    fn additional_properties(&mut self, keyword: &'static str, node: usize, names: &'s [String], patterns: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
         let Value::Object(map) = value else { return true };
         let v = self.v;
         let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| v.name_matches(*p, name));
@@ -500,9 +500,9 @@ impl<'s, 'v> Ctx<'s, 'v> {
             if unexpected.is_empty() {
                 return true;
             }
-            return self.fail("additionalProperties", Some("additionalProperties"), value, ErrorKind::AdditionalProperties { unexpected });
+            return self.fail(keyword, Some(keyword), value, ErrorKind::AdditionalProperties { unexpected });
         }
-        let jobs = map.iter().enumerate().filter(|(_, (name, _))| extra(name)).map(|(i, (name, member))| Job::member("additionalProperties", None, name, i, node, member));
+        let jobs = map.iter().enumerate().filter(|(_, (name, _))| extra(name)).map(|(i, (name, member))| Job::member(keyword, None, name, i, node, member));
         self.each(jobs, seen.map(|s| &mut s.props), map.len())
     }
 
@@ -687,7 +687,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                     }
                     // At the member, with the form's own schema path (RFC 8927 section 3.3.6).
                     self.instance_path.push(Seg::Key(name));
-                    ok = self.fail("additionalProperties", None, member, ErrorKind::AdditionalProperties { unexpected: vec![name.clone()] });
+                    ok = self.fail(kw.name(), None, member, ErrorKind::AdditionalProperties { unexpected: vec![name.clone()] });
                     self.instance_path.pop();
                     if !self.collecting() {
                         return false;
@@ -811,14 +811,14 @@ impl<'s, 'v> Ctx<'s, 'v> {
         self.fail("anyOf", Some("anyOf"), value, ErrorKind::AnyOf { context })
     }
 
-    fn one_of(&mut self, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+    fn one_of(&mut self, keyword: &'static str, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
         let track = seen.is_some();
         let mut first = None;
         for (i, node) in nodes.iter().enumerate() {
             let mut own = Seen::default();
-            if self.quiet_branch("oneOf", i, *node, value, track.then_some(&mut own)) {
+            if self.quiet_branch(keyword, i, *node, value, track.then_some(&mut own)) {
                 if first.is_some() {
-                    return self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfMultipleValid);
+                    return self.fail(keyword, Some(keyword), value, ErrorKind::OneOfMultipleValid);
                 }
                 first = Some(own);
             }
@@ -831,8 +831,8 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 true
             }
             None => {
-                let context = self.contexts("oneOf", nodes, value);
-                self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfNotValid { context })
+                let context = self.contexts(keyword, nodes, value);
+                self.fail(keyword, Some(keyword), value, ErrorKind::OneOfNotValid { context })
             }
         }
     }
