@@ -217,6 +217,18 @@ mod tests {
         assert!(issues[0].message.contains("'strng' is not one of"), "{}", issues[0].message);
     }
 
+    /// An embedded resource naming its own draft is checked against it where subschemas are, and
+    /// only there: a value under `const` that looks like one is a value, not a schema.
+    #[test]
+    fn embedded_resources_are_found_where_subschemas_are() {
+        // Draft 4's `exclusiveMinimum` is a boolean; 2020-12's a number.
+        let embedded = json!({"$schema": "http://json-schema.org/draft-04/schema#", "id": "http://example.com/e", "minimum": 1, "exclusiveMinimum": 3});
+        let pointers = |schema: Value| check(&schema, Draft::Draft202012).into_iter().map(|i| i.pointer).collect::<Vec<_>>();
+        assert_eq!(pointers(json!({"$defs": {"e": embedded.clone()}})), vec!["/$defs/e/exclusiveMinimum"]);
+        assert_eq!(pointers(json!({"dependentSchemas": {"x": {"prefixItems": [embedded.clone()]}}})), vec!["/dependentSchemas/x/prefixItems/0/exclusiveMinimum"]);
+        assert!(pointers(json!({"const": embedded.clone(), "enum": [embedded]})).is_empty());
+    }
+
     /// Every keyword a meta-schema document names (under `properties`) has a rule in
     /// `plainly_valid`: a keyword it does not know passes there unchecked.
     #[test]
