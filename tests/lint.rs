@@ -669,3 +669,25 @@ fn every_code_check_schema_gives_is_documented() {
     let unseen: Vec<&String> = documented.iter().filter(|c| !seen.contains(*c) && !["invalid_option", "compile"].contains(&c.as_str())).collect();
     assert!(unseen.is_empty(), "no case in tests/corpus/check-schema.json gives {unseen:?}");
 }
+
+/// The lints read every subschema strict mode does: under `dependencies` and `contentSchema`,
+/// and deeper than 64 levels.
+#[test]
+fn lints_reach_every_subschema() {
+    let pointers = |text: &str| -> Vec<String> {
+        let r = check_schema(text, &CheckOptions::default());
+        r.diagnostics.iter().filter(|d| d.code == "required_not_in_properties").map(|d| d.pointer.clone()).collect()
+    };
+    let odd = r#"{"type": "object", "properties": {"a": {}}, "required": ["a", "b"]}"#;
+    let text = format!(r#"{{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "title": "t", "description": "d", "dependencies": {{"x": {odd}, "y": ["x"]}}}}"#);
+    assert_eq!(pointers(&text), vec!["/dependencies/x/required/1"]);
+    let text = format!(r#"{{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "contentSchema": {odd}}}"#);
+    assert_eq!(pointers(&text), vec!["/contentSchema/required/1"]);
+    let mut deep = odd.to_string();
+    for _ in 0..80 {
+        deep = format!(r#"{{"type": "object", "properties": {{"n": {deep}}}, "required": ["n"], "additionalProperties": false}}"#);
+    }
+    let found = pointers(&deep);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with("/required/1") && found[0].matches("/properties/n").count() == 80);
+}

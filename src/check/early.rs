@@ -12,7 +12,7 @@
 use crate::json::partial::{Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
-use crate::validator::{Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
+use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -32,6 +32,8 @@ const RECEIVED_CAP: usize = 256;
 /// validator's nodes).
 #[derive(Default)]
 struct Node {
+    /// It has a dynamic reference: it constrains nothing here, nor do the nodes below it.
+    dynamic: bool,
     always_false: bool,
     /// Every keyword here is decided when the value begins (`type` without `integer`): its
     /// closed value needs no validation (half the leaves of a typical output, whose validation
@@ -96,15 +98,18 @@ impl EarlySchema {
     pub fn new(validator: Arc<Validator>) -> Self {
         let closed_checks = !validator.uses_dynamic_scope();
         let mut nodes: Vec<Option<Node>> = Vec::new();
-        let mut todo = vec![validator.root()];
-        while let Some(id) = todo.pop() {
+        crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
             if nodes.len() <= id {
                 nodes.resize_with(id + 1, || None);
             }
-            if let Some(slot @ None) = nodes.get_mut(id) {
-                *slot = Some(read(&validator, id, &mut todo));
+            let node = read(&validator, id);
+            // A node whose meaning depends on the dynamic scope leads nowhere here.
+            let follow = !node.dynamic;
+            if let Some(slot) = nodes.get_mut(id) {
+                *slot = Some(node);
             }
-        }
+            follow
+        });
         let mut nodes: Vec<Node> = nodes.into_iter().map(Option::unwrap_or_default).collect();
         tag_nodes(&validator, &mut nodes);
         let absolute_definitions = (0..nodes.len()).any(|id| validator.keywords(id).iter().any(|k| matches!(k, Kw::JtdRef { .. })));
@@ -121,12 +126,13 @@ impl EarlySchema {
     }
 }
 
-/// Node `id` of the validator as the in-flight checks read it; the nodes it leads to are pushed
-/// on `todo`. A node whose meaning depends on the dynamic scope constrains nothing here.
-fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
+/// Node `id` of the validator as the in-flight checks read it. A node whose meaning depends on
+/// the dynamic scope constrains nothing here.
+fn read(validator: &Validator, id: NodeId) -> Node {
     let kws = validator.keywords(id);
     let mut node = Node { prefix_keyword: "prefixItems", rest_keyword: "items", ..Node::default() };
     if kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))) {
+        node.dynamic = true;
         return node;
     }
     let mut structural = true;
@@ -168,17 +174,14 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             }
             Kw::Properties(list) => {
                 node.properties.clone_from(list);
-                todo.extend(list.iter().map(|(_, n)| *n));
                 (false, true)
             }
             Kw::PatternProperties(list) => {
                 node.patterns = list.iter().map(|(p, source, n)| (*p, source.clone(), *n)).collect();
-                todo.extend(list.iter().map(|(_, _, n)| *n));
                 (false, false)
             }
             Kw::AdditionalProperties { node: n, .. } => {
                 node.additional = Some(*n);
-                todo.push(*n);
                 (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty())
             }
             Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
@@ -186,22 +189,18 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
                 node.rest = *rest;
                 node.prefix_keyword = prefix_keyword;
                 node.rest_keyword = rest_keyword;
-                todo.extend(prefix.iter().copied().chain(*rest));
                 (false, prefix.is_empty() && rest.is_some())
             }
             Kw::Ref(n) => {
                 node.all.push((Token::Key("$ref"), *n));
-                todo.push(*n);
                 (false, false)
             }
             Kw::AllOf(list) => {
                 node.all.extend(list.iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
-                todo.extend_from_slice(list);
                 (false, false)
             }
             Kw::AnyOf(list) | Kw::OneOf(list) => {
-                node.any.push((if matches!(kw, Kw::AnyOf(_)) { "anyOf" } else { "oneOf" }, list.clone()));
-                todo.extend_from_slice(list);
+                node.any.push((kw.name(), list.clone()));
                 (false, false)
             }
             Kw::JtdType { kind, nullable } => {
@@ -223,12 +222,10 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             Kw::JtdRef { node: n, name, nullable: false } => {
                 node.definition = Some(name.clone());
                 node.all.push((Token::Definition(id), *n));
-                todo.push(*n);
                 (false, false)
             }
             Kw::OptionalProperties(list) => {
                 node.optional.clone_from(list);
-                todo.extend(list.iter().map(|(_, n)| *n));
                 (false, false)
             }
             Kw::JtdAdditional(names) => {
@@ -237,7 +234,6 @@ fn read(validator: &Validator, id: NodeId, todo: &mut Vec<NodeId>) -> Node {
             }
             Kw::Values(n) => {
                 node.values = Some(*n);
-                todo.push(*n);
                 (false, false)
             }
             _ => (false, false),
@@ -331,6 +327,19 @@ struct Frame {
 struct Found {
     violation: Violation,
     incomplete: Option<Error<'static>>,
+    /// The validator's errors this violation stands for, to rank a disjunction's branches as the
+    /// final error does (`validator::rank`): one error may give several violations (an
+    /// `additionalProperties` error naming three properties gives three), its first counts it.
+    errors: usize,
+    /// One of them says the value's very type is wrong at the checked location.
+    wrong_type: bool,
+}
+
+impl Found {
+    /// Violations of one error at the checked location, counted once.
+    fn of_error(violations: Vec<Violation>, incomplete: Option<&Error<'static>>, wrong_type: bool) -> Vec<Found> {
+        violations.into_iter().enumerate().map(|(i, violation)| Found { violation, incomplete: incomplete.cloned(), errors: usize::from(i == 0), wrong_type: wrong_type && i == 0 }).collect()
+    }
 }
 
 /// Watches the parser's events and collects certain violations.
@@ -586,27 +595,25 @@ impl Checker {
                         Err(v) => failed.push(v),
                     }
                 }
-                // No branch holds. Report the branch the final error will most likely show, as
-                // it chooses: one whose very type is wrong here last, then the fewest
-                // violations, then the first; and keep to it, so that later checks below this
+                // No branch holds. Report the branch the final error will most likely show, by
+                // the rule it chooses by (`validator::rank`, on the errors, not the violations,
+                // each branch gave here); and keep to it, so that later checks below this
                 // disjunction do not mix in another branch's violations.
                 let chosen = self.chosen.borrow().get(id).copied();
-                let here = path.to_jsonpath();
-                let Some(index) = chosen.or_else(|| {
-                    failed
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(i, v)| (v.iter().any(|f| f.violation.path == here && matches!(f.violation.keyword.as_str(), "type" | "falseSchema")), v.len(), *i))
-                        .map(|(i, _)| i)
-                }) else {
+                let ranks = failed.iter().map(|v| Some(crate::validator::rank(v.iter().any(|f| f.wrong_type), v.iter().map(|f| f.errors).sum())));
+                let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
                     return Ok(());
                 };
                 self.chosen.borrow_mut().insert(*id, index);
                 let Some(mut found) = failed.into_iter().nth(index) else { return Ok(()) };
-                for f in &mut found {
+                for (i, f) in found.iter_mut().enumerate() {
                     if f.violation.branch.is_none() {
                         f.violation.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
                     }
+                    // To a disjunction around this one, the failure is one error (`anyOf`'s),
+                    // never of the wrong type.
+                    f.errors = usize::from(i == 0);
+                    f.wrong_type = false;
                 }
                 Err(found)
             }
@@ -622,9 +629,9 @@ impl Checker {
         // (`partial` None), or speaking of what is known until the value closes.
         let mut report = |keyword: &'static str, kind: ErrorKind<'static>, partial: Option<Partial>| {
             let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: format!("{}/{keyword}", self.path_of(route)) };
-            for violation in violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP) {
-                out.push(Found { violation, incomplete: partial.is_some().then(|| error.clone()) });
-            }
+            let wrong_type = crate::validator::is_wrong_type(&error.kind);
+            let incomplete = partial.is_some().then_some(&error);
+            out.extend(Found::of_error(violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP), incomplete, wrong_type));
         };
         match check {
             Check::Begin(kind) => {
@@ -633,13 +640,13 @@ impl Checker {
                     report("falseSchema", ErrorKind::FalseSchema, Some(subject()));
                 }
                 if let Some((mask, names)) = &node.types {
-                    if mask & kind_bits(*kind) == 0 {
+                    if !leaf::type_allows(*mask, kind_bits(*kind)) {
                         report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
-                let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| mask & kind_bits(*kind) == 0);
+                let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
                     report(keyword, ErrorKind::Type { expected: names.clone() }, Some(subject()));
                 }
@@ -653,7 +660,7 @@ impl Checker {
             Check::Text(prefix, chars) => {
                 let shown = || String::from_utf8_lossy(prefix).into_owned();
                 if let Some(max) = node.max_length {
-                    if *chars > max {
+                    if !leaf::length_at_most(*chars, max) {
                         let text = shown();
                         let partial = Partial { subject: crate::report::render::repr(&json!(text)), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
                         report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
@@ -690,7 +697,7 @@ impl Checker {
                         };
                         let mut at = path.clone();
                         at.push(Segment::Key(key.to_string()));
-                        elsewhere.extend(violation::in_flight(&error, &at, None, RECEIVED_CAP).into_iter().map(|violation| Found { violation, incomplete: None }));
+                        elsewhere.extend(Found::of_error(violation::in_flight(&error, &at, None, RECEIVED_CAP), None, false));
                     }
                 }
                 let closed = node.additional.is_some_and(|a| self.is_false(a));
@@ -718,10 +725,13 @@ impl Checker {
                 let validator = &self.schema.validator;
                 if !validator.node_is_valid(id, value) {
                     let base = self.path_of(route);
-                    for mut v in violation::from_errors(validator.node_errors(id, value), value, RECEIVED_CAP) {
+                    let errors = validator.node_errors(id, value);
+                    // The errors are counted on the first violation (they are sorted apart).
+                    let (mut count, mut wrong_type) = (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)));
+                    for mut v in violation::from_errors(errors, value, RECEIVED_CAP) {
                         let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
                         relocate(&mut v, path, if absolute { "" } else { &base });
-                        out.push(Found { violation: v, incomplete: None });
+                        out.push(Found { violation: v, incomplete: None, errors: std::mem::take(&mut count), wrong_type: std::mem::take(&mut wrong_type) });
                     }
                 }
             }
@@ -735,7 +745,7 @@ impl Checker {
     /// it closes.
     fn report(&mut self, result: Result<(), Vec<Found>>, at: Position, frame: Option<usize>) {
         if let Err(found) = result {
-            for Found { violation: v, incomplete } in found {
+            for Found { violation: v, incomplete, .. } in found {
                 if self.nulls_absent && !Self::survives_null_removal(&v) {
                     continue;
                 }
@@ -881,7 +891,7 @@ impl Observer for Checker {
             }
             // Certain at once: no later byte removes the repeat (see `output::repeated_name`).
             Event::Repeated(name) => {
-                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None };
+                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None, errors: 1, wrong_type: false };
                 self.report(Err(vec![found]), at, None);
             }
             Event::StringBytes(bytes) => {
@@ -889,7 +899,7 @@ impl Observer for Checker {
                 if !frame.needs_text || frame.reported {
                     return;
                 }
-                frame.chars += bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count() as u64;
+                frame.chars += leaf::code_points(bytes);
                 frame.text.extend_from_slice(bytes);
                 let r = self.frames.last().map(|f| self.eval(&f.expr, &Check::Text(&f.text, f.chars), path));
                 if let Some(r) = r {

@@ -20,7 +20,7 @@
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
-use crate::validator::value::{compare, Bound};
+use crate::validator::leaf::{self, Bound};
 use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
@@ -149,17 +149,19 @@ impl Verdict {
             return None;
         }
         let mut nodes: Vec<Option<Node>> = Vec::new();
-        let mut todo = vec![validator.root()];
-        while let Some(id) = todo.pop() {
+        crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
             if nodes.len() <= id {
                 nodes.resize_with(id + 1, || None);
             }
-            if nodes.get(id).is_some_and(Option::is_some) {
-                continue;
+            let node = plan(validator, id);
+            // The nodes below a node judged on the text are judged there too; the validator
+            // judges a delegated node whole.
+            let follow = matches!(node, Node::Check(_));
+            if let Some(slot) = nodes.get_mut(id) {
+                *slot = Some(node);
             }
-            let node = plan(validator, id, &mut todo);
-            *nodes.get_mut(id)? = Some(node);
-        }
+            follow
+        });
         Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(Node::Any)).collect(), root: validator.root() })
     }
 
@@ -241,18 +243,16 @@ enum Split {
     Missing(usize, Vec<String>),
 }
 
-/// How node `id` of the validator is checked while scanning; the nodes its checks lead to are
-/// pushed on `todo`. Keywords with simple, fixed meanings are checked on the text; scalar
+/// How node `id` of the validator is checked while scanning. Keywords with simple, fixed meanings are checked on the text; scalar
 /// keywords are handed the string's content (`string_keyword_is_valid`: `pattern`, `format`) or
 /// the parsed scalar (`keyword_is_valid`); a node with any other keyword is
 /// the validator's to judge whole (`Node::Delegate`).
-fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
+fn plan(validator: &Validator, id: usize) -> Node {
     let kws = validator.keywords(id);
     if kws.is_empty() {
         return Node::Any;
     }
     let mut c = Checks { node: id, prefix_keyword: "prefixItems", items_keyword: "items", ..Checks::default() };
-    let mut children = Vec::new();
     let choices = kws.iter().filter(|k| matches!(k, Kw::Enum(_) | Kw::Const(_))).count();
     let mut required: &[String] = &[];
     for (index, kw) in kws.iter().enumerate() {
@@ -314,7 +314,6 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
                 c.items = *rest;
                 c.prefix_keyword = prefix_keyword;
                 c.items_keyword = rest_keyword;
-                children.extend(prefix.iter().copied().chain(*rest));
                 c.arrays = true;
             }
             // Matches are kept as bits of a u64.
@@ -333,41 +332,33 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
             Kw::Properties(list) => {
                 for (name, node) in list {
                     c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(*node), required: None });
-                    children.push(*node);
                 }
                 c.objects = true;
             }
             Kw::PatternProperties(list) if list.len() <= 64 => {
                 for (pattern, source, node) in list {
                     c.patterns.push((*pattern, *node, crate::json::path::escape_pointer_token(source).into_owned()));
-                    children.push(*node);
                 }
                 c.objects = true;
             }
             Kw::AdditionalProperties { node, .. } => {
                 c.additional = Some(*node);
-                children.push(*node);
                 c.objects = true;
             }
             Kw::Ref(node) => {
                 c.all.push(*node);
-                children.push(*node);
             }
             Kw::AllOf(nodes) => {
                 c.all.extend_from_slice(nodes);
-                children.extend_from_slice(nodes);
             }
             Kw::AnyOf(nodes) => {
                 c.any.clone_from(nodes);
-                children.extend_from_slice(nodes);
             }
             Kw::OneOf(nodes) => {
                 c.one.clone_from(nodes);
-                children.extend_from_slice(nodes);
             }
             Kw::Not(node, _) => {
                 c.not = Some(*node);
-                children.push(*node);
             }
             _ => return Node::Delegate,
         }
@@ -390,7 +381,6 @@ fn plan(validator: &Validator, id: usize, todo: &mut Vec<usize>) -> Node {
     // By length first (`find_key`): most lookups then decide on the lengths, without
     // comparing bytes.
     crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
-    todo.extend(children);
     Node::Check(Box::new(c))
 }
 
@@ -606,10 +596,8 @@ impl<'a> Run<'a> {
                         return Err(Stop::Fail);
                     }
                     if let Value::Number(n) = &value {
-                        for (bound, limit) in &c.bounds {
-                            if compare(n, limit).is_some_and(|order| !bound.holds(order)) {
-                                return Err(Stop::Fail);
-                            }
+                        if !c.bounds.iter().all(|(bound, limit)| leaf::bound_holds(*bound, n, limit)) {
+                            return Err(Stop::Fail);
                         }
                     }
                 } else if c.integer_only && !integral {
@@ -674,15 +662,12 @@ impl<'a> Run<'a> {
     /// (`scalar`: and its scalar keywords, a mixed `enum`, on the string as a value).
     fn string_valid(&mut self, c: &Checks, content: &str, scalar: bool) -> bool {
         if let Some(allowed) = &c.strings {
-            if !allowed.iter().any(|a| a == content) {
+            if !leaf::string_choice_holds(allowed.iter().map(String::as_str), content) {
                 return false;
             }
         }
-        if c.min_length.is_some() || c.max_length.is_some() {
-            let n = content.chars().count() as u64;
-            if c.min_length.is_some_and(|m| n < m) || c.max_length.is_some_and(|m| n > m) {
-                return false;
-            }
+        if c.min_length.is_some_and(|m| !leaf::min_length_holds(content, m)) || c.max_length.is_some_and(|m| !leaf::max_length_holds(content, m)) {
+            return false;
         }
         if !c.string_keywords.iter().all(|&index| self.validator.string_keyword_is_valid(c.node, index, content) != Some(false)) {
             return false;

@@ -11,6 +11,7 @@
 use crate::agent::config::{shape_diagnostics, ConfigCode};
 use crate::schema::contract::{self, Contract, Options};
 use crate::validator::draft::{drafts_knowing, Draft};
+use crate::validator::keywords::{self, MAX_WALK_DEPTH};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
 use crate::schema::strict;
 use crate::schema::version;
@@ -421,31 +422,24 @@ fn ids_beside_ref(report: &mut Report, schema: &Value, draft: Draft) {
     }
 }
 
-/// Every subschema with its pointer, root first (breadth of real schemas; bounded depth).
+/// Every subschema with its pointer, sorted by pointer: the keyword table's walk, whatever the
+/// draft (a keyword another draft reads is still linted), as deep as strict mode walks.
 fn subschemas(root: &Value) -> Vec<Object<'_>> {
-    const ONE: [&str; 11] = ["additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties"];
-    const LISTS: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-    const MAPS: [&str; 5] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
     let mut out = Vec::new();
     let mut todo = vec![(String::new(), root, 0usize)];
     while let Some((pointer, value, depth)) = todo.pop() {
         let Value::Object(map) = value else { continue };
-        if depth > 64 {
+        if depth > MAX_WALK_DEPTH {
             continue;
         }
-        for (key, sub) in map {
-            let base = format!("{pointer}/{}", escape_pointer_token(key));
-            match sub {
-                Value::Object(_) if ONE.contains(&key.as_str()) => todo.push((base, sub, depth + 1)),
-                Value::Array(list) if LISTS.contains(&key.as_str()) => {
-                    todo.extend(list.iter().enumerate().map(|(i, s)| (format!("{base}/{i}"), s, depth + 1)));
-                }
-                Value::Object(members) if MAPS.contains(&key.as_str()) => {
-                    todo.extend(members.iter().map(|(n, s)| (format!("{base}/{}", escape_pointer_token(n)), s, depth + 1)));
-                }
-                _ => {}
+        keywords::subschemas(map, |_| true, |key, sub, step| {
+            let mut at = format!("{pointer}/{}", escape_pointer_token(key));
+            if let Some(token) = step.token() {
+                at.push('/');
+                at.push_str(&escape_pointer_token(&token));
             }
-        }
+            todo.push((at, sub, depth + 1));
+        });
         out.push((pointer, map));
     }
     crate::sort::sort_by(&mut out, |a, b| a.0.cmp(&b.0));

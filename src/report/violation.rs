@@ -4,7 +4,7 @@
 use crate::json::writer::{write_key, write_str, write_value};
 use crate::json::path::InstancePath;
 use crate::report::render::{quote, repr, truncate_value};
-use crate::validator::{branch_rank, Error, ErrorKind};
+use crate::validator::{branch_rank, nearest_branch, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::cmp::Ordering;
@@ -307,12 +307,8 @@ fn base(path: &InstancePath, order: &[usize], keyword: &str, schema_path: &str, 
 
 /// The branch that came nearest to matching (`branch_rank`; the earlier of equals).
 fn closest_branch<'e, 'v>(context: &'e [Vec<Error<'v>>], at: &str) -> Option<(usize, &'e [Error<'v>])> {
-    context
-        .iter()
-        .enumerate()
-        .filter(|(_, errors)| !errors.is_empty())
-        .min_by_key(|(i, errors)| (branch_rank(errors, at), *i))
-        .map(|(i, errors)| (i, errors.as_slice()))
+    let i = nearest_branch(context.iter().map(|errors| (!errors.is_empty()).then(|| branch_rank(errors, at))))?;
+    context.get(i).map(|errors| (i, errors.as_slice()))
 }
 
 fn plural(n: u64) -> &'static str {

@@ -6,6 +6,8 @@ use crate::validator::draft::{Draft, ALL_DRAFTS};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
 use crate::report::violation;
 use crate::validator::{Options, Validator};
+use crate::validator::keywords::{self as table, Shape};
+use crate::json::path::escape_pointer_token;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::cell::OnceCell;
@@ -57,25 +59,26 @@ pub fn check(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
     issues
 }
 
-/// Resources below the root that name their own draft.
+/// Resources below the root that name their own draft, found where subschemas are (the keyword
+/// table's walk: a value under `const` or `enum` that looks like a schema is not one).
 fn nested(value: &Value, pointer: &str, depth: usize, issues: &mut Vec<SchemaIssue>) {
-    if depth > 256 {
+    let Value::Object(map) = value else { return };
+    if depth > table::MAX_WALK_DEPTH {
         return;
     }
-    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
-        Value::Object(map) => Box::new(map.iter().map(|(k, v)| (crate::json::path::escape_pointer_token(k).into_owned(), v))),
-        Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
-        _ => return,
-    };
-    for (token, child) in children {
-        let here = format!("{pointer}/{token}");
+    table::subschemas(map, |_| true, |key, child, step| {
+        let mut here = format!("{pointer}/{}", escape_pointer_token(key));
+        if let Some(token) = step.token() {
+            here.push('/');
+            here.push_str(&escape_pointer_token(&token));
+        }
         // An embedded resource (it has an identifier) may name its own draft.
         let draft = child.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri);
         if let Some(d) = draft.filter(|d| child.get(d.id_keyword()).is_some()) {
             check_at(child, d, &here, issues);
         }
         nested(child, &here, depth + 1, issues);
-    }
+    });
 }
 
 fn check_at(schema: &Value, draft: Draft, at: &str, issues: &mut Vec<SchemaIssue>) {
@@ -149,18 +152,20 @@ fn plainly_valid(schema: &Value, draft: Draft, depth: usize) -> bool {
         },
         "required" => names(v),
         "dependentRequired" => v.as_object().is_some_and(|m| m.values().all(names)),
-        "dependencies" => v.as_object().is_some_and(|m| m.values().all(|d| if d.is_array() { names(d) } else { sub(d) })),
-        "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" => sub_map(v),
         // Draft 4 takes booleans here too; an object is a schema in every draft.
         "additionalProperties" | "additionalItems" => v.is_boolean() || sub(v),
-        "items" => match v {
-            Value::Array(_) => draft != Draft::Draft202012 && subs(v),
-            _ => sub(v),
+        // Keywords holding subschemas, by their shape in the keyword table.
+        _ => match table::lookup(key).map(|k| k.shape) {
+            Some(Shape::One) => sub(v),
+            Some(Shape::List) => subs(v),
+            Some(Shape::Map) => sub_map(v),
+            Some(Shape::OneOrList) => match v {
+                Value::Array(_) => draft != Draft::Draft202012 && subs(v),
+                _ => sub(v),
+            },
+            Some(Shape::MapOfSchemaOrNames) => v.as_object().is_some_and(|m| m.values().all(|d| if d.is_array() { names(d) } else { sub(d) })),
+            Some(Shape::Leaf) | None => true,
         },
-        "prefixItems" | "allOf" | "anyOf" | "oneOf" => subs(v),
-        "not" | "if" | "then" | "else" | "contains" | "propertyNames" | "unevaluatedItems" | "unevaluatedProperties"
-        | "contentSchema" => sub(v),
-        _ => true,
     })
 }
 
@@ -210,6 +215,18 @@ mod tests {
         let pointers: Vec<&str> = issues.iter().map(|i| i.pointer.as_str()).collect();
         assert_eq!(pointers, vec!["/type", "/properties/a/minLength"], "{issues:?}");
         assert!(issues[0].message.contains("'strng' is not one of"), "{}", issues[0].message);
+    }
+
+    /// An embedded resource naming its own draft is checked against it where subschemas are, and
+    /// only there: a value under `const` that looks like one is a value, not a schema.
+    #[test]
+    fn embedded_resources_are_found_where_subschemas_are() {
+        // Draft 4's `exclusiveMinimum` is a boolean; 2020-12's a number.
+        let embedded = json!({"$schema": "http://json-schema.org/draft-04/schema#", "id": "http://example.com/e", "minimum": 1, "exclusiveMinimum": 3});
+        let pointers = |schema: Value| check(&schema, Draft::Draft202012).into_iter().map(|i| i.pointer).collect::<Vec<_>>();
+        assert_eq!(pointers(json!({"$defs": {"e": embedded.clone()}})), vec!["/$defs/e/exclusiveMinimum"]);
+        assert_eq!(pointers(json!({"dependentSchemas": {"x": {"prefixItems": [embedded.clone()]}}})), vec!["/dependentSchemas/x/prefixItems/0/exclusiveMinimum"]);
+        assert!(pointers(json!({"const": embedded.clone(), "enum": [embedded]})).is_empty());
     }
 
     /// Every keyword a meta-schema document names (under `properties`) has a rule in

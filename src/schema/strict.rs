@@ -6,9 +6,10 @@
 //! validators (Ajv) check them, and schemas written for those rely on it.
 
 use crate::validator::draft::{drafts_knowing, keywords, Draft};
+use crate::validator::keywords::{self as table, Step, MAX_WALK_DEPTH};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
 use crate::json::path::escape_pointer_token;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Keywords that carry no assertion and are always allowed, whatever the draft.
 const ANNOTATIONS: &[&str] = &[
@@ -35,9 +36,6 @@ pub fn unknown_keywords(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
 pub fn ids_beside_ref(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
     Walk::run(schema, draft).ignored_ids
 }
-
-/// Deep enough for any real schema; deeper documents are refused by the schema depth limit first.
-const MAX_WALK_DEPTH: usize = 512;
 
 #[derive(Default)]
 struct Walk {
@@ -74,7 +72,7 @@ impl Walk {
             .and_then(Draft::from_meta_schema_uri)
             .unwrap_or(draft);
         // Before 2019-09 a string `$ref` hides every keyword beside it.
-        let reference = map.get("$ref").and_then(Value::as_str).filter(|_| draft <= Draft::Draft7);
+        let reference = map.get("$ref").and_then(Value::as_str).filter(|_| draft.ref_hides_siblings());
         let hidden: Vec<&str> = match reference {
             Some(_) => map.keys().map(String::as_str).filter(|k| is_allowed(k, draft) && hidden_beside_ref(k, draft)).collect(),
             None => Vec::new(),
@@ -95,45 +93,14 @@ impl Walk {
         }
     }
 
-    /// Recurses into the subschemas a known keyword holds.
+    /// Recurses into the subschemas a known keyword holds (by its shape in the keyword table).
     fn keyword(&mut self, key: &str, value: &Value, draft: Draft, depth: usize) {
-        match key {
-            // One subschema.
-            "additionalItems" | "additionalProperties" | "contains" | "propertyNames" | "not" | "if"
-            | "then" | "else" | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" => {
-                self.schema(value, draft, depth + 1)
-            }
-            // A subschema or a list of them.
-            "items" => match value {
-                Value::Array(list) => self.list(list, draft, depth),
-                other => self.schema(other, draft, depth + 1),
-            },
-            // Lists of subschemas.
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-                if let Value::Array(list) = value {
-                    self.list(list, draft, depth)
-                }
-            }
-            // Maps of name → subschema (`dependencies` values may also be lists of names).
-            "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" | "dependencies" => {
-                if let Value::Object(map) = value {
-                    self.map(map, draft, depth)
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn list(&mut self, list: &[Value], draft: Draft, depth: usize) {
-        for (i, item) in list.iter().enumerate() {
-            self.under(&i.to_string(), |w| w.schema(item, draft, depth + 1));
-        }
-    }
-
-    fn map(&mut self, map: &Map<String, Value>, draft: Draft, depth: usize) {
-        for (name, sub) in map {
-            self.under(name, |w| w.schema(sub, draft, depth + 1));
-        }
+        let Some(shape) = table::lookup(key).map(|k| k.shape) else { return };
+        table::subschemas_of(shape, value, |sub, step| match step {
+            Step::Whole => self.schema(sub, draft, depth + 1),
+            Step::Index(i) => self.under(&i.to_string(), |w| w.schema(sub, draft, depth + 1)),
+            Step::Name(name) => self.under(name, |w| w.schema(sub, draft, depth + 1)),
+        });
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::ecma::Pattern;
 use super::format;
+use super::keywords;
 use super::uri;
 use super::{CompileError, Options, Validator};
 use crate::validator::draft::Draft;
@@ -263,7 +264,7 @@ fn schema_draft(schema: &Value) -> Option<Draft> {
 /// hides every sibling, `$id` included).
 fn id_of(value: &Value, draft: Draft) -> Option<&str> {
     let obj = value.as_object()?;
-    if draft <= Draft::Draft7 && obj.contains_key("$ref") {
+    if draft.ref_hides_siblings() && obj.contains_key("$ref") {
         return None;
     }
     obj.get(draft.id_keyword()).and_then(Value::as_str)
@@ -291,34 +292,7 @@ fn reads(draft: Draft, keyword: &str) -> bool {
 
 /// The subschemas below a schema object, with the pointer tokens that lead to each.
 fn children<'s>(obj: &'s Map<String, Value>, draft: Draft, mut f: impl FnMut(&'s Value, &str, Option<String>)) {
-    for (k, v) in obj {
-        if !reads(draft, k) {
-            continue;
-        }
-        match k.as_str() {
-            "additionalItems" | "additionalProperties" | "contains" | "propertyNames" | "not" | "if" | "then" | "else"
-            | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" => f(v, k, None),
-            "items" => match v {
-                Value::Array(items) => items.iter().enumerate().for_each(|(i, item)| f(item, k, Some(i.to_string()))),
-                _ => f(v, k, None),
-            },
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-                if let Value::Array(items) = v {
-                    items.iter().enumerate().for_each(|(i, item)| f(item, k, Some(i.to_string())));
-                }
-            }
-            "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" | "dependencies" => {
-                if let Value::Object(map) = v {
-                    for (name, sub) in map {
-                        if !sub.is_array() {
-                            f(sub, k, Some(name.clone()));
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    keywords::subschemas(obj, |k| reads(draft, k), |k, v, step| f(v, k, step.token()));
 }
 
 /// A non-negative integer, also when written as `2.0`.
@@ -337,28 +311,28 @@ impl<'s, 'o> Compiler<'s, 'o> {
         let draft = schema_draft(value).unwrap_or(draft);
         let mut base = base.to_string();
         if let Some(id) = id_of(value, draft) {
-            if draft <= Draft::Draft7 && id.starts_with('#') {
+            if !draft.knows("$anchor") && id.starts_with('#') {
                 self.registry.anchors.insert((base.clone(), id.trim_start_matches('#').to_string()), (value, false));
             } else {
                 let resolved = uri::resolve(&base, id);
                 let (doc, fragment) = uri::split_fragment(&resolved);
                 base = uri::normalize(doc).to_string();
                 self.registry.resources.insert(base.clone(), (value, draft, base.clone()));
-                if draft <= Draft::Draft7 && !fragment.is_empty() && !fragment.starts_with('/') {
+                if !draft.knows("$anchor") && !fragment.is_empty() && !fragment.starts_with('/') {
                     self.registry.anchors.insert((base.clone(), fragment.to_string()), (value, false));
                 }
             }
         }
-        if draft >= Draft::Draft201909 {
+        if draft.knows("$anchor") {
             if let Some(anchor) = obj.get("$anchor").and_then(Value::as_str) {
                 self.registry.anchors.insert((base.clone(), anchor.to_string()), (value, false));
             }
-            if draft >= Draft::Draft202012 {
+            if draft.knows("$dynamicAnchor") {
                 if let Some(anchor) = obj.get("$dynamicAnchor").and_then(Value::as_str) {
                     self.registry.anchors.insert((base.clone(), anchor.to_string()), (value, true));
                 }
             }
-            if draft == Draft::Draft201909 && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+            if draft.knows("$recursiveAnchor") && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
                 self.registry.recursive.insert(base.clone());
             }
         }
@@ -548,11 +522,11 @@ impl<'s, 'o> Compiler<'s, 'o> {
             let (target, _) = self.resolve(site, r, "$ref")?;
             kws.push(Kw::Ref(self.node(&target)?));
             // Before 2019-09 a `$ref` is the whole schema.
-            if draft <= Draft::Draft7 {
+            if draft.ref_hides_siblings() {
                 return Ok(kws);
             }
         }
-        if draft == Draft::Draft202012 {
+        if draft.knows("$dynamicRef") {
             if let Some(Value::String(r)) = obj.get("$dynamicRef") {
                 let (target, anchor) = self.resolve(site, r, "$dynamicRef")?;
                 if let Some(name) = &anchor {
@@ -561,7 +535,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
                 kws.push(Kw::DynamicRef { target: self.node(&target)?, anchor });
             }
         }
-        if draft == Draft::Draft201909 {
+        if draft.knows("$recursiveRef") {
             if let Some(Value::String(r)) = obj.get("$recursiveRef") {
                 let (target, _) = self.resolve(site, r, "$recursiveRef")?;
                 self.recursive_refs = true;
@@ -607,7 +581,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         }
         // Arrays.
         let items = obj.get("items").filter(|_| knows("items"));
-        let (prefix_value, rest_value, prefix_keyword, rest_keyword) = if draft >= Draft::Draft202012 {
+        let (prefix_value, rest_value, prefix_keyword, rest_keyword) = if draft.knows("prefixItems") {
             (obj.get("prefixItems").filter(|_| knows("prefixItems")), items, "prefixItems", "items")
         } else {
             match items {
@@ -630,7 +604,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         }
         if let (true, Some(contains)) = (knows("contains"), obj.get("contains")) {
             let node = self.child(site, contains, &["contains"])?;
-            let later = draft >= Draft::Draft201909;
+            let later = draft.knows("minContains");
             let min_written = later && obj.get("minContains").and_then(count).is_some();
             let min = if later { obj.get("minContains").and_then(count).unwrap_or(1) } else { 1 };
             let max = if later { obj.get("maxContains").and_then(count) } else { None };

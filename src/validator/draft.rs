@@ -107,7 +107,13 @@ impl Draft {
     /// Whether `keyword` means something in this draft (validation, applicator, core or
     /// annotation keyword). `x-` extensions are not keywords; callers allow them separately.
     pub fn knows(self, keyword: &str) -> bool {
-        keywords(self).contains(&keyword)
+        super::keywords::knows(self, keyword)
+    }
+
+    /// Whether a `$ref` stands for its whole schema object, every keyword beside it ignored
+    /// (before 2019-09).
+    pub fn ref_hides_siblings(self) -> bool {
+        self <= Draft::Draft7
     }
 }
 
@@ -117,72 +123,26 @@ impl fmt::Display for Draft {
     }
 }
 
-/// Keywords every draft shares. `definitions` is kept in all drafts: later ones retain it in their
-/// meta-schemas and `$ref: "#/definitions/…"` works everywhere, so it is never a silent no-op.
-const COMMON: &[&str] = &[
-    "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum",
-    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
-    "items", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
-    "required", "additionalProperties", "definitions", "properties", "patternProperties",
-    "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
-];
-const DRAFT4: &[&str] = &["id", "additionalItems", "dependencies"];
-const DRAFT6: &[&str] = &["$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples"];
-const DRAFT7: &[&str] = &[
-    "$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples",
-    "$comment", "if", "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
-];
-const DRAFT201909: &[&str] = &[
-    "$id", "additionalItems", "const", "contains", "propertyNames", "examples", "$comment", "if",
-    "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
-    "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs",
-    "dependentSchemas", "dependentRequired", "unevaluatedItems", "unevaluatedProperties",
-    "maxContains", "minContains", "deprecated",
-];
-const DRAFT202012: &[&str] = &[
-    "$id", "const", "contains", "propertyNames", "examples", "$comment", "if", "then", "else",
-    "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "$anchor",
-    "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$defs", "dependentSchemas",
-    "dependentRequired", "unevaluatedItems", "unevaluatedProperties", "maxContains",
-    "minContains", "deprecated", "prefixItems",
-];
-
-/// The keywords of a JTD schema (RFC 8927 section 2); none of `COMMON` applies, see `knows`.
-const JTD: &[&str] = &[
-    "metadata", "nullable", "definitions", "ref", "type", "enum", "elements", "properties",
-    "optionalProperties", "additionalProperties", "values", "discriminator", "mapping",
-];
-
-fn own_keywords(draft: Draft) -> &'static [&'static str] {
-    match draft {
-        Draft::Draft4 => DRAFT4,
-        Draft::Draft6 => DRAFT6,
-        Draft::Draft7 => DRAFT7,
-        Draft::Draft201909 => DRAFT201909,
-        Draft::Draft202012 => DRAFT202012,
-        Draft::Jtd => JTD,
-    }
-}
-
-/// Every keyword the draft knows, common ones included.
+/// Every keyword the draft knows (the keyword table's rows for it, or JTD's keywords).
 pub fn keywords(draft: Draft) -> KeywordSet {
-    KeywordSet { own: own_keywords(draft), common: if draft == Draft::Jtd { &[] } else { COMMON } }
+    KeywordSet { draft }
 }
 
-/// The keywords of one draft: the shared list plus the draft's own.
+/// The keywords of one draft, in the keyword table's order.
 #[derive(Clone, Copy)]
 pub struct KeywordSet {
-    own: &'static [&'static str],
-    common: &'static [&'static str],
+    draft: Draft,
 }
 
 impl KeywordSet {
     pub fn contains(&self, keyword: &&str) -> bool {
-        self.common.contains(keyword) || self.own.contains(keyword)
+        super::keywords::knows(self.draft, keyword)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.common.iter().chain(self.own.iter()).copied()
+        let draft = self.draft;
+        let jtd: &'static [&'static str] = if draft == Draft::Jtd { super::keywords::JTD_KEYWORDS } else { &[] };
+        super::keywords::KEYWORDS.iter().filter(move |k| k.in_draft(draft)).map(|k| k.name).chain(jtd.iter().copied())
     }
 }
 
@@ -220,5 +180,58 @@ mod tests {
         assert!(!Draft::Draft202012.knows("dependencies"));
         assert_eq!(drafts_knowing("prefixItems", Draft::Draft7), vec![Draft::Draft202012]);
         assert_eq!(drafts_knowing("dependencies", Draft::Draft202012), vec![Draft::Draft7, Draft::Draft6, Draft::Draft4]);
+    }
+
+    /// The keyword lists as they were written by hand before the keyword table: each draft's
+    /// keywords, in the order suggestions search them, are still these.
+    #[test]
+    fn the_table_lists_each_drafts_keywords_in_order() {
+        const COMMON: &[&str] = &[
+            "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum",
+            "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
+            "items", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
+            "required", "additionalProperties", "definitions", "properties", "patternProperties",
+            "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
+        ];
+        const DRAFT4: &[&str] = &["id", "additionalItems", "dependencies"];
+        const DRAFT6: &[&str] = &["$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples"];
+        const DRAFT7: &[&str] = &[
+            "$id", "additionalItems", "dependencies", "const", "contains", "propertyNames", "examples",
+            "$comment", "if", "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
+        ];
+        const DRAFT201909: &[&str] = &[
+            "$id", "additionalItems", "const", "contains", "propertyNames", "examples", "$comment", "if",
+            "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
+            "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs",
+            "dependentSchemas", "dependentRequired", "unevaluatedItems", "unevaluatedProperties",
+            "maxContains", "minContains", "deprecated",
+        ];
+        const DRAFT202012: &[&str] = &[
+            "$id", "const", "contains", "propertyNames", "examples", "$comment", "if", "then", "else",
+            "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "$anchor",
+            "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$defs", "dependentSchemas",
+            "dependentRequired", "unevaluatedItems", "unevaluatedProperties", "maxContains",
+            "minContains", "deprecated", "prefixItems",
+        ];
+        
+        /// The keywords of a JTD schema (RFC 8927 section 2); none of `COMMON` applies, see `knows`.
+        const JTD: &[&str] = &[
+            "metadata", "nullable", "definitions", "ref", "type", "enum", "elements", "properties",
+            "optionalProperties", "additionalProperties", "values", "discriminator", "mapping",
+        ];
+        let own = |d: Draft| match d {
+            Draft::Draft4 => DRAFT4,
+            Draft::Draft6 => DRAFT6,
+            Draft::Draft7 => DRAFT7,
+            Draft::Draft201909 => DRAFT201909,
+            Draft::Draft202012 => DRAFT202012,
+            Draft::Jtd => JTD,
+        };
+        for d in ALL_DRAFTS {
+            let expected: Vec<&str> = COMMON.iter().chain(own(d)).copied().collect();
+            assert_eq!(keywords(d).iter().collect::<Vec<_>>(), expected, "{d}");
+        }
+        assert_eq!(keywords(Draft::Jtd).iter().collect::<Vec<_>>(), JTD.to_vec());
+        assert!(Draft::Jtd.knows("mapping") && !Draft::Jtd.knows("$ref"));
     }
 }

@@ -3,12 +3,13 @@
 //! ends it. Annotations (which properties and items were evaluated) are gathered only below a
 //! node that has `unevaluatedProperties`/`unevaluatedItems`, and only from subschemas that pass.
 
-use super::compile::{JtdType, Kw, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
-use super::value::{all_unique, compare, equal, is_draft4_integer, is_integer, is_multiple_of, Bound};
+use super::compile::{JtdType, Kw};
+use super::leaf::{self, Bound};
+use super::value::all_unique;
 use super::{branch_rank, Error, ErrorKind, Validator, MAX_DEPTH};
 use super::format::Check;
 use crate::validator::draft::Draft;
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 
@@ -120,18 +121,6 @@ fn write_token(out: &mut String, seg: &Seg<'_>) {
     match seg {
         Seg::Key(k) => out.push_str(&crate::json::path::escape_pointer_token(k)),
         Seg::Index(i) => crate::json::path::push_index(out, *i),
-    }
-}
-
-fn type_mask(value: &Value) -> u8 {
-    match value {
-        Value::Null => NULL,
-        Value::Bool(_) => BOOLEAN,
-        Value::Number(n) if is_integer(n) => INTEGER | NUMBER,
-        Value::Number(_) => NUMBER,
-        Value::String(_) => STRING,
-        Value::Array(_) => ARRAY,
-        Value::Object(_) => OBJECT,
     }
 }
 
@@ -250,324 +239,48 @@ impl<'s, 'v> Ctx<'s, 'v> {
         ok
     }
 
-    fn keyword(&mut self, kw: &'s Kw, draft: Draft, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+    /// One keyword on a value: each keyword's evaluation is a function of its own below, the
+    /// leaf ones calling the rule they share with the verdict and the stream (`leaf`).
+    fn keyword(&mut self, kw: &'s Kw, draft: Draft, value: &'v Value, seen: Option<&mut Seen>) -> bool {
         match kw {
             Kw::False => self.fail("falseSchema", None, value, ErrorKind::FalseSchema),
             Kw::Ref(target) => self.follow("$ref", *target, value, seen),
-            Kw::DynamicRef { target, anchor } => {
-                let mut node = *target;
-                if let Some(name) = anchor {
-                    // The outermost resource in the dynamic scope with that dynamic anchor.
-                    let v = self.v;
-                    let found = self.scope.iter().find_map(|r| {
-                        v.resources.get(*r).and_then(|res| res.dynamic_anchors.iter().find(|(n, _)| n == name).map(|(_, node)| *node))
-                    });
-                    node = found.unwrap_or(node);
-                }
-                self.follow("$dynamicRef", node, value, seen)
-            }
-            Kw::RecursiveRef(target) => {
-                let v = self.v;
-                let mut node = *target;
-                let anchored = |r: usize| v.resources.get(r).and_then(|res| res.recursive_root);
-                if v.nodes.get(*target).and_then(|t| anchored(t.resource)) == Some(*target) {
-                    // Innermost to outermost, as long as each resource is anchored too.
-                    for r in self.scope.iter().rev() {
-                        match anchored(*r) {
-                            Some(root) => node = root,
-                            None => break,
-                        }
-                    }
-                }
-                self.follow("$recursiveRef", node, value, seen)
-            }
-            Kw::Type { mask, names } => {
-                let mut have = type_mask(value);
-                if draft == Draft::Draft4 && have & INTEGER != 0 && matches!(value, Value::Number(n) if !is_draft4_integer(n)) {
-                    have &= !INTEGER;
-                }
-                if have & mask != 0 {
-                    return true;
-                }
-                self.fail("type", Some("type"), value, ErrorKind::Type { expected: names.clone() })
-            }
-            Kw::Enum(options) => {
-                let ok = match options {
-                    Value::Array(list) => list.iter().any(|o| equal(o, value)),
-                    _ => false,
-                };
-                ok || self.fail("enum", Some("enum"), value, ErrorKind::Enum { options: options.clone() })
-            }
-            Kw::Const(expected) => equal(expected, value) || self.fail("const", Some("const"), value, ErrorKind::Const { expected: expected.clone() }),
-            Kw::Minimum(limit) | Kw::Maximum(limit) | Kw::ExclusiveMinimum(limit) | Kw::ExclusiveMaximum(limit) => {
-                let Value::Number(n) = value else { return true };
-                let Some(order) = compare(n, limit) else { return true };
-                let (bound, keyword, kind) = match kw {
-                    Kw::Minimum(_) => (Bound::Minimum, "minimum", ErrorKind::Minimum { limit: limit.clone() }),
-                    Kw::Maximum(_) => (Bound::Maximum, "maximum", ErrorKind::Maximum { limit: limit.clone() }),
-                    Kw::ExclusiveMinimum(_) => (Bound::ExclusiveMinimum, "exclusiveMinimum", ErrorKind::ExclusiveMinimum { limit: limit.clone() }),
-                    _ => (Bound::ExclusiveMaximum, "exclusiveMaximum", ErrorKind::ExclusiveMaximum { limit: limit.clone() }),
-                };
-                bound.holds(order) || self.fail(keyword, Some(keyword), value, kind)
-            }
-            Kw::MultipleOf(m) => {
-                let Value::Number(n) = value else { return true };
-                is_multiple_of(n, m) || self.fail("multipleOf", Some("multipleOf"), value, ErrorKind::MultipleOf { multiple_of: m.clone() })
-            }
-            Kw::MinLength(limit) | Kw::MaxLength(limit) => {
-                let Value::String(s) = value else { return true };
-                // Characters, not bytes: a count only matters when the byte length is near the limit.
-                let len = |s: &str| s.chars().count() as u64;
-                match kw {
-                    Kw::MinLength(_) => (s.len() as u64) >= limit.saturating_mul(4) || len(s) >= *limit || self.fail("minLength", Some("minLength"), value, ErrorKind::MinLength { limit: *limit }),
-                    _ => (s.len() as u64) <= *limit || len(s) <= *limit || self.fail("maxLength", Some("maxLength"), value, ErrorKind::MaxLength { limit: *limit }),
-                }
-            }
-            Kw::Pattern(_, source) => {
-                let Value::String(s) = value else { return true };
-                match string_miss(self.v, kw, s) {
-                    None => true,
-                    Some(Miss::Backtracked) => self.fail("pattern", Some("pattern"), value, ErrorKind::Backtracked { pattern: source.clone() }),
-                    Some(Miss::Unmatched) => self.fail("pattern", Some("pattern"), value, ErrorKind::Pattern { pattern: source.clone() }),
-                }
-            }
-            Kw::Format(check, name) => {
-                let Value::String(s) = value else { return true };
-                match (string_miss(self.v, kw, s), check) {
-                    (None, _) => true,
-                    (Some(Miss::Backtracked), Check::Pattern(_, source)) => {
-                        self.fail("format", Some("format"), value, ErrorKind::Backtracked { pattern: source.clone() })
-                    }
-                    (Some(_), _) => self.fail("format", Some("format"), value, ErrorKind::Format { format: name.clone() }),
-                }
-            }
-            Kw::ContentEncoding(encoding) => {
-                let Value::String(s) = value else { return true };
-                super::format::base64(s).is_some() || self.fail("contentEncoding", Some("contentEncoding"), value, ErrorKind::ContentEncoding { encoding: encoding.clone() })
-            }
-            Kw::ContentMediaType(media_type, base64) => {
-                let Value::String(s) = value else { return true };
-                let decoded = if *base64 { super::format::base64(s) } else { Some(s.as_bytes().to_vec()) };
-                // Undecodable text is contentEncoding's error, not this one's.
-                let Some(bytes) = decoded else { return true };
-                serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
-                    || self.fail("contentMediaType", Some("contentMediaType"), value, ErrorKind::ContentMediaType { media_type: media_type.clone() })
-            }
-            Kw::MinItems(limit) | Kw::MaxItems(limit) => {
-                let Value::Array(items) = value else { return true };
-                let n = items.len() as u64;
-                match kw {
-                    Kw::MinItems(_) => n >= *limit || self.fail("minItems", Some("minItems"), value, ErrorKind::MinItems { limit: *limit }),
-                    _ => n <= *limit || self.fail("maxItems", Some("maxItems"), value, ErrorKind::MaxItems { limit: *limit }),
-                }
-            }
-            Kw::UniqueItems => {
-                let Value::Array(items) = value else { return true };
-                all_unique(items) || self.fail("uniqueItems", Some("uniqueItems"), value, ErrorKind::UniqueItems)
-            }
-            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
-                let Value::Array(items) = value else { return true };
-                let len = items.len();
-                let jobs = items.iter().zip(prefix).enumerate().map(|(i, (item, node))| Job::item(prefix_keyword, Some(i), i, *node, item));
-                let ok = self.each(jobs, seen.as_deref_mut().map(|s| &mut s.items), len);
-                let Some(rest) = rest else { return ok };
-                if !ok && !self.collecting() {
-                    return false;
-                }
-                let start = prefix.len().min(len);
-                if self.v.is_false(*rest) && len > start {
-                    let limit = prefix.len();
-                    return self.fail(rest_keyword, Some(rest_keyword), value, ErrorKind::AdditionalItems { limit }) && ok;
-                }
-                let jobs = items.iter().enumerate().skip(start).map(|(i, item)| Job::item(rest_keyword, None, i, *rest, item));
-                self.each(jobs, seen.map(|s| &mut s.items), len) && ok
-            }
-            Kw::Contains { node, min, max, min_written } => {
-                let Value::Array(items) = value else { return true };
-                let mut count = 0u64;
-                let track = draft >= Draft::Draft202012;
-                for (i, item) in items.iter().enumerate() {
-                    if self.quietly(*node, item, None) {
-                        count += 1;
-                        if let (true, Some(s)) = (track, seen.as_deref_mut()) {
-                            Seen::mark(&mut s.items, i, items.len());
-                        }
-                    }
-                }
-                if count < *min {
-                    let keyword = if *min_written { "minContains" } else { "contains" };
-                    return self.fail(keyword, Some(keyword), value, ErrorKind::Contains);
-                }
-                match max {
-                    Some(max) if count > *max => self.fail("maxContains", Some("maxContains"), value, ErrorKind::Contains),
-                    _ => true,
-                }
-            }
-            Kw::Required(names) => {
-                let Value::Object(map) = value else { return true };
-                let mut ok = true;
-                for name in names {
-                    if !has(map, name) {
-                        ok = self.fail("required", Some("required"), value, ErrorKind::Required { property: name.clone() });
-                        if !self.collecting() {
-                            return false;
-                        }
-                    }
-                }
-                ok
-            }
-            Kw::MinProperties(limit) | Kw::MaxProperties(limit) => {
-                let Value::Object(map) = value else { return true };
-                let n = map.len() as u64;
-                match kw {
-                    Kw::MinProperties(_) => n >= *limit || self.fail("minProperties", Some("minProperties"), value, ErrorKind::MinProperties { limit: *limit }),
-                    _ => n <= *limit || self.fail("maxProperties", Some("maxProperties"), value, ErrorKind::MaxProperties { limit: *limit }),
-                }
-            }
+            Kw::DynamicRef { target, anchor } => self.dynamic_ref(*target, anchor.as_deref(), value, seen),
+            Kw::RecursiveRef(target) => self.recursive_ref(*target, value, seen),
+            Kw::Type { mask, names } => self.type_(*mask, names, draft, value),
+            Kw::Enum(options) => self.enum_(options, value),
+            Kw::Const(expected) => self.const_(expected, value),
+            Kw::Minimum(limit) => self.bound(Bound::Minimum, limit, value),
+            Kw::Maximum(limit) => self.bound(Bound::Maximum, limit, value),
+            Kw::ExclusiveMinimum(limit) => self.bound(Bound::ExclusiveMinimum, limit, value),
+            Kw::ExclusiveMaximum(limit) => self.bound(Bound::ExclusiveMaximum, limit, value),
+            Kw::MultipleOf(m) => self.multiple_of(m, value),
+            Kw::MinLength(limit) => self.min_length(kw, *limit, value),
+            Kw::MaxLength(limit) => self.max_length(kw, *limit, value),
+            Kw::Pattern(_, source) => self.pattern(kw, source, value),
+            Kw::Format(check, name) => self.format(kw, check, name, value),
+            Kw::ContentEncoding(encoding) => self.content_encoding(encoding, value),
+            Kw::ContentMediaType(media_type, base64) => self.content_media_type(media_type, *base64, value),
+            Kw::MinItems(limit) | Kw::MaxItems(limit) | Kw::MinProperties(limit) | Kw::MaxProperties(limit) => self.count(kw, *limit, value),
+            Kw::UniqueItems => self.unique_items(value),
+            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => self.items(prefix, prefix_keyword, *rest, rest_keyword, value, seen),
+            Kw::Contains { node, min, max, min_written } => self.contains(*node, *min, *max, *min_written, draft, value, seen),
+            Kw::Required(names) => self.required(names, value),
             Kw::Properties(props) => self.listed_members("properties", props, value, seen),
-            Kw::PatternProperties(list) => {
-                let Value::Object(map) = value else { return true };
-                let v = self.v;
-                let jobs = map.iter().enumerate().flat_map(|(i, (name, member))| {
-                    list.iter()
-                        .filter(move |(pattern, _, _)| v.name_matches(*pattern, name))
-                        .map(move |(_, source, node)| Job::member("patternProperties", Some(source), name, i, *node, member))
-                });
-                self.each(jobs, seen.map(|s| &mut s.props), map.len())
-            }
-            Kw::AdditionalProperties { node, names, patterns } => {
-                let Value::Object(map) = value else { return true };
-                let v = self.v;
-                let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| v.name_matches(*p, name));
-                if v.is_false(*node) {
-                    let unexpected: Vec<String> = map.keys().filter(|k| extra(k)).cloned().collect();
-                    if unexpected.is_empty() {
-                        return true;
-                    }
-                    return self.fail("additionalProperties", Some("additionalProperties"), value, ErrorKind::AdditionalProperties { unexpected });
-                }
-                let jobs = map.iter().enumerate().filter(|(_, (name, _))| extra(name)).map(|(i, (name, member))| Job::member("additionalProperties", None, name, i, *node, member));
-                self.each(jobs, seen.map(|s| &mut s.props), map.len())
-            }
-            Kw::PropertyNames(node) => {
-                let Value::Object(map) = value else { return true };
-                let mut ok = true;
-                for name in map.keys() {
-                    // The name is a string value of its own, checked apart from the output.
-                    let name = Value::String(name.clone());
-                    if is_valid(self.v, *node, &name) {
-                        continue;
-                    }
-                    ok = false;
-                    if !self.collecting() {
-                        return false;
-                    }
-                    let first = errors(self.v, *node, &name).into_iter().next().map(Error::into_owned);
-                    if let Some(error) = first {
-                        self.fail("propertyNames", Some("propertyNames"), value, ErrorKind::PropertyNames { error: Box::new(error) });
-                    }
-                }
-                ok
-            }
-            Kw::DependentRequired(keyword, deps) => {
-                let Value::Object(map) = value else { return true };
-                let mut ok = true;
-                for (name, required) in deps {
-                    if !has(map, name) {
-                        continue;
-                    }
-                    for r in required {
-                        if !has(map, r) {
-                            ok = self.fail(keyword, Some(keyword), value, ErrorKind::Required { property: r.clone() });
-                            if !self.collecting() {
-                                return false;
-                            }
-                        }
-                    }
-                }
-                ok
-            }
-            Kw::DependentSchemas(keyword, deps) => {
-                let Value::Object(map) = value else { return true };
-                let mut ok = true;
-                for (name, node) in deps {
-                    if !has(map, name) {
-                        continue;
-                    }
-                    self.schema_path.push(Seg::Key(keyword));
-                    self.schema_path.push(Seg::Key(name));
-                    let good = self.node(*node, value, seen.as_deref_mut());
-                    self.schema_path.truncate(self.schema_path.len() - 2);
-                    if !good {
-                        ok = false;
-                        if !self.collecting() {
-                            return false;
-                        }
-                    }
-                }
-                ok
-            }
-            Kw::AllOf(nodes) => {
-                let mut ok = true;
-                for (i, node) in nodes.iter().enumerate() {
-                    if !self.at("allOf", Some(i), *node, value, seen.as_deref_mut()) {
-                        ok = false;
-                        if !self.collecting() {
-                            return false;
-                        }
-                    }
-                }
-                ok
-            }
+            Kw::PatternProperties(list) => self.pattern_properties(list, value, seen),
+            Kw::AdditionalProperties { node, names, patterns } => self.additional_properties(kw.name(), *node, names, patterns, value, seen),
+            Kw::PropertyNames(node) => self.property_names(*node, value),
+            Kw::DependentRequired(keyword, deps) => self.dependent_required(keyword, deps, value),
+            Kw::DependentSchemas(keyword, deps) => self.dependent_schemas(keyword, deps, value, seen),
+            Kw::AllOf(nodes) => self.all_of(nodes, value, seen),
             Kw::AnyOf(nodes) => self.any_of(nodes, value, seen),
-            Kw::OneOf(nodes) => self.one_of(nodes, value, seen),
-            Kw::Not(node, schema) => {
-                !self.quietly(*node, value, None) || self.fail("not", Some("not"), value, ErrorKind::Not { schema: schema.clone() })
-            }
-            Kw::If { cond, then, otherwise } => {
-                let mut own = Seen::default();
-                let track = seen.is_some();
-                self.schema_path.push(Seg::Key("if"));
-                let holds = self.quietly(*cond, value, track.then_some(&mut own));
-                self.schema_path.pop();
-                if holds {
-                    if let Some(s) = seen.as_deref_mut() {
-                        s.merge(own);
-                    }
-                    match then {
-                        Some(t) => self.at("then", None, *t, value, seen),
-                        None => true,
-                    }
-                } else {
-                    match otherwise {
-                        Some(e) => self.at("else", None, *e, value, seen),
-                        None => true,
-                    }
-                }
-            }
-            Kw::UnevaluatedItems(node) => {
-                let Value::Array(items) = value else { return true };
-                let done = |i: usize| seen.as_deref().and_then(|s| s.items.get(i)).copied().unwrap_or(false);
-                let left: Vec<usize> = (0..items.len()).filter(|i| !done(*i)).collect();
-                if !left.is_empty() && self.v.is_false(*node) {
-                    return self.fail("unevaluatedItems", Some("unevaluatedItems"), value, ErrorKind::UnevaluatedItems { unexpected: left });
-                }
-                let jobs = left.into_iter().filter_map(|i| Some(Job::item("unevaluatedItems", None, i, *node, items.get(i)?)));
-                self.each(jobs, seen.map(|s| &mut s.items), items.len())
-            }
-            Kw::UnevaluatedProperties(node) => {
-                let Value::Object(map) = value else { return true };
-                let done = |i: usize| seen.as_deref().and_then(|s| s.props.get(i)).copied().unwrap_or(false);
-                let left: Vec<(usize, &'v String, &'v Value)> = map.iter().enumerate().filter(|(i, _)| !done(*i)).map(|(i, (k, v))| (i, k, v)).collect();
-                if !left.is_empty() && self.v.is_false(*node) {
-                    let unexpected = left.iter().map(|(_, k, _)| (*k).clone()).collect();
-                    return self.fail("unevaluatedProperties", Some("unevaluatedProperties"), value, ErrorKind::UnevaluatedProperties { unexpected });
-                }
-                let jobs = left.into_iter().map(|(i, name, member)| Job::member("unevaluatedProperties", None, name, i, *node, member));
-                self.each(jobs, seen.map(|s| &mut s.props), map.len())
-            }
-            // Apart, so that this function's frame (one per nesting level of a value) stays as
-            // it was: a debug build's frame holds every arm's locals.
+            Kw::OneOf(nodes) => self.one_of(kw.name(), nodes, value, seen),
+            Kw::Not(node, schema) => !self.quietly(*node, value, None) || self.fail("not", Some("not"), value, ErrorKind::Not { schema: schema.clone() }),
+            Kw::If { cond, then, otherwise } => self.if_(*cond, *then, *otherwise, value, seen),
+            Kw::UnevaluatedItems(node) => self.unevaluated_items(*node, value, seen),
+            Kw::UnevaluatedProperties(node) => self.unevaluated_properties(*node, value, seen),
+            // Apart, so that this function's frame (one per nesting level of a value) stays
+            // small: a debug build's frame holds every arm's locals.
             Kw::JtdRef { .. }
             | Kw::JtdType { .. }
             | Kw::JtdForm { .. }
@@ -577,6 +290,339 @@ impl<'s, 'v> Ctx<'s, 'v> {
             | Kw::Values(_)
             | Kw::Discriminator { .. } => self.jtd_keyword(kw, value, seen),
         }
+    }
+
+    /// `$dynamicRef`: the outermost resource in the dynamic scope with that dynamic anchor.
+    #[inline(never)]
+    fn dynamic_ref(&mut self, target: usize, anchor: Option<&str>, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let mut node = target;
+        if let Some(name) = anchor {
+            let v = self.v;
+            let found = self.scope.iter().find_map(|r| {
+                v.resources.get(*r).and_then(|res| res.dynamic_anchors.iter().find(|(n, _)| n == name).map(|(_, node)| *node))
+            });
+            node = found.unwrap_or(node);
+        }
+        self.follow("$dynamicRef", node, value, seen)
+    }
+
+    /// `$recursiveRef`.
+    #[inline(never)]
+    fn recursive_ref(&mut self, target: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let v = self.v;
+        let mut node = target;
+        let anchored = |r: usize| v.resources.get(r).and_then(|res| res.recursive_root);
+        if v.nodes.get(target).and_then(|t| anchored(t.resource)) == Some(target) {
+            // Innermost to outermost, as long as each resource is anchored too.
+            for r in self.scope.iter().rev() {
+                match anchored(*r) {
+                    Some(root) => node = root,
+                    None => break,
+                }
+            }
+        }
+        self.follow("$recursiveRef", node, value, seen)
+    }
+
+    #[inline]
+    fn type_(&mut self, mask: u8, names: &[&'static str], draft: Draft, value: &'v Value) -> bool {
+        leaf::type_holds(mask, value, draft) || self.fail("type", Some("type"), value, ErrorKind::Type { expected: names.to_vec() })
+    }
+
+    #[inline]
+    fn enum_(&mut self, options: &Value, value: &'v Value) -> bool {
+        leaf::enum_holds(options, value) || self.fail("enum", Some("enum"), value, ErrorKind::Enum { options: options.clone() })
+    }
+
+    #[inline]
+    fn const_(&mut self, expected: &Value, value: &'v Value) -> bool {
+        leaf::const_holds(expected, value) || self.fail("const", Some("const"), value, ErrorKind::Const { expected: expected.clone() })
+    }
+
+    #[inline]
+    fn bound(&mut self, bound: Bound, limit: &Number, value: &'v Value) -> bool {
+        let Value::Number(n) = value else { return true };
+        if leaf::bound_holds(bound, n, limit) {
+            return true;
+        }
+        let (keyword, kind) = match bound {
+            Bound::Minimum => ("minimum", ErrorKind::Minimum { limit: limit.clone() }),
+            Bound::Maximum => ("maximum", ErrorKind::Maximum { limit: limit.clone() }),
+            Bound::ExclusiveMinimum => ("exclusiveMinimum", ErrorKind::ExclusiveMinimum { limit: limit.clone() }),
+            Bound::ExclusiveMaximum => ("exclusiveMaximum", ErrorKind::ExclusiveMaximum { limit: limit.clone() }),
+        };
+        self.fail(keyword, Some(keyword), value, kind)
+    }
+
+    #[inline]
+    fn multiple_of(&mut self, m: &Number, value: &'v Value) -> bool {
+        let Value::Number(n) = value else { return true };
+        leaf::multiple_holds(n, m) || self.fail("multipleOf", Some("multipleOf"), value, ErrorKind::MultipleOf { multiple_of: m.clone() })
+    }
+
+    #[inline]
+    fn min_length(&mut self, kw: &'s Kw, limit: u64, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        leaf::min_length_holds(s, limit) || self.fail(kw.name(), Some(kw.name()), value, ErrorKind::MinLength { limit })
+    }
+
+    #[inline]
+    fn max_length(&mut self, kw: &'s Kw, limit: u64, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        leaf::max_length_holds(s, limit) || self.fail(kw.name(), Some(kw.name()), value, ErrorKind::MaxLength { limit })
+    }
+
+    fn pattern(&mut self, kw: &'s Kw, source: &str, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        match string_miss(self.v, kw, s) {
+            None => true,
+            Some(Miss::Backtracked) => self.fail("pattern", Some("pattern"), value, ErrorKind::Backtracked { pattern: source.to_string() }),
+            Some(Miss::Unmatched) => self.fail("pattern", Some("pattern"), value, ErrorKind::Pattern { pattern: source.to_string() }),
+        }
+    }
+
+    fn format(&mut self, kw: &'s Kw, check: &Check, name: &str, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        match (string_miss(self.v, kw, s), check) {
+            (None, _) => true,
+            (Some(Miss::Backtracked), Check::Pattern(_, source)) => self.fail("format", Some("format"), value, ErrorKind::Backtracked { pattern: source.clone() }),
+            (Some(_), _) => self.fail("format", Some("format"), value, ErrorKind::Format { format: name.to_string() }),
+        }
+    }
+
+    #[inline(never)]
+    fn content_encoding(&mut self, encoding: &str, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        super::format::base64(s).is_some() || self.fail("contentEncoding", Some("contentEncoding"), value, ErrorKind::ContentEncoding { encoding: encoding.to_string() })
+    }
+
+    #[inline(never)]
+    fn content_media_type(&mut self, media_type: &str, base64: bool, value: &'v Value) -> bool {
+        let Value::String(s) = value else { return true };
+        let decoded = if base64 { super::format::base64(s) } else { Some(s.as_bytes().to_vec()) };
+        // Undecodable text is contentEncoding's error, not this one's.
+        let Some(bytes) = decoded else { return true };
+        serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
+            || self.fail("contentMediaType", Some("contentMediaType"), value, ErrorKind::ContentMediaType { media_type: media_type.to_string() })
+    }
+
+    /// `minItems`, `maxItems`, `minProperties`, `maxProperties`.
+    #[inline]
+    fn count(&mut self, kw: &'s Kw, limit: u64, value: &'v Value) -> bool {
+        let (holds, kind) = match (kw, value) {
+            (Kw::MinItems(_), Value::Array(a)) => (leaf::count_at_least(a.len() as u64, limit), ErrorKind::MinItems { limit }),
+            (Kw::MaxItems(_), Value::Array(a)) => (leaf::count_at_most(a.len() as u64, limit), ErrorKind::MaxItems { limit }),
+            (Kw::MinProperties(_), Value::Object(m)) => (leaf::count_at_least(m.len() as u64, limit), ErrorKind::MinProperties { limit }),
+            (Kw::MaxProperties(_), Value::Object(m)) => (leaf::count_at_most(m.len() as u64, limit), ErrorKind::MaxProperties { limit }),
+            _ => return true,
+        };
+        let keyword = kw.name();
+        holds || self.fail(keyword, Some(keyword), value, kind)
+    }
+
+    fn unique_items(&mut self, value: &'v Value) -> bool {
+        let Value::Array(items) = value else { return true };
+        all_unique(items) || self.fail("uniqueItems", Some("uniqueItems"), value, ErrorKind::UniqueItems)
+    }
+
+    fn items(&mut self, prefix: &'s [usize], prefix_keyword: &'static str, rest: Option<usize>, rest_keyword: &'static str, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let Value::Array(items) = value else { return true };
+        let len = items.len();
+        let jobs = items.iter().zip(prefix).enumerate().map(|(i, (item, node))| Job::item(prefix_keyword, Some(i), i, *node, item));
+        let ok = self.each(jobs, seen.as_deref_mut().map(|s| &mut s.items), len);
+        let Some(rest) = rest else { return ok };
+        if !ok && !self.collecting() {
+            return false;
+        }
+        let start = prefix.len().min(len);
+        if self.v.is_false(rest) && len > start {
+            let limit = prefix.len();
+            return self.fail(rest_keyword, Some(rest_keyword), value, ErrorKind::AdditionalItems { limit }) && ok;
+        }
+        let jobs = items.iter().enumerate().skip(start).map(|(i, item)| Job::item(rest_keyword, None, i, rest, item));
+        self.each(jobs, seen.map(|s| &mut s.items), len) && ok
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn contains(&mut self, node: usize, min: u64, max: Option<u64>, min_written: bool, draft: Draft, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let Value::Array(items) = value else { return true };
+        let mut count = 0u64;
+        let track = draft >= Draft::Draft202012;
+        for (i, item) in items.iter().enumerate() {
+            if self.quietly(node, item, None) {
+                count += 1;
+                if let (true, Some(s)) = (track, seen.as_deref_mut()) {
+                    Seen::mark(&mut s.items, i, items.len());
+                }
+            }
+        }
+        if count < min {
+            let keyword = if min_written { "minContains" } else { "contains" };
+            return self.fail(keyword, Some(keyword), value, ErrorKind::Contains);
+        }
+        match max {
+            Some(max) if count > max => self.fail("maxContains", Some("maxContains"), value, ErrorKind::Contains),
+            _ => true,
+        }
+    }
+
+    fn required(&mut self, names: &'s [String], value: &'v Value) -> bool {
+        let Value::Object(map) = value else { return true };
+        let mut ok = true;
+        for name in names {
+            if !has(map, name) {
+                ok = self.fail("required", Some("required"), value, ErrorKind::Required { property: name.clone() });
+                if !self.collecting() {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn pattern_properties(&mut self, list: &'s [(usize, String, usize)], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let Value::Object(map) = value else { return true };
+        let v = self.v;
+        let jobs = map.iter().enumerate().flat_map(|(i, (name, member))| {
+            list.iter()
+                .filter(move |(pattern, _, _)| v.name_matches(*pattern, name))
+                .map(move |(_, source, node)| Job::member("patternProperties", Some(source), name, i, *node, member))
+        });
+        self.each(jobs, seen.map(|s| &mut s.props), map.len())
+    }
+
+    fn additional_properties(&mut self, keyword: &'static str, node: usize, names: &'s [String], patterns: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let Value::Object(map) = value else { return true };
+        let v = self.v;
+        let extra = |name: &str| names.binary_search_by(|n| n.as_str().cmp(name)).is_err() && !patterns.iter().any(|p| v.name_matches(*p, name));
+        if v.is_false(node) {
+            let unexpected: Vec<String> = map.keys().filter(|k| extra(k)).cloned().collect();
+            if unexpected.is_empty() {
+                return true;
+            }
+            return self.fail(keyword, Some(keyword), value, ErrorKind::AdditionalProperties { unexpected });
+        }
+        let jobs = map.iter().enumerate().filter(|(_, (name, _))| extra(name)).map(|(i, (name, member))| Job::member(keyword, None, name, i, node, member));
+        self.each(jobs, seen.map(|s| &mut s.props), map.len())
+    }
+
+    fn property_names(&mut self, node: usize, value: &'v Value) -> bool {
+        let Value::Object(map) = value else { return true };
+        let mut ok = true;
+        for name in map.keys() {
+            // The name is a string value of its own, checked apart from the output.
+            let name = Value::String(name.clone());
+            if is_valid(self.v, node, &name) {
+                continue;
+            }
+            ok = false;
+            if !self.collecting() {
+                return false;
+            }
+            let first = errors(self.v, node, &name).into_iter().next().map(Error::into_owned);
+            if let Some(error) = first {
+                self.fail("propertyNames", Some("propertyNames"), value, ErrorKind::PropertyNames { error: Box::new(error) });
+            }
+        }
+        ok
+    }
+
+    fn dependent_required(&mut self, keyword: &'static str, deps: &'s [(String, Vec<String>)], value: &'v Value) -> bool {
+        let Value::Object(map) = value else { return true };
+        let mut ok = true;
+        for (name, required) in deps {
+            if !has(map, name) {
+                continue;
+            }
+            for r in required {
+                if !has(map, r) {
+                    ok = self.fail(keyword, Some(keyword), value, ErrorKind::Required { property: r.clone() });
+                    if !self.collecting() {
+                        return false;
+                    }
+                }
+            }
+        }
+        ok
+    }
+
+    fn dependent_schemas(&mut self, keyword: &'static str, deps: &'s [(String, usize)], value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let Value::Object(map) = value else { return true };
+        let mut ok = true;
+        for (name, node) in deps {
+            if !has(map, name) {
+                continue;
+            }
+            self.schema_path.push(Seg::Key(keyword));
+            self.schema_path.push(Seg::Key(name));
+            let good = self.node(*node, value, seen.as_deref_mut());
+            self.schema_path.truncate(self.schema_path.len() - 2);
+            if !good {
+                ok = false;
+                if !self.collecting() {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn all_of(&mut self, nodes: &'s [usize], value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let mut ok = true;
+        for (i, node) in nodes.iter().enumerate() {
+            if !self.at("allOf", Some(i), *node, value, seen.as_deref_mut()) {
+                ok = false;
+                if !self.collecting() {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn if_(&mut self, cond: usize, then: Option<usize>, otherwise: Option<usize>, value: &'v Value, mut seen: Option<&mut Seen>) -> bool {
+        let mut own = Seen::default();
+        let track = seen.is_some();
+        self.schema_path.push(Seg::Key("if"));
+        let holds = self.quietly(cond, value, track.then_some(&mut own));
+        self.schema_path.pop();
+        if holds {
+            if let Some(s) = seen.as_deref_mut() {
+                s.merge(own);
+            }
+            match then {
+                Some(t) => self.at("then", None, t, value, seen),
+                None => true,
+            }
+        } else {
+            match otherwise {
+                Some(e) => self.at("else", None, e, value, seen),
+                None => true,
+            }
+        }
+    }
+
+    fn unevaluated_items(&mut self, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let Value::Array(items) = value else { return true };
+        let done = |i: usize| seen.as_deref().and_then(|s| s.items.get(i)).copied().unwrap_or(false);
+        let left: Vec<usize> = (0..items.len()).filter(|i| !done(*i)).collect();
+        if !left.is_empty() && self.v.is_false(node) {
+            return self.fail("unevaluatedItems", Some("unevaluatedItems"), value, ErrorKind::UnevaluatedItems { unexpected: left });
+        }
+        let jobs = left.into_iter().filter_map(|i| Some(Job::item("unevaluatedItems", None, i, node, items.get(i)?)));
+        self.each(jobs, seen.map(|s| &mut s.items), items.len())
+    }
+
+    fn unevaluated_properties(&mut self, node: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
+        let Value::Object(map) = value else { return true };
+        let done = |i: usize| seen.as_deref().and_then(|s| s.props.get(i)).copied().unwrap_or(false);
+        let left: Vec<(usize, &'v String, &'v Value)> = map.iter().enumerate().filter(|(i, _)| !done(*i)).map(|(i, (k, v))| (i, k, v)).collect();
+        if !left.is_empty() && self.v.is_false(node) {
+            let unexpected = left.iter().map(|(_, k, _)| (*k).clone()).collect();
+            return self.fail("unevaluatedProperties", Some("unevaluatedProperties"), value, ErrorKind::UnevaluatedProperties { unexpected });
+        }
+        let jobs = left.into_iter().map(|(i, name, member)| Job::member("unevaluatedProperties", None, name, i, node, member));
+        self.each(jobs, seen.map(|s| &mut s.props), map.len())
     }
 
     /// `properties` (and JTD's `optionalProperties`): each member the sorted list names, against
@@ -612,7 +658,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 self.fail("type", Some("type"), value, ErrorKind::Type { expected })
             }
             Kw::JtdForm { mask, names, keyword } => {
-                type_mask(value) & mask != 0 || self.fail(keyword, Some(keyword), value, ErrorKind::Type { expected: names.clone() })
+                leaf::type_holds(*mask, value, Draft::Jtd) || self.fail(keyword, Some(keyword), value, ErrorKind::Type { expected: names.clone() })
             }
             Kw::JtdRequired(names) => {
                 let Value::Object(map) = value else { return true };
@@ -641,7 +687,7 @@ impl<'s, 'v> Ctx<'s, 'v> {
                     }
                     // At the member, with the form's own schema path (RFC 8927 section 3.3.6).
                     self.instance_path.push(Seg::Key(name));
-                    ok = self.fail("additionalProperties", None, member, ErrorKind::AdditionalProperties { unexpected: vec![name.clone()] });
+                    ok = self.fail(kw.name(), None, member, ErrorKind::AdditionalProperties { unexpected: vec![name.clone()] });
                     self.instance_path.pop();
                     if !self.collecting() {
                         return false;
@@ -765,14 +811,14 @@ impl<'s, 'v> Ctx<'s, 'v> {
         self.fail("anyOf", Some("anyOf"), value, ErrorKind::AnyOf { context })
     }
 
-    fn one_of(&mut self, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
+    fn one_of(&mut self, keyword: &'static str, nodes: &'s [usize], value: &'v Value, seen: Option<&mut Seen>) -> bool {
         let track = seen.is_some();
         let mut first = None;
         for (i, node) in nodes.iter().enumerate() {
             let mut own = Seen::default();
-            if self.quiet_branch("oneOf", i, *node, value, track.then_some(&mut own)) {
+            if self.quiet_branch(keyword, i, *node, value, track.then_some(&mut own)) {
                 if first.is_some() {
-                    return self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfMultipleValid);
+                    return self.fail(keyword, Some(keyword), value, ErrorKind::OneOfMultipleValid);
                 }
                 first = Some(own);
             }
@@ -785,8 +831,8 @@ impl<'s, 'v> Ctx<'s, 'v> {
                 true
             }
             None => {
-                let context = self.contexts("oneOf", nodes, value);
-                self.fail("oneOf", Some("oneOf"), value, ErrorKind::OneOfNotValid { context })
+                let context = self.contexts(keyword, nodes, value);
+                self.fail(keyword, Some(keyword), value, ErrorKind::OneOfNotValid { context })
             }
         }
     }

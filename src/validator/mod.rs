@@ -12,6 +12,8 @@ pub mod draft;
 pub mod ecma;
 mod eval;
 mod jtd;
+pub(crate) mod keywords;
+pub(crate) mod leaf;
 pub(crate) mod plan;
 pub mod format;
 pub mod uri;
@@ -176,11 +178,31 @@ impl ErrorKind<'_> {
 
 /// How near a failed branch of `anyOf`/`oneOf` at `at` (an instance path) came to matching,
 /// lower is nearer: a branch whose very type is wrong there is farthest, then more errors are
-/// farther. The report shows the nearest branch (the earlier of equals); the evaluator stops
-/// collecting a branch's errors once it can no longer be the nearest.
+/// farther. The report shows the nearest branch (the earlier of equals, `nearest_branch`); the
+/// evaluator stops collecting a branch's errors once it can no longer be the nearest; the
+/// stream, which sees violations rather than errors, ranks by `rank` on the errors it counted.
 pub(crate) fn branch_rank(errors: &[Error<'_>], at: &str) -> (bool, usize) {
-    let wrong_type_here = errors.iter().any(|e| e.instance_path == at && matches!(e.kind, ErrorKind::Type { .. } | ErrorKind::FalseSchema));
-    (wrong_type_here, errors.len())
+    rank(errors.iter().any(|e| e.instance_path == at && is_wrong_type(&e.kind)), errors.len())
+}
+
+/// The rank of a branch from its parts: whether an error says the value's very type is wrong
+/// where the disjunction is, and how many errors it has (an error naming several properties is
+/// one).
+#[inline]
+pub(crate) fn rank(wrong_type_here: bool, errors: usize) -> (bool, usize) {
+    (wrong_type_here, errors)
+}
+
+/// An error saying the value is of the wrong type for the schema (or no value fits it).
+#[inline]
+pub(crate) fn is_wrong_type(kind: &ErrorKind<'_>) -> bool {
+    matches!(kind, ErrorKind::Type { .. } | ErrorKind::FalseSchema)
+}
+
+/// The index of the nearest branch among ranked ones (`None`: a branch not in the running),
+/// the earlier of equals.
+pub(crate) fn nearest_branch(ranks: impl IntoIterator<Item = Option<(bool, usize)>>) -> Option<usize> {
+    ranks.into_iter().enumerate().filter_map(|(i, r)| r.map(|r| (r, i))).min().map(|(_, i)| i)
 }
 
 /// A compiled schema: the one form of its meaning that every evaluator reads — the validator's

@@ -146,3 +146,30 @@ fn containers_checked_through_their_children_still_report_at_their_close() {
     assert_eq!(early(&s, r#"{"list": [{"id": 1, "deep": {"n": 0}}]}"#), vec![(35, "$.list[0].deep.n".into(), "minimum".into())]);
     assert_eq!(early(&s, r#"{"list": [{"id": 1, "tag": "ok", "deep": {"n": 3}}, {"id": 7}]}"#), vec![]);
 }
+
+/// The branch of a failed disjunction the stream reports is the one the final error shows: both
+/// rank branches by their errors (`validator::rank`). Here branch 0 has one error (an
+/// `additionalProperties` naming three properties, three violations) and branch 1 two
+/// (`required`, twice): counting violations the stream would pick branch 1.
+#[test]
+fn the_stream_picks_the_branch_the_final_error_shows() {
+    // Below the root: the root's complete value is left to the final validation.
+    let s = schema(json!({"properties": {"v": {"anyOf": [
+        {"type": "object", "additionalProperties": false, "minProperties": 0},
+        {"type": "object", "required": ["p", "q"]}
+    ]}}}));
+    let doc = r#"{"v": {"a": "1", "b": "2", "c": "3"}}"#;
+    let mut parser = Parser::new(usize::MAX, 1000, false);
+    let mut checker = Checker::new(Arc::clone(&s));
+    for b in doc.as_bytes() {
+        parser.push(std::slice::from_ref(b), &mut checker);
+    }
+    let streamed = checker.into_violations();
+    assert!(!streamed.is_empty());
+    let value: Value = serde_json::from_str(doc).unwrap();
+    let errors = s.validator.errors(&value);
+    let final_violations = violation::from_errors(errors, &value, RECEIVED_CAP);
+    let branch = |vs: &[Violation]| vs.iter().map(|v| (v.branch.as_ref().map(|b| b.index), v.keyword.clone())).collect::<Vec<_>>();
+    assert_eq!(branch(&final_violations), vec![(Some(0), "additionalProperties".to_string()); 3]);
+    assert_eq!(branch(&streamed), branch(&final_violations));
+}
