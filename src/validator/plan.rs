@@ -127,48 +127,19 @@ pub(crate) fn plan(v: &Validator) -> String {
     out
 }
 
-/// Which nodes the root reaches.
+/// Which nodes the root reaches (the graph's one traversal, `keywords::for_each_node`).
 fn reachable(v: &Validator) -> Vec<bool> {
     let mut seen: Vec<bool> = Vec::new();
-    let mut stack = vec![v.root()];
-    while let Some(n) = stack.pop() {
+    super::keywords::for_each_node(v.root(), |n| v.keywords(n), |n| {
         if seen.len() <= n {
             seen.resize(n + 1, false);
-        }
-        if seen.get(n).copied().unwrap_or(true) {
-            continue;
         }
         if let Some(slot) = seen.get_mut(n) {
             *slot = true;
         }
-        for kw in v.keywords(n) {
-            children(kw, &mut stack);
-        }
-    }
+        true
+    });
     seen
-}
-
-/// The nodes a keyword applies.
-fn children(kw: &Kw, out: &mut Vec<usize>) {
-    match kw {
-        Kw::Ref(n) | Kw::RecursiveRef(n) | Kw::DynamicRef { target: n, .. } | Kw::PropertyNames(n) | Kw::Not(n, _) => out.push(*n),
-        Kw::UnevaluatedItems(n) | Kw::UnevaluatedProperties(n) | Kw::Values(n) | Kw::JtdRef { node: n, .. } => out.push(*n),
-        Kw::Contains { node, .. } | Kw::AdditionalProperties { node, .. } => out.push(*node),
-        Kw::Items { prefix, rest, .. } => {
-            out.extend(prefix);
-            out.extend(rest);
-        }
-        Kw::Properties(list) | Kw::OptionalProperties(list) | Kw::DependentSchemas(_, list) => out.extend(list.iter().map(|(_, n)| *n)),
-        Kw::Discriminator { mapping, .. } => out.extend(mapping.iter().map(|(_, n)| *n)),
-        Kw::PatternProperties(list) => out.extend(list.iter().map(|(_, _, n)| *n)),
-        Kw::AllOf(list) | Kw::AnyOf(list) | Kw::OneOf(list) => out.extend(list),
-        Kw::If { cond, then, otherwise } => {
-            out.push(*cond);
-            out.extend(then);
-            out.extend(otherwise);
-        }
-        _ => {}
-    }
 }
 
 /// Whether a number is the same when read as a JavaScript double.
