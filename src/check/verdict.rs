@@ -25,7 +25,8 @@ use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
 use crate::json::path::{InstancePath, Segment};
-use crate::json::scan::{plain_run, NameHashes};
+use crate::json::lex::{self, plain_run};
+use crate::json::names::NameHashes;
 
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
 /// checked while scanning, so a node the plan cannot check itself is the validator's to judge
@@ -132,6 +133,33 @@ struct KeyRule {
     token: String,
     node: Option<usize>,
     required: Option<usize>,
+}
+
+/// A member of an object read up to its value (`Run::member`).
+struct Member<'c> {
+    /// The name's string token, quotes included.
+    key: std::ops::Range<usize>,
+    rule: Option<&'c KeyRule>,
+    /// The `patternProperties` (bits, in order) whose pattern the name matches.
+    patterns: u64,
+    /// Where the value starts.
+    value: usize,
+}
+
+impl Checks {
+    /// Whether an object of `count` members meets `minProperties` and `maxProperties`.
+    #[inline]
+    fn count_fits(&self, count: u64) -> bool {
+        !(self.min_properties.is_some_and(|m| count < m) || self.max_properties.is_some_and(|m| count > m))
+    }
+
+    /// Whether `seen` (bits of `KeyRule::required`) has every name `required` lists; never
+    /// past 64 names, of which no bits are kept.
+    #[inline]
+    fn has_required(&self, seen: u64) -> bool {
+        let all = if self.required >= 64 { u64::MAX } else { (1u64 << self.required) - 1 };
+        seen & all == all
+    }
 }
 
 /// Past this nesting the verdict gives up (the full path applies the configured limit); it keeps
@@ -494,11 +522,9 @@ impl<'a> Run<'a> {
         self.bytes.get(pos).copied()
     }
 
-    fn ws(&self, mut pos: usize) -> usize {
-        while matches!(self.at(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            pos += 1;
-        }
-        pos
+    #[inline]
+    fn ws(&self, pos: usize) -> usize {
+        lex::skip_ws(self.bytes, pos)
     }
 
     fn eval(&mut self, node: usize, pos: usize, depth: usize) -> Step {
@@ -557,7 +583,7 @@ impl<'a> Run<'a> {
                     // into a buffer kept from one string to the next.
                     let mut unescaped = std::mem::take(&mut self.unescaped);
                     let content = if escaped {
-                        unescape(raw, &mut unescaped).ok_or(Stop::Bail)?;
+                        lex::unescape(raw, &mut unescaped).ok_or(Stop::Bail)?;
                         unescaped.as_str()
                     } else {
                         raw
@@ -878,30 +904,11 @@ impl<'a> Run<'a> {
         let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
-            if self.at(p) != Some(b'"') {
-                return Err(Stop::Bail);
-            }
-            let key_start = p;
-            let (key_end, escaped) = self.string(p)?;
-            // The parser keeps a repeated name's last value at its first place: not followed.
-            // Names are compared as written, so one with an escape is not followed either.
-            if escaped {
-                return Err(Stop::Bail);
-            }
-            let key = self.text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
-            let found = find_key(&c.keys, key);
-            let rule = found.and_then(|i| c.keys.get(i));
-            if names.repeated(self.bytes, p..key_end, found) {
-                return Err(Stop::Bail);
-            }
+            // Names are compared as written (see `key`): one with an escape is not followed.
+            let Member { key, rule, patterns, value } = self.member(c, p, &mut names, &mut seen, false)?;
             count += 1;
-            if let Some(bit) = rule.and_then(|r| r.required) {
-                // Past 64 names no bit is kept: such an object is never seen complete here.
-                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
-            }
             let own = rule.and_then(|r| r.node);
-            let patterns = self.patterns_matched(c, key);
-            p = self.value_start(key_end)?;
+            p = value;
             // Once the object is known to be one unit, its other values need no look.
             let index = count - 1;
             if c.max_properties.is_some_and(|m| index as u64 >= m) {
@@ -914,7 +921,7 @@ impl<'a> Run<'a> {
             for (i, (_, node, token)) in c.patterns.iter().enumerate() {
                 if patterns & (1 << i) != 0 && !whole {
                     end = Some(if alone {
-                        self.locate_child(*node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Pattern(token), at, &mut whole)?
+                        self.locate_child(*node, p, depth + 1, PathStep::Key(key.clone()), index, Keyword::Pattern(token), at, &mut whole)?
                     } else {
                         self.judge(*node, p, depth + 1, &mut whole)?
                     });
@@ -924,12 +931,12 @@ impl<'a> Run<'a> {
             // property's does (`false` there is the parent's failure: `locate_child` judges it).
             if end.is_none() && own.is_none() && !whole {
                 if let Some(node) = c.additional {
-                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Additional, at, &mut whole)?);
+                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key.clone()), index, Keyword::Additional, at, &mut whole)?);
                 }
             }
             if let (Some(node), Some(rule), false) = (own, rule, whole) {
                 let keyword = Keyword::Property(&rule.token);
-                end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, keyword, at, &mut whole)?);
+                end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key.clone()), index, keyword, at, &mut whole)?);
             }
             p = match end {
                 Some(end) => end,
@@ -937,14 +944,12 @@ impl<'a> Run<'a> {
             };
             more = self.next_member(&mut p, b'}')?;
         }
-        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        let count = count as u64;
-        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+        if !c.count_fits(count as u64) {
             whole = true;
         }
         Ok(if whole {
             Split::Whole
-        } else if seen & all == all {
+        } else if c.has_required(seen) {
             Split::Done(p)
         } else if c.required < 64 {
             let missing = c.keys.iter().filter(|r| r.required.is_some_and(|bit| seen & (1 << bit) == 0)).map(|r| r.name.clone()).collect();
@@ -1052,6 +1057,45 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Reads the member of an object at `p` (its name's opening quote) up to where its value
+    /// starts, as both walks of an object read it (`object`, `locate_object`): a repeated name
+    /// bails (the parser keeps the last value at the first one's place, and the full path
+    /// reports the repeat), and so does an escaped one unless `escapes`. Adds the name's bit to
+    /// `seen` when `required` lists it.
+    #[inline]
+    fn member<'c>(&mut self, c: &'c Checks, p: usize, names: &mut Names, seen: &mut u64, escapes: bool) -> Result<Member<'c>, Stop> {
+        if self.at(p) != Some(b'"') {
+            return Err(Stop::Bail);
+        }
+        let (key_end, escaped) = self.string(p)?;
+        if escaped && !escapes {
+            return Err(Stop::Bail);
+        }
+        let text: &'a str = self.text;
+        let raw = text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
+        // A name with an escape is decoded into the buffer strings use, kept from one to the next.
+        let mut decoded = std::mem::take(&mut self.unescaped);
+        let name = if escaped {
+            lex::unescape(raw, &mut decoded).ok_or(Stop::Bail)?;
+            decoded.as_str()
+        } else {
+            raw
+        };
+        let found = find_key(&c.keys, name);
+        let rule = found.and_then(|i| c.keys.get(i));
+        let repeated = if escaped { names.repeated_decoded(name, found) } else { names.repeated(self.bytes, p..key_end, found) };
+        let patterns = self.patterns_matched(c, name);
+        self.unescaped = decoded;
+        if repeated {
+            return Err(Stop::Bail);
+        }
+        if let Some(bit) = rule.and_then(|r| r.required) {
+            // Past 64 names no bit is kept: such an object is never seen complete here.
+            *seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
+        }
+        Ok(Member { key: p..key_end, rule, patterns, value: self.value_start(key_end)? })
+    }
+
     fn object(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
         if depth >= self.max_depth {
             return Err(Stop::Bail);
@@ -1061,32 +1105,10 @@ impl<'a> Run<'a> {
         let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
-            if self.at(p) != Some(b'"') {
-                return Err(Stop::Bail);
-            }
-            let (key_end, escaped) = self.string(p)?;
-            let raw = self.text.get(p..key_end).ok_or(Stop::Bail)?;
-            let owned: String;
-            let key = if escaped {
-                owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
-                owned.as_str()
-            } else {
-                raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
-            };
-            let found = find_key(&c.keys, key);
-            let rule = found.and_then(|i| c.keys.get(i));
-            let repeated = if escaped { names.repeated_decoded(key, found) } else { names.repeated(self.bytes, p..key_end, found) };
-            if repeated {
-                return Err(Stop::Bail);
-            }
-            if let Some(bit) = rule.and_then(|r| r.required) {
-                // Past 64 names no bit is kept: such an object is never seen complete here.
-                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
-            }
+            let Member { rule, patterns, value, .. } = self.member(c, p, &mut names, &mut seen, true)?;
             count += 1;
             let own = rule.and_then(|r| r.node);
-            let patterns = self.patterns_matched(c, key);
-            p = self.value_start(key_end)?;
+            p = value;
             // The value answers to its property's schema and to every pattern its name
             // matches; to `additionalProperties` only when there is none of those.
             let mut end = None;
@@ -1105,12 +1127,11 @@ impl<'a> Run<'a> {
             };
             more = self.next_member(&mut p, b'}')?;
         }
-        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+        if !c.count_fits(count) {
             self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
-        if seen & all != all {
+        if !c.has_required(seen) {
             // `locate` reports missing names without parsing the object (`Split::Missing`).
             self.own_failure = if c.required < 64 { 0 } else { p - pos };
             return Err(Stop::Fail);
@@ -1220,88 +1241,25 @@ impl<'a> Run<'a> {
     }
 
     /// The end of the string starting at `pos` (past its closing quote) and whether it has
-    /// escapes. Escapes are checked; one naming a surrogate is left to serde_json (bail).
+    /// escapes; a string that is not JSON bails.
+    #[inline]
     fn string(&self, pos: usize) -> Result<(usize, bool), Stop> {
-        let mut p = pos + 1;
-        let mut escaped = false;
-        loop {
-            p += plain_run(self.bytes.get(p..).unwrap_or_default());
-            match self.at(p) {
-                Some(b'"') => return Ok((p + 1, escaped)),
-                Some(b'\\') => {
-                    escaped = true;
-                    match self.at(p + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => p += 2,
-                        Some(b'u') => {
-                            let hex = self.text.get(p + 2..p + 6).ok_or(Stop::Bail)?;
-                            let code = u16::from_str_radix(hex, 16).map_err(|_| Stop::Bail)?;
-                            if hex.starts_with('+') || (0xD800..=0xDFFF).contains(&code) {
-                                return Err(Stop::Bail);
-                            }
-                            p += 6;
-                        }
-                        _ => return Err(Stop::Bail),
-                    }
-                }
-                Some(b) if b < 0x20 => return Err(Stop::Bail),
-                Some(_) => p += 1,
-                None => return Err(Stop::Bail),
-            }
-        }
+        lex::string_end(self.bytes, pos).ok_or(Stop::Bail)
     }
 
+    #[inline]
     fn literal(&self, pos: usize) -> Result<(usize, u8), Stop> {
-        let rest = self.bytes.get(pos..).ok_or(Stop::Bail)?;
-        if rest.starts_with(b"true") || rest.starts_with(b"false") {
-            Ok((pos + if rest.starts_with(b"true") { 4 } else { 5 }, BOOLEAN))
-        } else if rest.starts_with(b"null") {
-            Ok((pos + 4, NULL))
-        } else {
-            Err(Stop::Bail)
-        }
+        let len = lex::literal_len(self.bytes.get(pos..).unwrap_or_default()).ok_or(Stop::Bail)?;
+        Ok((pos + len, if self.at(pos) == Some(b'n') { NULL } else { BOOLEAN }))
     }
 
     /// The end of the number at `pos` (JSON's grammar) and whether it is written as an integer.
     /// Numbers serde_json would refuse (out of f64's range) bail.
+    #[inline]
     fn number(&self, pos: usize) -> Result<(usize, bool), Stop> {
-        let digits = |mut p: usize| {
-            let start = p;
-            while matches!(self.at(p), Some(b'0'..=b'9')) {
-                p += 1;
-            }
-            (p, p - start)
-        };
-        let mut p = pos;
-        if self.at(p) == Some(b'-') {
-            p += 1;
-        }
-        let (after, n) = digits(p);
-        if n == 0 || (n > 1 && self.at(p) == Some(b'0')) {
-            return Err(Stop::Bail);
-        }
-        p = after;
-        let mut integral = true;
-        if self.at(p) == Some(b'.') {
-            let (after, n) = digits(p + 1);
-            if n == 0 {
-                return Err(Stop::Bail);
-            }
-            p = after;
-            integral = false;
-        }
-        if matches!(self.at(p), Some(b'e' | b'E')) {
-            let mut q = p + 1;
-            if matches!(self.at(q), Some(b'+' | b'-')) {
-                q += 1;
-            }
-            let (after, n) = digits(q);
-            if n == 0 {
-                return Err(Stop::Bail);
-            }
-            p = after;
-            integral = false;
-        }
-        if !integral || p - pos > 18 {
+        let (len, integral) = lex::number_len(self.bytes.get(pos..).unwrap_or_default()).ok_or(Stop::Bail)?;
+        let p = pos + len;
+        if !integral || len > 18 {
             let finite = self.text.get(pos..p).and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite);
             if !finite {
                 return Err(Stop::Bail);
@@ -1361,39 +1319,6 @@ impl<'t> Items<'t> {
 }
 
 /// An integer token of at most 18 digits (so it fits an i64), not `-0`.
-/// `raw`, the content of a JSON string whose escapes `Run::string` checked (none names a
-/// surrogate), decoded into `out`. None on anything else (the caller bails).
-fn unescape(raw: &str, out: &mut String) -> Option<()> {
-    out.clear();
-    let mut rest = raw;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(rest.get(..at)?);
-        let escape = rest.get(at + 1..)?;
-        let mut next = escape.chars();
-        let decoded = match next.next()? {
-            '"' => '"',
-            '\\' => '\\',
-            '/' => '/',
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            'u' => {
-                let code = u32::from_str_radix(escape.get(1..5)?, 16).ok()?;
-                rest = escape.get(5..)?;
-                out.push(char::from_u32(code)?);
-                continue;
-            }
-            _ => return None,
-        };
-        out.push(decoded);
-        rest = next.as_str();
-    }
-    out.push_str(rest);
-    Some(())
-}
-
 fn integer(token: &[u8]) -> Option<i64> {
     let (negative, digits) = match token.strip_prefix(b"-") {
         Some(rest) => (true, rest),

@@ -3,7 +3,7 @@
 //! at a string's bytes one at a time; here runs that need no escape are found eight bytes at a
 //! time and copied whole, which made writing an error about three times faster in wasm.
 
-use crate::json::scan::plain_run;
+use crate::json::lex::plain_run;
 use serde_json::Value;
 
 /// Appends `s` as a JSON string.

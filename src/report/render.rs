@@ -2,7 +2,8 @@
 //! `['low', 'medium', 'high']` (as the messages quote them), long values cut short.
 
 use serde_json::Value;
-use crate::json::scan::{plain_run, NameSet};
+use crate::json::lex::plain_run;
+use crate::json::names::NameSet;
 use std::fmt::Write;
 
 /// How many characters of a value a message quotes before it is cut with `…`.

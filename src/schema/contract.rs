@@ -476,7 +476,8 @@ fn custom_meta_schema(schema: &Value, options: &Options) -> Option<Draft> {
         return None;
     }
     for _ in 0..MAX_META_SCHEMA_CHAIN {
-        let doc = options.resources.iter().find(|(k, _)| normalize_uri(k) == normalize_uri(uri))?.1;
+        // Keyed as the compiler keys the resources, so that both find the same document.
+        let doc = options.resources.iter().find(|(k, _)| engine::uri::normalize(k) == engine::uri::normalize(uri))?.1;
         uri = doc.get("$schema")?.as_str()?;
         if let Some(draft) = Draft::from_meta_schema_uri(uri) {
             return Some(draft);
@@ -576,8 +577,4 @@ fn compile_issue(error: CompileError) -> SchemaIssue {
         )
         .with_keyword("format"),
     }
-}
-
-fn normalize_uri(uri: &str) -> String {
-    uri.trim().trim_end_matches('#').to_string()
 }
