@@ -4,9 +4,9 @@
 
 /// The property names of one object as written (string tokens), to tell a repeated one: the
 /// parser keeps one value of a repeated name, so what was read from the text no longer matches.
-/// The first is kept apart (an object of one name, common, then allocates nothing: a vector
-/// per object was a tenth of rendering a large `received` from its text), the next are compared
-/// one by one while few; past `FEW`, hashed, so that a map of thousands stays linear (ahash,
+/// The first is kept apart, so that an object of one name (common) allocates nothing: a set is
+/// made for every object rendered from its text. The next are compared one by one while few;
+/// past `FEW`, hashed, so that a map of thousands stays linear (ahash,
 /// keyed: a built flood of names stays linear too).
 #[derive(Default)]
 pub struct NameSet<'t> {
