@@ -15,7 +15,7 @@
 //!
 //! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
 //! limit reached) sends the caller to the full path, which builds the canonical error — unless
-//! `locate` finds the few subtrees that hold every violation, so that only they are parsed and
+//! `units` finds the few subtrees that hold every violation, so that only they are parsed and
 //! handed to the validator (tests/verdict.rs and the spec suite check that this report is the full
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
@@ -44,7 +44,7 @@ pub enum Judgement {
 }
 
 /// A subtree of an invalid output whose violations the validator finds by validating it alone
-/// against the subschema at `pointer` (see `Verdict::locate`).
+/// against the subschema at `pointer` (see `Verdict::units`).
 pub struct Unit {
     /// The validator's node of the subschema, and the evaluation path that reached it.
     pub node: usize,
@@ -223,7 +223,7 @@ impl Verdict {
     /// `patternProperties`) makes the whole node one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
     /// a limit, a repeated or escaped property name): the full path reports then.
-    pub fn locate(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
+    pub fn units(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
         let mut run = Run::new(self, validator, text, max_depth);
         let start = run.ws(0);
         let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
@@ -806,7 +806,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// `Verdict::locate` for the value at `pos` under `node`: its end; units pushed to `at`.
+    /// `Verdict::units` for the value at `pos` under `node`: its end; units pushed to `at`.
     fn locate(&mut self, node: usize, pos: usize, depth: usize, at: &mut Located) -> Step {
         if let Some(Node::Check(c)) = self.verdict.nodes.get(node) {
             if let Some(target) = c.via_ref {

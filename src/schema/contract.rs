@@ -308,7 +308,7 @@ impl Contract {
     /// path reports it). For tests and benchmarks.
     #[doc(hidden)]
     pub fn located_units(&self, text: &str) -> Option<usize> {
-        self.verdict()?.locate(&self.inner.validator, text, self.inner.limits.max_depth).map(|units| units.len())
+        self.verdict()?.units(&self.inner.validator, text, self.inner.limits.max_depth).map(|units| units.len())
     }
 
     fn verdict(&self) -> Option<&Verdict> {
@@ -316,11 +316,11 @@ impl Contract {
     }
 
     /// The canonical error of an output the verdict refused, from the subtrees that hold its
-    /// violations (`Verdict::locate`): only they are parsed and validated. `None` sends the
+    /// violations (`Verdict::units`): only they are parsed and validated. `None` sends the
     /// caller to the full path.
     fn located_failure(&self, verdict: &Verdict, text: &str) -> Option<OutputValidationError> {
         let validator = &self.inner.validator;
-        let units = verdict.locate(validator, text, self.inner.limits.max_depth)?;
+        let units = verdict.units(validator, text, self.inner.limits.max_depth)?;
         let mut violations = Vec::new();
         for unit in &units {
             if !unit.missing.is_empty() {

@@ -6,16 +6,16 @@
 //! Incompleteness is a state, not an error message to match: `Status::Incomplete` means every
 //! byte so far is a valid prefix of some JSON document.
 
-mod extract;
+mod skip;
 
-pub use extract::Skipped;
+pub use skip::Skipped;
 
 pub use crate::json::textpos::Position;
 
 use crate::json::lex::{self, Unit};
 use crate::json::path::{InstancePath, Segment};
 use crate::json::textpos::LineCounter;
-use extract::Extractor;
+use skip::Skipper;
 use serde_json::{Map, Number, Value};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,7 +129,7 @@ pub struct Parser {
     lines: LineCounter,
     max_bytes: usize,
     max_depth: usize,
-    extractor: Option<Extractor>,
+    skipper: Option<Skipper>,
     /// Each member name repeated in its object, with the object's location.
     repeated: Vec<(InstancePath, String)>,
 }
@@ -147,7 +147,7 @@ impl Parser {
             lines: LineCounter::default(),
             max_bytes,
             max_depth,
-            extractor: extract.then(Extractor::default),
+            skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
         }
     }
@@ -172,7 +172,7 @@ impl Parser {
 
     /// Text skipped by extraction (prose, fences), in order.
     pub fn skipped(&self) -> &[Skipped] {
-        self.extractor.as_ref().map_or(&[], Extractor::skipped)
+        self.skipper.as_ref().map_or(&[], Skipper::skipped)
     }
 
     /// The member names repeated in their object so far, with the object's location (the value
@@ -194,7 +194,7 @@ impl Parser {
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
             // control byte is copied at once: most of an output's bytes are string contents.
-            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.extractor, &mut self.token) {
+            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
                 let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
                 let run = lex::plain_run(rest).min(room);
                 if self.status == Status::Incomplete && run > 0 {
@@ -206,7 +206,7 @@ impl Parser {
                 }
             }
             // Between tokens, a run of whitespace (an indented output's indentation) at once too.
-            if self.extractor.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
+            if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
                 let run = rest.iter().take(room).take_while(|&&c| lex::is_ws(c)).count();
                 for &c in rest.get(..run).unwrap_or_default() {
@@ -225,7 +225,7 @@ impl Parser {
                 return;
             }
             self.lines.byte(b);
-            if let Some(ex) = &mut self.extractor {
+            if let Some(ex) = &mut self.skipper {
                 let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
                 if !ex.admit(b, before_root, self.status == Status::Complete, self.lines.pos.offset - 1) {
                     continue;
