@@ -25,7 +25,7 @@ use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
 use crate::json::path::{InstancePath, Segment};
-use crate::json::lex::{self, plain_run};
+use crate::json::lex;
 use crate::json::names::NameHashes;
 
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
@@ -762,17 +762,8 @@ impl<'a> Run<'a> {
                         return Some(p + 1);
                     }
                 }
-                b'"' => {
-                    p += 1;
-                    loop {
-                        p += plain_run(self.bytes.get(p..)?);
-                        match self.at(p)? {
-                            b'"' => break,
-                            b'\\' => p += 2,
-                            _ => p += 1,
-                        }
-                    }
-                }
+                // Past the string, less one: the loop steps over its closing quote.
+                b'"' => p = lex::string_end(self.bytes, p)?.0 - 1,
                 _ => {}
             }
             p += 1;
@@ -1073,22 +1064,23 @@ impl<'a> Run<'a> {
         }
         let text: &'a str = self.text;
         let raw = text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
-        // A name with an escape is decoded into the buffer strings use, kept from one to the next.
-        let mut decoded = std::mem::take(&mut self.unescaped);
-        let name = if escaped {
-            lex::unescape(raw, &mut decoded).ok_or(Stop::Bail)?;
-            decoded.as_str()
+        let (found, patterns, repeated) = if escaped {
+            // Decoded into the buffer strings use, kept from one to the next.
+            let mut decoded = std::mem::take(&mut self.unescaped);
+            let facts = lex::unescape(raw, &mut decoded).map(|()| {
+                let found = find_key(&c.keys, &decoded);
+                (found, self.patterns_matched(c, &decoded), names.repeated_decoded(&decoded, found))
+            });
+            self.unescaped = decoded;
+            facts.ok_or(Stop::Bail)?
         } else {
-            raw
+            let found = find_key(&c.keys, raw);
+            (found, self.patterns_matched(c, raw), names.repeated(self.bytes, p..key_end, found))
         };
-        let found = find_key(&c.keys, name);
-        let rule = found.and_then(|i| c.keys.get(i));
-        let repeated = if escaped { names.repeated_decoded(name, found) } else { names.repeated(self.bytes, p..key_end, found) };
-        let patterns = self.patterns_matched(c, name);
-        self.unescaped = decoded;
         if repeated {
             return Err(Stop::Bail);
         }
+        let rule = found.and_then(|i| c.keys.get(i));
         if let Some(bit) = rule.and_then(|r| r.required) {
             // Past 64 names no bit is kept: such an object is never seen complete here.
             *seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
