@@ -17,7 +17,7 @@ fn pattern(rng: &mut Rng, depth: usize, fancy: bool) -> String {
     for _ in 0..1 + rng.below(4) {
         let r = rng.below(if depth > 2 { 10 } else { 16 });
         match r {
-            0..=9 => out.push_str(*rng.pick(&atoms)),
+            0..=9 => out.push_str(rng.pick::<&str>(&atoms)),
             10 | 11 => {
                 out.push('(');
                 out.push_str(&pattern(rng, depth + 1, fancy));
@@ -30,13 +30,13 @@ fn pattern(rng: &mut Rng, depth: usize, fancy: bool) -> String {
                 out.push_str(&pattern(rng, depth + 1, fancy));
                 out.push(')');
             }
-            13 => out.push_str(*rng.pick(&["^", "$", "\\b", "\\B"])),
+            13 => out.push_str(rng.pick::<&str>(&["^", "$", "\\b", "\\B"])),
             14 if fancy => {
-                out.push_str(*rng.pick(&["(?=", "(?!", "(?<=", "(?<!"]));
+                out.push_str(rng.pick::<&str>(&["(?=", "(?!", "(?<=", "(?<!"]));
                 out.push_str(&pattern(rng, depth + 1, false));
                 out.push(')');
             }
-            _ => out.push_str(*rng.pick(&atoms)),
+            _ => out.push_str(rng.pick::<&str>(&atoms)),
         }
         let ends_with_assertion = ["^", "$", "\\b", "\\B", ")"].iter().any(|a| out.ends_with(a)) && !out.ends_with("\\)");
         if !ends_with_assertion || out.ends_with(')') && !out.contains("(?") {
