@@ -435,6 +435,7 @@ struct Names {
 impl Names {
     /// Adds the name written without escapes at `token` (quotes included), whose rule is
     /// `rule`: true when the object has it already.
+    #[inline]
     fn repeated(&mut self, bytes: &[u8], token: std::ops::Range<usize>, rule: Option<usize>) -> bool {
         match self.listed(rule) {
             Some(again) => again,
@@ -469,6 +470,7 @@ fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
 /// The index of the rule for `key` in `keys` (sorted by `key_order`): the names of its length
 /// found first, then compared: most lookups decide on the lengths alone, where a binary search
 /// would compare whole names at each step and branch in a way the CPU cannot predict.
+#[inline]
 fn find_key(keys: &[KeyRule], key: &str) -> Option<usize> {
     let len = key.len();
     let start = if keys.len() <= 8 { keys.iter().position(|r| r.name.len() >= len)? } else { keys.partition_point(|r| r.name.len() < len) };
@@ -729,6 +731,7 @@ impl<'a> Run<'a> {
     }
 
     /// The `patternProperties` (bits, in order) whose pattern the property name matches.
+    #[inline]
     fn patterns_matched(&self, c: &Checks, name: &str) -> u64 {
         let mut matched = 0u64;
         for (i, (pattern, _, _)) in c.patterns.iter().enumerate() {
@@ -740,6 +743,7 @@ impl<'a> Run<'a> {
     }
 
     /// Past the colon after a property name ending at `key_end`: where its value starts.
+    #[inline]
     fn value_start(&self, key_end: usize) -> Step {
         let p = self.ws(key_end);
         if self.at(p) != Some(b':') {
@@ -1052,8 +1056,9 @@ impl<'a> Run<'a> {
     /// starts, as both walks of an object read it (`object`, `locate_object`): a repeated name
     /// bails (the parser keeps the last value at the first one's place, and the full path
     /// reports the repeat), and so does an escaped one unless `escapes`. Adds the name's bit to
-    /// `seen` when `required` lists it.
-    #[inline]
+    /// `seen` when `required` lists it. Inlined into both walks, as the code it stands for was:
+    /// it runs for every member of every object checked.
+    #[inline(always)]
     fn member<'c>(&mut self, c: &'c Checks, p: usize, names: &mut Names, seen: &mut u64, escapes: bool) -> Result<Member<'c>, Stop> {
         if self.at(p) != Some(b'"') {
             return Err(Stop::Bail);
