@@ -40,6 +40,10 @@ pub mod schema;
 mod sort;
 #[cfg(test)]
 mod suite;
+// The tests' one seeded random source, shared with the integration tests (tests/common).
+#[cfg(test)]
+#[path = "../tests/common/rng.rs"]
+mod test_rng;
 pub(crate) mod validator;
 
 pub use agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};

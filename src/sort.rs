@@ -67,16 +67,9 @@ mod tests {
     #[test]
     fn sorts_like_the_standard_sort_and_keeps_equal_elements_in_order() {
         // Pseudo-random pairs (key, original position), with many equal keys.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::test_rng::Rng::new(0x2545_f491_4f6c_dd1d);
         for len in [0usize, 1, 2, 3, 7, 16, 17, 100, 1000] {
-            let items: Vec<(u64, usize)> = (0..len)
-                .map(|i| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    (seed % 10, i)
-                })
-                .collect();
+            let items: Vec<(u64, usize)> = (0..len).map(|i| (rng.next_u64() % 10, i)).collect();
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std = items.clone();

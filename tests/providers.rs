@@ -3,6 +3,9 @@
 //! byte (short transcripts) or at seeded random bytes (all), and the event-stream decoder scans
 //! each byte of it once.
 
+mod common;
+
+use common::Rng;
 use output_contract::agent::provider::{ErrorKind, Provider, ProviderError, ProviderOptions, ProviderOutcome, ProviderStream};
 use output_contract::agent::stream::{StreamOptions, StreamOutcome};
 use output_contract::{Contract, Options};
@@ -83,17 +86,10 @@ fn check(case: &Case, result: &Result<ProviderOutcome, ProviderError>, how: &str
     }
 }
 
-/// xorshift64*: the same cuts on every run.
+/// Seeded: the same cuts on every run.
 fn random_splits(len: usize, seed: u64, count: usize) -> Vec<usize> {
-    let mut x = seed.max(1);
-    let mut cuts: Vec<usize> = (0..count)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) % (len as u64 + 1)) as usize
-        })
-        .collect();
+    let mut rng = Rng::new(seed);
+    let mut cuts: Vec<usize> = (0..count).map(|_| rng.below(len + 1)).collect();
     cuts.sort_unstable();
     cuts
 }

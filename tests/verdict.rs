@@ -1,6 +1,9 @@
 //! The byte-level verdict (src/check/verdict.rs) never accepts what the full path refuses: malformed
 //! JSON of every kind, duplicate keys, numbers serde_json refuses; and it does recognise the
 //! valid texts it should, so the fast path is really taken.
+mod common;
+
+use common::Rng;
 use output_contract::{Contract, Options};
 use serde_json::json;
 
@@ -214,16 +217,6 @@ fn pattern_properties_follow_the_names_the_validator_matches() {
     );
 }
 
-/// A small deterministic generator (an LCG), so the mutations below are the same on every run.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
-
 /// Every location in `value` as a JSON Pointer.
 fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
     out.push(at.clone());
@@ -244,28 +237,28 @@ fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
 
 /// One to three random changes: a value replaced (by a scalar, an object, an array), a
 /// property removed or added, an array item repeated.
-fn mutate(valid: &serde_json::Value, rng: &mut Lcg) -> serde_json::Value {
+fn mutate(valid: &serde_json::Value, rng: &mut Rng) -> serde_json::Value {
     let replacements = [json!(null), json!(true), json!(7), json!(-2.5), json!("x"), json!(""), json!("not-a-date"), json!({}), json!([]), json!({"zz": 1}), json!([1, 1])];
     let mut value = valid.clone();
-    for _ in 0..=rng.next(3) {
+    for _ in 0..=rng.below(3) {
         let mut all = Vec::new();
         pointers(&value, String::new(), &mut all);
-        let target = all[rng.next(all.len())].clone();
-        let action = rng.next(4);
+        let target = all[rng.below(all.len())].clone();
+        let action = rng.below(4);
         let Some(node) = value.pointer_mut(&target) else { continue };
         match (action, node) {
             (1, serde_json::Value::Object(map)) if !map.is_empty() => {
-                let key = map.keys().nth(rng.next(map.len())).cloned().unwrap_or_default();
+                let key = map.keys().nth(rng.below(map.len())).cloned().unwrap_or_default();
                 map.shift_remove(&key);
             }
             (2, serde_json::Value::Object(map)) => {
-                map.insert(["extra", "a/b", "t~1", "quote\"d", "severity"][rng.next(5)].to_string(), replacements[rng.next(replacements.len())].clone());
+                map.insert(["extra", "a/b", "t~1", "quote\"d", "severity"][rng.below(5)].to_string(), replacements[rng.below(replacements.len())].clone());
             }
             (2, serde_json::Value::Array(items)) if !items.is_empty() => {
-                let item = items[rng.next(items.len())].clone();
+                let item = items[rng.below(items.len())].clone();
                 items.push(item);
             }
-            (_, node) => *node = replacements[rng.next(replacements.len())].clone(),
+            (_, node) => *node = replacements[rng.below(replacements.len())].clone(),
         }
     }
     value
@@ -368,7 +361,7 @@ fn reports_from_located_subtrees_are_the_full_reports() {
             json!({"flags": {"a": {"on": true, "split": {"x": 10, "y": 90}}, "b/c": {"on": false, "split": {"z~": 100}}}, "labels": {"x-1": "ab", "x-d1": "abc", "o/~1": {"n": 2}, "k": {"v": 3}}}),
         ),
     ];
-    let mut rng = Lcg(7);
+    let mut rng = Rng::new(7);
     let (mut checked, mut located) = (0, 0);
     for (schema, valid) in &cases {
         let c = contract(schema.clone());

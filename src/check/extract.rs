@@ -386,7 +386,7 @@ fn failure_error(text: &str, c: &Candidate, failure: ParseFailure, limits: Outpu
         ParseFailure::Syntax { eof: true, .. } => truncated(text, c.start, c.end),
         ParseFailure::Syntax { line, column, reason, .. } => {
             let part = text.get(c.start..c.end).unwrap_or("");
-            let offset = c.start + byte_at(part, line, column);
+            let offset = c.start + LineIndex::new(part).byte_of_byte_column(line, column);
             let pos = LineIndex::new(text).pos(offset);
             let head = text.get(c.start..(offset + 1).min(c.end)).or_else(|| text.get(c.start..offset)).unwrap_or("");
             let v = Violation::of_output(
@@ -398,19 +398,6 @@ fn failure_error(text: &str, c: &Candidate, failure: ParseFailure, limits: Outpu
             error(ExtractErrorKind::InvalidJson, v, offset, c.start, c.end)
         }
     }
-}
-
-/// The byte offset of serde_json's 1-based line and byte column (the column is the offending
-/// byte's, 0 at a line start).
-fn byte_at(part: &str, line: usize, column: usize) -> usize {
-    let mut start = 0;
-    for _ in 1..line {
-        match part.get(start..).and_then(|rest| rest.find('\n')) {
-            Some(i) => start += i + 1,
-            None => break,
-        }
-    }
-    (start + column.saturating_sub(1)).min(part.len())
 }
 
 /// Prose in braces is passed over; this tells it from JSON: what follows the opening bracket.

@@ -15,7 +15,7 @@
 //!
 //! The verdict is one-sided: `true` means valid; anything else (a violation, a syntax error, a
 //! limit reached) sends the caller to the full path, which builds the canonical error — unless
-//! `locate` finds the few subtrees that hold every violation, so that only they are parsed and
+//! `units` finds the few subtrees that hold every violation, so that only they are parsed and
 //! handed to the validator (tests/verdict.rs and the spec suite check that this report is the full
 //! path's, violation for violation). Schemas
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
@@ -25,7 +25,8 @@ use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
 use crate::json::path::{InstancePath, Segment};
-use crate::json::scan::{plain_run, NameHashes};
+use crate::json::lex;
+use crate::json::names::NameHashes;
 
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
 /// checked while scanning, so a node the plan cannot check itself is the validator's to judge
@@ -43,7 +44,7 @@ pub enum Judgement {
 }
 
 /// A subtree of an invalid output whose violations the validator finds by validating it alone
-/// against the subschema at `pointer` (see `Verdict::locate`).
+/// against the subschema at `pointer` (see `Verdict::units`).
 pub struct Unit {
     /// The validator's node of the subschema, and the evaluation path that reached it.
     pub node: usize,
@@ -94,7 +95,7 @@ struct Checks {
     integer_only: bool,
     /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (Draft 6 on): checked here,
     /// so that a bounded number needs no validator (whose evaluation code a first validation
-    /// would otherwise compile: a sixth of the cold start's lazy compilation).
+    /// would otherwise compile lazily, lengthening the cold start).
     bounds: Vec<(Bound, serde_json::Number)>,
     /// `properties` and `required`, sorted by `key_order`.
     keys: Vec<KeyRule>,
@@ -132,6 +133,33 @@ struct KeyRule {
     token: String,
     node: Option<usize>,
     required: Option<usize>,
+}
+
+/// A member of an object read up to its value (`Run::member`).
+struct Member<'c> {
+    /// The name's string token, quotes included.
+    key: std::ops::Range<usize>,
+    rule: Option<&'c KeyRule>,
+    /// The `patternProperties` (bits, in order) whose pattern the name matches.
+    patterns: u64,
+    /// Where the value starts.
+    value: usize,
+}
+
+impl Checks {
+    /// Whether an object of `count` members meets `minProperties` and `maxProperties`.
+    #[inline]
+    fn count_fits(&self, count: u64) -> bool {
+        !(self.min_properties.is_some_and(|m| count < m) || self.max_properties.is_some_and(|m| count > m))
+    }
+
+    /// Whether `seen` (bits of `KeyRule::required`) has every name `required` lists; never
+    /// past 64 names, of which no bits are kept.
+    #[inline]
+    fn has_required(&self, seen: u64) -> bool {
+        let all = if self.required >= 64 { u64::MAX } else { (1u64 << self.required) - 1 };
+        seen & all == all
+    }
 }
 
 /// Past this nesting the verdict gives up (the full path applies the configured limit); it keeps
@@ -197,7 +225,7 @@ impl Verdict {
     /// `patternProperties`) makes the whole node one unit.
     /// `None` when the whole output is the unit, or when the verdict cannot tell (a syntax error,
     /// a limit, a repeated or escaped property name): the full path reports then.
-    pub fn locate(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
+    pub fn units(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
         let mut run = Run::new(self, validator, text, max_depth);
         let start = run.ws(0);
         let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
@@ -397,6 +425,7 @@ struct Names {
 impl Names {
     /// Adds the name written without escapes at `token` (quotes included), whose rule is
     /// `rule`: true when the object has it already.
+    #[inline]
     fn repeated(&mut self, bytes: &[u8], token: std::ops::Range<usize>, rule: Option<usize>) -> bool {
         match self.listed(rule) {
             Some(again) => again,
@@ -429,8 +458,9 @@ fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The index of the rule for `key` in `keys` (sorted by `key_order`): the names of its length
-/// found first, then compared. A binary search compared whole names at each step, and which way
-/// each step went was a branch the CPU could not predict (a tenth of the locating pass).
+/// found first, then compared: most lookups decide on the lengths alone, where a binary search
+/// would compare whole names at each step and branch in a way the CPU cannot predict.
+#[inline]
 fn find_key(keys: &[KeyRule], key: &str) -> Option<usize> {
     let len = key.len();
     let start = if keys.len() <= 8 { keys.iter().position(|r| r.name.len() >= len)? } else { keys.partition_point(|r| r.name.len() < len) };
@@ -484,11 +514,9 @@ impl<'a> Run<'a> {
         self.bytes.get(pos).copied()
     }
 
-    fn ws(&self, mut pos: usize) -> usize {
-        while matches!(self.at(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            pos += 1;
-        }
-        pos
+    #[inline]
+    fn ws(&self, pos: usize) -> usize {
+        lex::skip_ws(self.bytes, pos)
     }
 
     fn eval(&mut self, node: usize, pos: usize, depth: usize) -> Step {
@@ -521,8 +549,8 @@ impl<'a> Run<'a> {
 
     fn check(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
         // A container with no keyword of its own here (a `$ref`, an `anyOf` of objects) is read
-        // by the subschemas below, which find its end: skipping it first read it twice, and once
-        // more for each such node above it (a chain of `$ref`s, a recursive schema).
+        // by the subschemas below, which find its end: skipping it here would read it twice, and
+        // once more for each such node above it (a chain of `$ref`s, a recursive schema).
         let end = match self.at(pos) {
             Some(open @ (b'{' | b'[')) => {
                 let (kind, own) = if open == b'{' { (OBJECT, c.objects) } else { (ARRAY, c.arrays) };
@@ -547,7 +575,7 @@ impl<'a> Run<'a> {
                     // into a buffer kept from one string to the next.
                     let mut unescaped = std::mem::take(&mut self.unescaped);
                     let content = if escaped {
-                        unescape(raw, &mut unescaped).ok_or(Stop::Bail)?;
+                        lex::unescape(raw, &mut unescaped).ok_or(Stop::Bail)?;
                         unescaped.as_str()
                     } else {
                         raw
@@ -688,6 +716,7 @@ impl<'a> Run<'a> {
     }
 
     /// The `patternProperties` (bits, in order) whose pattern the property name matches.
+    #[inline]
     fn patterns_matched(&self, c: &Checks, name: &str) -> u64 {
         let mut matched = 0u64;
         for (i, (pattern, _, _)) in c.patterns.iter().enumerate() {
@@ -699,6 +728,7 @@ impl<'a> Run<'a> {
     }
 
     /// Past the colon after a property name ending at `key_end`: where its value starts.
+    #[inline]
     fn value_start(&self, key_end: usize) -> Step {
         let p = self.ws(key_end);
         if self.at(p) != Some(b':') {
@@ -721,17 +751,8 @@ impl<'a> Run<'a> {
                         return Some(p + 1);
                     }
                 }
-                b'"' => {
-                    p += 1;
-                    loop {
-                        p += plain_run(self.bytes.get(p..)?);
-                        match self.at(p)? {
-                            b'"' => break,
-                            b'\\' => p += 2,
-                            _ => p += 1,
-                        }
-                    }
-                }
+                // Past the string, less one: the loop steps over its closing quote.
+                b'"' => p = lex::string_end(self.bytes, p)?.0 - 1,
                 _ => {}
             }
             p += 1;
@@ -765,7 +786,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// `Verdict::locate` for the value at `pos` under `node`: its end; units pushed to `at`.
+    /// `Verdict::units` for the value at `pos` under `node`: its end; units pushed to `at`.
     fn locate(&mut self, node: usize, pos: usize, depth: usize, at: &mut Located) -> Step {
         if let Some(Node::Check(c)) = self.verdict.nodes.get(node) {
             if let Some(target) = c.via_ref {
@@ -863,30 +884,11 @@ impl<'a> Run<'a> {
         let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
-            if self.at(p) != Some(b'"') {
-                return Err(Stop::Bail);
-            }
-            let key_start = p;
-            let (key_end, escaped) = self.string(p)?;
-            // The parser keeps a repeated name's last value at its first place: not followed.
-            // Names are compared as written, so one with an escape is not followed either.
-            if escaped {
-                return Err(Stop::Bail);
-            }
-            let key = self.text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
-            let found = find_key(&c.keys, key);
-            let rule = found.and_then(|i| c.keys.get(i));
-            if names.repeated(self.bytes, p..key_end, found) {
-                return Err(Stop::Bail);
-            }
+            // Names are compared as written (see `key`): one with an escape is not followed.
+            let Member { key, rule, patterns, value } = self.member(c, p, &mut names, &mut seen, false)?;
             count += 1;
-            if let Some(bit) = rule.and_then(|r| r.required) {
-                // Past 64 names no bit is kept: such an object is never seen complete here.
-                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
-            }
             let own = rule.and_then(|r| r.node);
-            let patterns = self.patterns_matched(c, key);
-            p = self.value_start(key_end)?;
+            p = value;
             // Once the object is known to be one unit, its other values need no look.
             let index = count - 1;
             if c.max_properties.is_some_and(|m| index as u64 >= m) {
@@ -899,7 +901,7 @@ impl<'a> Run<'a> {
             for (i, (_, node, token)) in c.patterns.iter().enumerate() {
                 if patterns & (1 << i) != 0 && !whole {
                     end = Some(if alone {
-                        self.locate_child(*node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Pattern(token), at, &mut whole)?
+                        self.locate_child(*node, p, depth + 1, PathStep::Key(key.clone()), index, Keyword::Pattern(token), at, &mut whole)?
                     } else {
                         self.judge(*node, p, depth + 1, &mut whole)?
                     });
@@ -909,12 +911,12 @@ impl<'a> Run<'a> {
             // property's does (`false` there is the parent's failure: `locate_child` judges it).
             if end.is_none() && own.is_none() && !whole {
                 if let Some(node) = c.additional {
-                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, Keyword::Additional, at, &mut whole)?);
+                    end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key.clone()), index, Keyword::Additional, at, &mut whole)?);
                 }
             }
             if let (Some(node), Some(rule), false) = (own, rule, whole) {
                 let keyword = Keyword::Property(&rule.token);
-                end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key_start..key_end), index, keyword, at, &mut whole)?);
+                end = Some(self.locate_child(node, p, depth + 1, PathStep::Key(key.clone()), index, keyword, at, &mut whole)?);
             }
             p = match end {
                 Some(end) => end,
@@ -922,14 +924,12 @@ impl<'a> Run<'a> {
             };
             more = self.next_member(&mut p, b'}')?;
         }
-        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        let count = count as u64;
-        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+        if !c.count_fits(count as u64) {
             whole = true;
         }
         Ok(if whole {
             Split::Whole
-        } else if seen & all == all {
+        } else if c.has_required(seen) {
             Split::Done(p)
         } else if c.required < 64 {
             let missing = c.keys.iter().filter(|r| r.required.is_some_and(|bit| seen & (1 << bit) == 0)).map(|r| r.name.clone()).collect();
@@ -987,9 +987,9 @@ impl<'a> Run<'a> {
         if matches!(self.verdict.nodes.get(node), Some(Node::Nothing)) {
             return self.judge(node, pos, depth, whole);
         }
-        // A scalar that passes (most do) needs none of a unit's bookkeeping below: the locate
-        // pass cost half again as much as the verdict's. One that fails is evaluated once more
-        // there, which for a scalar is cheap.
+        // A scalar that passes (most do) needs none of a unit's bookkeeping below, which would
+        // make the locating pass much dearer than the verdict's. One that fails is evaluated
+        // once more there, which for a scalar is cheap.
         if !matches!(self.at(pos), Some(b'{' | b'[')) {
             match self.eval(node, pos, depth) {
                 Ok(end) => return Ok(end),
@@ -1037,6 +1037,47 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Reads the member of an object at `p` (its name's opening quote) up to where its value
+    /// starts, as both walks of an object read it (`object`, `locate_object`): a repeated name
+    /// bails (the parser keeps the last value at the first one's place, and the full path
+    /// reports the repeat), and so does an escaped one unless `escapes`. Adds the name's bit to
+    /// `seen` when `required` lists it. Inlined into both walks, as the code it stands for was:
+    /// it runs for every member of every object checked.
+    #[inline(always)]
+    fn member<'c>(&mut self, c: &'c Checks, p: usize, names: &mut Names, seen: &mut u64, escapes: bool) -> Result<Member<'c>, Stop> {
+        if self.at(p) != Some(b'"') {
+            return Err(Stop::Bail);
+        }
+        let (key_end, escaped) = self.string(p)?;
+        if escaped && !escapes {
+            return Err(Stop::Bail);
+        }
+        let text: &'a str = self.text;
+        let raw = text.get(p + 1..key_end - 1).ok_or(Stop::Bail)?;
+        let (found, patterns, repeated) = if escaped {
+            // Decoded into the buffer strings use, kept from one to the next.
+            let mut decoded = std::mem::take(&mut self.unescaped);
+            let facts = lex::unescape(raw, &mut decoded).map(|()| {
+                let found = find_key(&c.keys, &decoded);
+                (found, self.patterns_matched(c, &decoded), names.repeated_decoded(&decoded, found))
+            });
+            self.unescaped = decoded;
+            facts.ok_or(Stop::Bail)?
+        } else {
+            let found = find_key(&c.keys, raw);
+            (found, self.patterns_matched(c, raw), names.repeated(self.bytes, p..key_end, found))
+        };
+        if repeated {
+            return Err(Stop::Bail);
+        }
+        let rule = found.and_then(|i| c.keys.get(i));
+        if let Some(bit) = rule.and_then(|r| r.required) {
+            // Past 64 names no bit is kept: such an object is never seen complete here.
+            *seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
+        }
+        Ok(Member { key: p..key_end, rule, patterns, value: self.value_start(key_end)? })
+    }
+
     fn object(&mut self, c: &Checks, pos: usize, depth: usize) -> Step {
         if depth >= self.max_depth {
             return Err(Stop::Bail);
@@ -1046,32 +1087,10 @@ impl<'a> Run<'a> {
         let mut names = Names::default();
         let (mut p, mut more) = self.open(pos, b'}');
         while more {
-            if self.at(p) != Some(b'"') {
-                return Err(Stop::Bail);
-            }
-            let (key_end, escaped) = self.string(p)?;
-            let raw = self.text.get(p..key_end).ok_or(Stop::Bail)?;
-            let owned: String;
-            let key = if escaped {
-                owned = serde_json::from_str(raw).map_err(|_| Stop::Bail)?;
-                owned.as_str()
-            } else {
-                raw.get(1..raw.len() - 1).ok_or(Stop::Bail)?
-            };
-            let found = find_key(&c.keys, key);
-            let rule = found.and_then(|i| c.keys.get(i));
-            let repeated = if escaped { names.repeated_decoded(key, found) } else { names.repeated(self.bytes, p..key_end, found) };
-            if repeated {
-                return Err(Stop::Bail);
-            }
-            if let Some(bit) = rule.and_then(|r| r.required) {
-                // Past 64 names no bit is kept: such an object is never seen complete here.
-                seen |= 1u64.checked_shl(bit as u32).unwrap_or(0);
-            }
+            let Member { rule, patterns, value, .. } = self.member(c, p, &mut names, &mut seen, true)?;
             count += 1;
             let own = rule.and_then(|r| r.node);
-            let patterns = self.patterns_matched(c, key);
-            p = self.value_start(key_end)?;
+            p = value;
             // The value answers to its property's schema and to every pattern its name
             // matches; to `additionalProperties` only when there is none of those.
             let mut end = None;
@@ -1090,12 +1109,11 @@ impl<'a> Run<'a> {
             };
             more = self.next_member(&mut p, b'}')?;
         }
-        let all = if c.required >= 64 { u64::MAX } else { (1u64 << c.required) - 1 };
-        if c.min_properties.is_some_and(|m| count < m) || c.max_properties.is_some_and(|m| count > m) {
+        if !c.count_fits(count) {
             self.own_failure = p - pos;
             return Err(Stop::Fail);
         }
-        if seen & all != all {
+        if !c.has_required(seen) {
             // `locate` reports missing names without parsing the object (`Split::Missing`).
             self.own_failure = if c.required < 64 { 0 } else { p - pos };
             return Err(Stop::Fail);
@@ -1205,88 +1223,25 @@ impl<'a> Run<'a> {
     }
 
     /// The end of the string starting at `pos` (past its closing quote) and whether it has
-    /// escapes. Escapes are checked; one naming a surrogate is left to serde_json (bail).
+    /// escapes; a string that is not JSON bails.
+    #[inline]
     fn string(&self, pos: usize) -> Result<(usize, bool), Stop> {
-        let mut p = pos + 1;
-        let mut escaped = false;
-        loop {
-            p += plain_run(self.bytes.get(p..).unwrap_or_default());
-            match self.at(p) {
-                Some(b'"') => return Ok((p + 1, escaped)),
-                Some(b'\\') => {
-                    escaped = true;
-                    match self.at(p + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => p += 2,
-                        Some(b'u') => {
-                            let hex = self.text.get(p + 2..p + 6).ok_or(Stop::Bail)?;
-                            let code = u16::from_str_radix(hex, 16).map_err(|_| Stop::Bail)?;
-                            if hex.starts_with('+') || (0xD800..=0xDFFF).contains(&code) {
-                                return Err(Stop::Bail);
-                            }
-                            p += 6;
-                        }
-                        _ => return Err(Stop::Bail),
-                    }
-                }
-                Some(b) if b < 0x20 => return Err(Stop::Bail),
-                Some(_) => p += 1,
-                None => return Err(Stop::Bail),
-            }
-        }
+        lex::string_end(self.bytes, pos).ok_or(Stop::Bail)
     }
 
+    #[inline]
     fn literal(&self, pos: usize) -> Result<(usize, u8), Stop> {
-        let rest = self.bytes.get(pos..).ok_or(Stop::Bail)?;
-        if rest.starts_with(b"true") || rest.starts_with(b"false") {
-            Ok((pos + if rest.starts_with(b"true") { 4 } else { 5 }, BOOLEAN))
-        } else if rest.starts_with(b"null") {
-            Ok((pos + 4, NULL))
-        } else {
-            Err(Stop::Bail)
-        }
+        let len = lex::literal_len(self.bytes.get(pos..).unwrap_or_default()).ok_or(Stop::Bail)?;
+        Ok((pos + len, if self.at(pos) == Some(b'n') { NULL } else { BOOLEAN }))
     }
 
     /// The end of the number at `pos` (JSON's grammar) and whether it is written as an integer.
     /// Numbers serde_json would refuse (out of f64's range) bail.
+    #[inline]
     fn number(&self, pos: usize) -> Result<(usize, bool), Stop> {
-        let digits = |mut p: usize| {
-            let start = p;
-            while matches!(self.at(p), Some(b'0'..=b'9')) {
-                p += 1;
-            }
-            (p, p - start)
-        };
-        let mut p = pos;
-        if self.at(p) == Some(b'-') {
-            p += 1;
-        }
-        let (after, n) = digits(p);
-        if n == 0 || (n > 1 && self.at(p) == Some(b'0')) {
-            return Err(Stop::Bail);
-        }
-        p = after;
-        let mut integral = true;
-        if self.at(p) == Some(b'.') {
-            let (after, n) = digits(p + 1);
-            if n == 0 {
-                return Err(Stop::Bail);
-            }
-            p = after;
-            integral = false;
-        }
-        if matches!(self.at(p), Some(b'e' | b'E')) {
-            let mut q = p + 1;
-            if matches!(self.at(q), Some(b'+' | b'-')) {
-                q += 1;
-            }
-            let (after, n) = digits(q);
-            if n == 0 {
-                return Err(Stop::Bail);
-            }
-            p = after;
-            integral = false;
-        }
-        if !integral || p - pos > 18 {
+        let (len, integral) = lex::number_len(self.bytes.get(pos..).unwrap_or_default()).ok_or(Stop::Bail)?;
+        let p = pos + len;
+        if !integral || len > 18 {
             let finite = self.text.get(pos..p).and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite);
             if !finite {
                 return Err(Stop::Bail);
@@ -1309,8 +1264,8 @@ struct Items<'t> {
 
 impl<'t> Items<'t> {
     /// Adds `token` (one value, as scanned); false when its equality needs the parsed value.
-    /// Inlined into both walks: called once per item, out of line it made checking an array of
-    /// 10 KB 6% slower.
+    /// Inlined into both walks: it runs once per item of every array with `uniqueItems`, where
+    /// a call would cost about as much as the item's own check.
     #[inline(always)]
     fn add(&mut self, token: &'t [u8]) -> bool {
         match token.first() {
@@ -1337,8 +1292,8 @@ impl<'t> Items<'t> {
 
     fn has_duplicates(&mut self) -> bool {
         // The standard sort, not crate::sort's: this runs on every valid output whose schema has
-        // `uniqueItems`, where positions compared through a dynamic call made a 10 KB array of
-        // integers 11% slower to validate.
+        // `uniqueItems`, and crate::sort compares through a dynamic call, a cost per comparison
+        // that the standard sort's inlined comparison does not have.
         self.integers.sort_unstable();
         self.texts.sort_unstable();
         self.repeated_literal || self.integers.windows(2).any(|w| w.first() == w.get(1)) || self.texts.windows(2).any(|w| w.first() == w.get(1))
@@ -1346,39 +1301,6 @@ impl<'t> Items<'t> {
 }
 
 /// An integer token of at most 18 digits (so it fits an i64), not `-0`.
-/// `raw`, the content of a JSON string whose escapes `Run::string` checked (none names a
-/// surrogate), decoded into `out`. None on anything else (the caller bails).
-fn unescape(raw: &str, out: &mut String) -> Option<()> {
-    out.clear();
-    let mut rest = raw;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(rest.get(..at)?);
-        let escape = rest.get(at + 1..)?;
-        let mut next = escape.chars();
-        let decoded = match next.next()? {
-            '"' => '"',
-            '\\' => '\\',
-            '/' => '/',
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            'u' => {
-                let code = u32::from_str_radix(escape.get(1..5)?, 16).ok()?;
-                rest = escape.get(5..)?;
-                out.push(char::from_u32(code)?);
-                continue;
-            }
-            _ => return None,
-        };
-        out.push(decoded);
-        rest = next.as_str();
-    }
-    out.push_str(rest);
-    Some(())
-}
-
 fn integer(token: &[u8]) -> Option<i64> {
     let (negative, digits) = match token.strip_prefix(b"-") {
         Some(rest) => (true, rest),

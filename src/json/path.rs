@@ -123,8 +123,8 @@ impl InstancePath {
     }
 }
 
-/// Appends `i` in decimal. Paths are written for every violation, and `write!`'s formatting
-/// machinery cost more than the rest of an index segment.
+/// Appends `i` in decimal, without `write!`'s formatting machinery: paths are written for every
+/// violation, and that machinery is heavier than the rest of an index segment.
 pub fn push_index(out: &mut String, mut i: usize) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();

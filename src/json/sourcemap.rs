@@ -2,6 +2,7 @@
 //! key and of its value. Diagnostics found on the parsed value (meta-schema violations, lints)
 //! carry pointers; the editor needs ranges.
 
+use crate::json::lex;
 use crate::json::path::escape_pointer_token;
 use crate::json::textpos::{LineIndex, Range};
 use serde::Serialize;
@@ -31,7 +32,7 @@ const MAX_DEPTH: usize = 256;
 impl SourceMap {
     /// Maps `text`, which must be one JSON value (as checked by parsing it first); `None` if not.
     pub fn new(text: &str) -> Option<SourceMap> {
-        let mut s = Scanner { b: text.as_bytes(), i: 0, nodes: HashMap::new() };
+        let mut s = Scanner { b: text.as_bytes(), i: 0, nodes: HashMap::new(), name: String::new() };
         s.ws();
         s.value(String::new(), None, 0)?;
         Some(SourceMap { nodes: s.nodes })
@@ -81,6 +82,8 @@ struct Scanner<'t> {
     b: &'t [u8],
     i: usize,
     nodes: HashMap<String, Node>,
+    /// A member name with escapes, decoded; its buffer reused from one name to the next.
+    name: String,
 }
 
 impl Scanner<'_> {
@@ -89,97 +92,56 @@ impl Scanner<'_> {
     }
 
     fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
-            self.i += 1;
-        }
+        self.i = lex::skip_ws(self.b, self.i);
     }
 
     fn value(&mut self, pointer: String, key: Option<Span>, depth: usize) -> Option<()> {
         let start = self.i;
         match self.peek()? {
-            b'{' if depth < MAX_DEPTH => {
+            open @ (b'{' | b'[') if depth < MAX_DEPTH => {
+                let close = if open == b'{' { b'}' } else { b']' };
                 self.i += 1;
                 self.ws();
-                if self.peek() == Some(b'}') {
-                    self.i += 1;
-                } else {
-                    loop {
-                        self.ws();
+                let mut index = 0usize;
+                let mut more = self.peek() != Some(close);
+                while more {
+                    self.ws();
+                    if open == b'{' {
                         let key_start = self.i;
-                        let name = self.string()?;
-                        let key_span = Span { start: key_start, end: self.i };
+                        let (end, escaped) = lex::string_end(self.b, key_start)?;
+                        self.i = end;
+                        let raw = std::str::from_utf8(self.b.get(key_start + 1..end - 1)?).ok()?;
+                        let name = if escaped {
+                            lex::unescape(raw, &mut self.name)?;
+                            self.name.as_str()
+                        } else {
+                            raw
+                        };
+                        let child = format!("{pointer}/{}", escape_pointer_token(name));
                         self.ws();
                         (self.peek()? == b':').then_some(())?;
                         self.i += 1;
                         self.ws();
-                        let child = format!("{pointer}/{}", escape_pointer_token(&name));
-                        self.value(child, Some(key_span), depth + 1)?;
-                        self.ws();
-                        match self.peek()? {
-                            b',' => self.i += 1,
-                            b'}' => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
-                        }
-                    }
-                }
-            }
-            b'[' if depth < MAX_DEPTH => {
-                self.i += 1;
-                self.ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                } else {
-                    let mut index = 0usize;
-                    loop {
-                        self.ws();
+                        self.value(child, Some(Span { start: key_start, end }), depth + 1)?;
+                    } else {
                         self.value(format!("{pointer}/{index}"), None, depth + 1)?;
                         index += 1;
-                        self.ws();
-                        match self.peek()? {
-                            b',' => self.i += 1,
-                            b']' => {
-                                self.i += 1;
-                                break;
-                            }
-                            _ => return None,
-                        }
+                    }
+                    self.ws();
+                    match self.peek()? {
+                        b',' => self.i += 1,
+                        b if b == close => more = false,
+                        _ => return None,
                     }
                 }
+                self.i += 1;
             }
-            b'"' => {
-                self.string()?;
-            }
-            _ => {
-                // Numbers, true, false, null: up to the next delimiter.
-                while matches!(self.peek(), Some(c) if !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n')) {
-                    self.i += 1;
-                }
-                (self.i > start).then_some(())?;
-            }
+            b'"' => self.i = lex::string_end(self.b, start)?.0,
+            b'-' | b'0'..=b'9' => self.i += lex::number_len(self.b.get(start..)?)?.0,
+            _ => self.i += lex::literal_len(self.b.get(start..)?)?,
         }
         self.nodes.insert(pointer, Node { key, value: Span { start, end: self.i } });
         Some(())
-    }
-
-    /// A string token, decoded (member names become pointer tokens).
-    fn string(&mut self) -> Option<String> {
-        let start = self.i;
-        (self.peek()? == b'"').then_some(())?;
-        self.i += 1;
-        loop {
-            match self.peek()? {
-                b'\\' => self.i += 2,
-                b'"' => {
-                    self.i += 1;
-                    break;
-                }
-                _ => self.i += 1,
-            }
-        }
-        serde_json::from_slice(self.b.get(start..self.i)?).ok()
     }
 }
 
@@ -198,6 +160,13 @@ mod tests {
         assert_eq!(slice(map.get("/é").unwrap().value), "\"x\"");
         assert_eq!(slice(map.nearest("/a/1/missing").unwrap().value), "{\"b/c\": true}");
         assert!(SourceMap::new("{\"a\": }").is_none());
+        let escaped = r#"{"a\u002fb": [-1.5e3, null], "\ud83d\ude00": {}}"#;
+        let map = SourceMap::new(escaped).unwrap();
+        assert_eq!(&escaped[map.get("/a~1b/0").unwrap().value.start..map.get("/a~1b/0").unwrap().value.end], "-1.5e3");
+        assert_eq!(map.get("/😀").unwrap().key.map(|k| &escaped[k.start..k.end]), Some(r#""\ud83d\ude00""#));
+        for broken in ["[1 2]", "{\"a\" 1}", "[tru]", "[01]", "{\"a\": 1,}", "[1,]"] {
+            assert!(SourceMap::new(broken).is_none(), "{broken}");
+        }
     }
 
     #[test]

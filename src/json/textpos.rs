@@ -1,7 +1,65 @@
 //! Positions in text as editors and JavaScript count them. The core works in UTF-8 byte offsets;
 //! JavaScript strings and editors (CodeMirror, Monaco) count UTF-16 code units, and people read
 //! 1-based lines and columns. This module converts between them, without panicking on offsets
-//! that fall outside the text or inside a character.
+//! that fall outside the text or inside a character; and it counts lines as a reader goes
+//! (`LineCounter`) in the byte columns that serde_json's errors use, which `LineIndex` reads back.
+
+/// Where a byte is: 0-based byte offset, 1-based line and column (columns count bytes, as
+/// serde_json's errors do).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The position after the bytes read so far, for a reader that reads a text from its start in
+/// pieces (the incremental parser): `pos` is where the last byte read is.
+#[derive(Clone, Copy, Debug)]
+pub struct LineCounter {
+    pub pos: Position,
+    /// The column of the last line break read (its line's length plus one).
+    break_column: usize,
+}
+
+impl Default for LineCounter {
+    fn default() -> Self {
+        LineCounter { pos: Position { offset: 0, line: 1, column: 0 }, break_column: 0 }
+    }
+}
+
+impl LineCounter {
+    /// One byte read.
+    #[inline]
+    pub fn byte(&mut self, b: u8) {
+        self.pos.offset += 1;
+        if b == b'\n' {
+            self.break_column = self.pos.column + 1;
+            self.pos.line += 1;
+            self.pos.column = 0;
+        } else {
+            self.pos.column += 1;
+        }
+    }
+
+    /// `n` bytes read, none of them a line break.
+    #[inline]
+    pub fn plain(&mut self, n: usize) {
+        self.pos.offset += n;
+        self.pos.column += n;
+    }
+
+    /// Where the byte just read is, to report a fault at it: a line break ends its line, where
+    /// serde_json's convention would name column 0 of the next.
+    pub fn last_byte(&self) -> Position {
+        let mut at = self.pos;
+        if at.column == 0 && at.line > 1 {
+            at.line -= 1;
+            at.column = self.break_column;
+        }
+        at
+    }
+}
 
 /// A place in a text: byte offset (UTF-8), and the same place as JavaScript counts it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -69,22 +127,6 @@ impl<'t> LineIndex<'t> {
         let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len());
         (start + column.saturating_sub(1)).min(self.text.len())
     }
-
-    /// The byte offset of a 1-based line and UTF-16 column (clamped to the line).
-    pub fn byte_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.starts.get(line.saturating_sub(1)) else {
-            return self.text.len();
-        };
-        let end = self.starts.get(line).copied().unwrap_or(self.text.len());
-        let mut units = 0usize;
-        for (i, c) in self.text.get(start..end).unwrap_or("").char_indices() {
-            if units + 1 >= column {
-                return start + i;
-            }
-            units += c.len_utf16();
-        }
-        end
-    }
 }
 
 /// The UTF-16 offset of byte offset `byte` in `text`.
@@ -111,7 +153,18 @@ mod tests {
         assert_eq!(idx.pos(9), idx.pos(6), "inside a character: moved back to its start");
         assert_eq!(idx.pos(999).line, 3);
         assert_eq!(utf16_offset(text, 10), 6);
-        assert_eq!(idx.byte_of(2, 4), 10);
-        assert_eq!(idx.byte_of(9, 1), text.len());
+        assert_eq!(idx.byte_of_byte_column(2, 4), 6);
+        assert_eq!(idx.byte_of_byte_column(9, 1), text.len());
+    }
+
+    #[test]
+    fn counted_lines_read_back_to_their_bytes() {
+        let text = "ab\n€x\n\ny";
+        let (mut lines, idx) = (LineCounter::default(), LineIndex::new(text));
+        for (i, b) in text.bytes().enumerate() {
+            lines.byte(b);
+            let at = lines.last_byte();
+            assert_eq!(idx.byte_of_byte_column(at.line, at.column), i, "byte {i}");
+        }
     }
 }

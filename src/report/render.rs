@@ -2,7 +2,8 @@
 //! `['low', 'medium', 'high']` (as the messages quote them), long values cut short.
 
 use serde_json::Value;
-use crate::json::scan::{plain_run, NameSet};
+use crate::json::lex::{self, plain_run};
+use crate::json::names::NameSet;
 use std::fmt::Write;
 
 /// How many characters of a value a message quotes before it is cut with `…`.
@@ -168,9 +169,7 @@ impl<'t> Compact<'t> {
     }
 
     fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
+        self.pos = lex::skip_ws(self.text.as_bytes(), self.pos);
     }
 
     fn emit(&mut self, s: &str) {
@@ -245,7 +244,8 @@ impl<'t> Compact<'t> {
                 let (token, escaped) = self.string_token()?;
                 if escaped {
                     // Escapes are written as serde_json writes the string they spell.
-                    let decoded: String = serde_json::from_str(token).ok()?;
+                    let mut decoded = String::new();
+                    lex::unescape(token.get(1..token.len() - 1)?, &mut decoded)?;
                     let written = serde_json::to_string(&decoded).ok()?;
                     self.emit(&written);
                 } else {
@@ -259,9 +259,7 @@ impl<'t> Compact<'t> {
             b'n' => self.copy("null"),
             b'-' | b'0'..=b'9' => {
                 let start = self.pos;
-                while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
-                    self.pos += 1;
-                }
+                self.pos += lex::number_len(self.text.as_bytes().get(start..)?)?.0;
                 let token = self.text.get(start..self.pos)?;
                 if plain_integer(token) {
                     // Written back as it is: no float, no sign to normalise.
@@ -279,29 +277,12 @@ impl<'t> Compact<'t> {
     }
 
     /// A string token, quotes included, and whether it holds an escape; the position moved
-    /// past it.
+    /// past it. `None` when it is not JSON (the parser's to report).
     fn string_token(&mut self) -> Option<(&'t str, bool)> {
-        let bytes = self.text.as_bytes();
         let start = self.pos;
-        if bytes.get(start) != Some(&b'"') {
-            return None;
-        }
-        let mut p = start + 1;
-        let mut escaped = false;
-        loop {
-            p += plain_run(bytes.get(p..)?);
-            match bytes.get(p)? {
-                b'"' => break,
-                b'\\' => {
-                    escaped = true;
-                    p += 2;
-                }
-                // Not JSON: the parser's to report.
-                _ => return None,
-            }
-        }
-        self.pos = p + 1;
-        Some((self.text.get(start..self.pos)?, escaped))
+        let (end, escaped) = lex::string_end(self.text.as_bytes(), start)?;
+        self.pos = end;
+        Some((self.text.get(start..end)?, escaped))
     }
 }
 

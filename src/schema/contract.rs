@@ -308,7 +308,7 @@ impl Contract {
     /// path reports it). For tests and benchmarks.
     #[doc(hidden)]
     pub fn located_units(&self, text: &str) -> Option<usize> {
-        self.verdict()?.locate(&self.inner.validator, text, self.inner.limits.max_depth).map(|units| units.len())
+        self.verdict()?.units(&self.inner.validator, text, self.inner.limits.max_depth).map(|units| units.len())
     }
 
     fn verdict(&self) -> Option<&Verdict> {
@@ -316,11 +316,11 @@ impl Contract {
     }
 
     /// The canonical error of an output the verdict refused, from the subtrees that hold its
-    /// violations (`Verdict::locate`): only they are parsed and validated. `None` sends the
+    /// violations (`Verdict::units`): only they are parsed and validated. `None` sends the
     /// caller to the full path.
     fn located_failure(&self, verdict: &Verdict, text: &str) -> Option<OutputValidationError> {
         let validator = &self.inner.validator;
-        let units = verdict.locate(validator, text, self.inner.limits.max_depth)?;
+        let units = verdict.units(validator, text, self.inner.limits.max_depth)?;
         let mut violations = Vec::new();
         for unit in &units {
             if !unit.missing.is_empty() {
@@ -476,7 +476,8 @@ fn custom_meta_schema(schema: &Value, options: &Options) -> Option<Draft> {
         return None;
     }
     for _ in 0..MAX_META_SCHEMA_CHAIN {
-        let doc = options.resources.iter().find(|(k, _)| normalize_uri(k) == normalize_uri(uri))?.1;
+        // Keyed as the compiler keys the resources, so that both find the same document.
+        let doc = options.resources.iter().find(|(k, _)| engine::uri::normalize(k) == engine::uri::normalize(uri))?.1;
         uri = doc.get("$schema")?.as_str()?;
         if let Some(draft) = Draft::from_meta_schema_uri(uri) {
             return Some(draft);
@@ -576,8 +577,4 @@ fn compile_issue(error: CompileError) -> SchemaIssue {
         )
         .with_keyword("format"),
     }
-}
-
-fn normalize_uri(uri: &str) -> String {
-    uri.trim().trim_end_matches('#').to_string()
 }

@@ -1,8 +1,13 @@
-//! Shared by tests/differential.rs and tests/stream_suite.rs: the JSON-Schema-Test-Suite's cases
+//! Shared by the integration tests: the seeded random source (`rng`), and for
+//! tests/differential.rs and tests/stream_suite.rs the JSON-Schema-Test-Suite's cases
 //! (../shared/json-schema-test-suite), the options they compile with, and instances generated
 //! from the suite's own by small deterministic edits.
 // Each test crate uses a part of this module.
 #![allow(dead_code)]
+
+pub mod rng;
+
+pub use rng::Rng;
 
 use output_contract::{Contract, Draft, Options};
 use serde_json::{Map, Value};
@@ -180,31 +185,13 @@ pub fn over_limits(error: &output_contract::OutputValidationError) -> bool {
     error.violations.iter().any(|v| v.keyword == "maxOutputBytes" || v.keyword == "maxDepth")
 }
 
-/// A small deterministic generator (xorshift), so that every run makes the same instances.
-pub struct Rng(u64);
-
 impl Rng {
     /// A generator of its own for each case (and each use of it: `salt`), so that the
     /// instances made for a case stay the same when other cases come or go.
     pub fn for_case(case: &Case, salt: u64) -> Rng {
         // FNV-1a: stable across platforms and Rust releases.
         let hash = case.id().bytes().fold(0xcbf2_9ce4_8422_2325_u64 ^ salt, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        Rng(hash | 1)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        (x % n.max(1) as u64) as usize
-    }
-
-    /// Lengths from 1 to `most`, the small ones more often.
-    pub fn chunk(&mut self, most: usize) -> usize {
-        let bound = 1 + self.below(most);
-        1 + self.below(bound)
+        Rng::new(hash)
     }
 }
 

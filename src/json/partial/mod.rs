@@ -6,21 +6,17 @@
 //! Incompleteness is a state, not an error message to match: `Status::Incomplete` means every
 //! byte so far is a valid prefix of some JSON document.
 
-mod extract;
+mod skip;
 
-pub use extract::Skipped;
+pub use skip::Skipped;
 
+pub use crate::json::textpos::Position;
+
+use crate::json::lex::{self, Unit};
 use crate::json::path::{InstancePath, Segment};
-use extract::Extractor;
+use crate::json::textpos::LineCounter;
+use skip::Skipper;
 use serde_json::{Map, Number, Value};
-
-/// Where a byte is: 0-based byte offset, 1-based line and column (columns count bytes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Position {
-    pub offset: usize,
-    pub line: usize,
-    pub column: usize,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
@@ -129,12 +125,11 @@ pub struct Parser {
     token: Token,
     root: Option<Value>,
     status: Status,
-    pos: Position,
-    /// The column of the last line break read (its line's length plus one).
-    break_column: usize,
+    /// Where the last byte read is.
+    lines: LineCounter,
     max_bytes: usize,
     max_depth: usize,
-    extractor: Option<Extractor>,
+    skipper: Option<Skipper>,
     /// Each member name repeated in its object, with the object's location.
     repeated: Vec<(InstancePath, String)>,
 }
@@ -149,11 +144,10 @@ impl Parser {
             token: Token::None,
             root: None,
             status: Status::Incomplete,
-            pos: Position { offset: 0, line: 1, column: 0 },
-            break_column: 0,
+            lines: LineCounter::default(),
             max_bytes,
             max_depth,
-            extractor: extract.then(Extractor::default),
+            skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
         }
     }
@@ -164,11 +158,11 @@ impl Parser {
 
     /// Bytes pushed so far.
     pub fn bytes(&self) -> usize {
-        self.pos.offset
+        self.lines.pos.offset
     }
 
     pub fn position(&self) -> Position {
-        self.pos
+        self.lines.pos
     }
 
     /// The path of the value being written (the innermost open location).
@@ -178,7 +172,7 @@ impl Parser {
 
     /// Text skipped by extraction (prose, fences), in order.
     pub fn skipped(&self) -> &[Skipped] {
-        self.extractor.as_ref().map_or(&[], Extractor::skipped)
+        self.skipper.as_ref().map_or(&[], Skipper::skipped)
     }
 
     /// The member names repeated in their object so far, with the object's location (the value
@@ -192,45 +186,32 @@ impl Parser {
         self.root.as_ref()
     }
 
-    pub fn into_value(self) -> Option<Value> {
-        self.root
-    }
-
     /// Feeds `bytes`. Once broken or over a limit, further input is ignored.
     pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
+            let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
             // control byte is copied at once: most of an output's bytes are string contents.
-            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.extractor, &mut self.token) {
-                if self.status == Status::Incomplete && !matches!(b, b'"' | b'\\' | 0x00..=0x1f) && self.pos.offset < self.max_bytes {
-                    let rest = bytes.get(i - 1..).unwrap_or_default();
-                    let run = rest.iter().position(|&c| matches!(c, b'"' | b'\\' | 0x00..=0x1f)).unwrap_or(rest.len());
-                    let run = run.min(self.max_bytes - self.pos.offset);
+            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
+                let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
+                let run = lex::plain_run(rest).min(room);
+                if self.status == Status::Incomplete && run > 0 {
                     buf.extend_from_slice(rest.get(..run).unwrap_or_default());
-                    // No newline can be among them: columns advance by bytes, as below.
-                    self.pos.offset += run;
-                    self.pos.column += run;
+                    // No line break can be among them.
+                    self.lines.plain(run);
                     i += run - 1;
                     continue;
                 }
             }
             // Between tokens, a run of whitespace (an indented output's indentation) at once too.
-            if self.extractor.is_none() && matches!(self.token, Token::None) && matches!(b, b' ' | b'\t' | b'\n' | b'\r') && matches!(self.status, Status::Incomplete | Status::Complete) {
-                let rest = bytes.get(i - 1..).unwrap_or_default();
-                let room = self.max_bytes.saturating_sub(self.pos.offset);
-                let run = rest.iter().take(room).take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')).count();
+            if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
+                let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
+                let run = rest.iter().take(room).take_while(|&&c| lex::is_ws(c)).count();
                 for &c in rest.get(..run).unwrap_or_default() {
-                    if c == b'\n' {
-                        self.break_column = self.pos.column + 1;
-                        self.pos.line += 1;
-                        self.pos.column = 0;
-                    } else {
-                        self.pos.column += 1;
-                    }
+                    self.lines.byte(c);
                 }
-                self.pos.offset += run;
                 if run > 0 {
                     i += run - 1;
                     continue;
@@ -239,21 +220,14 @@ impl Parser {
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
                 return;
             }
-            if self.pos.offset >= self.max_bytes {
+            if self.lines.pos.offset >= self.max_bytes {
                 self.status = Status::Limit(LimitKind::Bytes(self.max_bytes));
                 return;
             }
-            self.pos.offset += 1;
-            if b == b'\n' {
-                self.break_column = self.pos.column + 1;
-                self.pos.line += 1;
-                self.pos.column = 0;
-            } else {
-                self.pos.column += 1;
-            }
-            if let Some(ex) = &mut self.extractor {
+            self.lines.byte(b);
+            if let Some(ex) = &mut self.skipper {
                 let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
-                if !ex.admit(b, before_root, self.status == Status::Complete, self.pos.offset - 1) {
+                if !ex.admit(b, before_root, self.status == Status::Complete, self.lines.pos.offset - 1) {
                     continue;
                 }
             }
@@ -275,14 +249,7 @@ impl Parser {
     }
 
     fn fail(&mut self, message: impl Into<String>) {
-        let mut at = self.pos;
-        // The byte at fault was a line break (a raw one in a string, say): it ends its line,
-        // where serde_json's convention would name column 0 of the next.
-        if at.column == 0 && at.line > 1 {
-            at.line -= 1;
-            at.column = self.break_column;
-        }
-        self.status = Status::Broken(SyntaxError { at, message: message.into() });
+        self.status = Status::Broken(SyntaxError { at: self.lines.last_byte(), message: message.into() });
     }
 
     fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
@@ -322,7 +289,7 @@ impl Parser {
             }
             Token::None => {}
         }
-        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+        if lex::is_ws(b) {
             return;
         }
         if self.status == Status::Complete {
@@ -393,14 +360,18 @@ impl Parser {
             b'n' => Kind::Null,
             _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
         };
-        obs.event(Event::Begin(kind), &self.path, self.pos);
+        obs.event(Event::Begin(kind), &self.path, self.lines.pos);
         match b {
             b'{' => self.stack.push(Frame::Object { map: Map::new(), key: None, state: ObjState::KeyOrEnd }),
             b'[' => self.stack.push(Frame::Array { items: Vec::new(), state: ArrState::ValueOrEnd }),
             b'"' => self.token = Token::Str { buf: Vec::new(), esc: Escape::None, key: false, reported: 0 },
-            b't' => self.token = Token::Lit { word: b"true", matched: 1, value: Value::Bool(true) },
-            b'f' => self.token = Token::Lit { word: b"false", matched: 1, value: Value::Bool(false) },
-            b'n' => self.token = Token::Lit { word: b"null", matched: 1, value: Value::Null },
+            b't' | b'f' | b'n' => {
+                let value = match b {
+                    b'n' => Value::Null,
+                    _ => Value::Bool(b == b't'),
+                };
+                self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, value };
+            }
             _ => self.token = Token::Num(vec![b]),
         }
     }
@@ -415,26 +386,18 @@ impl Parser {
                 _ => buf.push(b),
             },
             Escape::Backslash => {
-                let c = match b {
-                    b'"' => b'"',
-                    b'\\' => b'\\',
-                    b'/' => b'/',
-                    b'b' => 0x08,
-                    b'f' => 0x0c,
-                    b'n' => b'\n',
-                    b'r' => b'\r',
-                    b't' => b'\t',
-                    b'u' => {
-                        *esc = Escape::Unicode { digits: 0, code: 0, high: None };
-                        return;
-                    }
-                    _ => return self.fail("invalid escape in a string"),
+                if b == b'u' {
+                    *esc = Escape::Unicode { digits: 0, code: 0, high: None };
+                    return;
+                }
+                let Some(c) = lex::short_escape(b) else {
+                    return self.fail("invalid escape in a string");
                 };
                 buf.push(c);
                 *esc = Escape::None;
             }
             Escape::Unicode { digits, code, high } => {
-                let Some(d) = (b as char).to_digit(16) else {
+                let Some(d) = lex::hex_digit(b) else {
                     return self.fail("invalid \\u escape");
                 };
                 let code = code * 16 + d;
@@ -442,18 +405,14 @@ impl Parser {
                     *esc = Escape::Unicode { digits: digits + 1, code, high };
                     return;
                 }
-                match (high, code) {
-                    (None, 0xD800..=0xDBFF) => *esc = Escape::LowBackslash { high: code },
-                    (None, 0xDC00..=0xDFFF) => self.fail("lone low surrogate in \\u escape"),
-                    (None, c) => {
+                match lex::code_unit(high, code) {
+                    Unit::High(high) => *esc = Escape::LowBackslash { high },
+                    Unit::Char(c) => {
                         push_char(buf, c);
                         *esc = Escape::None;
                     }
-                    (Some(h), 0xDC00..=0xDFFF) => {
-                        push_char(buf, 0x10000 + ((h - 0xD800) << 10) + (code - 0xDC00));
-                        *esc = Escape::None;
-                    }
-                    (Some(_), _) => self.fail("lone high surrogate in \\u escape"),
+                    Unit::Lone if high.is_none() => self.fail("lone low surrogate in \\u escape"),
+                    Unit::Lone => self.fail("lone high surrogate in \\u escape"),
                 }
             }
             Escape::LowBackslash { high } => {
@@ -480,7 +439,7 @@ impl Parser {
                 let start = *reported;
                 *reported = buf.len();
                 if let Some(new) = buf.get(start..) {
-                    obs.event(Event::StringBytes(new), &self.path, self.pos);
+                    obs.event(Event::StringBytes(new), &self.path, self.lines.pos);
                 }
             }
         }
@@ -494,7 +453,7 @@ impl Parser {
             Err(_) => return self.fail("invalid UTF-8 in a string"),
         };
         if key {
-            obs.event(Event::Key(&text), &self.path, self.pos);
+            obs.event(Event::Key(&text), &self.path, self.lines.pos);
             if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(text.clone()));
                 *key = Some(text);
@@ -507,7 +466,7 @@ impl Parser {
 
     fn finish_number(&mut self, obs: &mut dyn Observer) {
         let Token::Num(buf) = std::mem::replace(&mut self.token, Token::None) else { return };
-        if !valid_number(&buf) {
+        if !lex::is_number(&buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
         }
         match serde_json::from_slice::<Number>(&buf) {
@@ -518,7 +477,7 @@ impl Parser {
 
     /// A value is complete at the current path: report it and put it in its parent.
     fn complete_value(&mut self, value: Value, obs: &mut dyn Observer) {
-        obs.event(Event::End(&value), &self.path, self.pos);
+        obs.event(Event::End(&value), &self.path, self.lines.pos);
         match self.stack.last_mut() {
             None => {
                 self.root = Some(value);
@@ -541,7 +500,7 @@ impl Parser {
                 };
                 self.path_pop();
                 if let Some(name) = repeated {
-                    obs.event(Event::Repeated(&name), &self.path, self.pos);
+                    obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
                     self.repeated.push((self.path.clone(), name));
                 }
             }
@@ -617,49 +576,9 @@ fn push_char(buf: &mut Vec<u8>, code: u32) {
     buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
 }
 
-/// JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
 /// Whether `s` begins some valid JSON number: it is one, or a digit would complete it.
 fn number_prefix(s: &[u8]) -> bool {
-    valid_number(s) || valid_number(&[s, b"0"].concat())
-}
-
-fn valid_number(s: &[u8]) -> bool {
-    let mut i = 0;
-    let at = |i: usize| s.get(i).copied();
-    if at(i) == Some(b'-') {
-        i += 1;
-    }
-    match at(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            while matches!(at(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
-        }
-        _ => return false,
-    }
-    if at(i) == Some(b'.') {
-        i += 1;
-        if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
-        }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-    }
-    if matches!(at(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(at(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if !matches!(at(i), Some(b'0'..=b'9')) {
-            return false;
-        }
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-    }
-    i == s.len()
+    lex::is_number(s) || lex::is_number(&[s, b"0"].concat())
 }
 
 fn describe(b: u8) -> String {

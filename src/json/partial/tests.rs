@@ -1,4 +1,5 @@
 use super::*;
+use crate::test_rng::Rng;
 use serde_json::json;
 
 fn parse_chunks(chunks: &[&[u8]]) -> Parser {
@@ -145,31 +146,16 @@ fn extraction_skips_prose_and_fences() {
     assert_eq!(&text[before.start..before.end], "Sure! Here is the review:\n```json\n");
 }
 
-/// xorshift64*: a tiny deterministic generator, so failures reproduce from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn random_string(rng: &mut Rng) -> String {
     const PIECES: &[&str] = &["a", "Z", " ", "é", "😀", "\"", "\\", "\n", "\u{7}", "/", "中", "\u{2028}", "x", "0"];
-    (0..rng.below(8)).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+    (0..rng.below(8)).map(|_| *rng.pick(PIECES)).collect()
 }
 
 fn random_value(rng: &mut Rng, depth: usize) -> Value {
     match rng.below(if depth > 3 { 5 } else { 7 }) {
         0 => Value::Null,
         1 => Value::Bool(rng.below(2) == 0),
-        2 => json!(rng.next() as i64 >> rng.below(60)),
+        2 => json!(rng.next_u64() as i64 >> rng.below(60)),
         3 => json!((rng.below(100_000) as f64) / 7.0 - 5000.0),
         4 => Value::String(random_string(rng)),
         5 => Value::Array((0..rng.below(4)).map(|_| random_value(rng, depth + 1)).collect()),
@@ -236,7 +222,7 @@ fn parse_random_chunks(rng: &mut Rng, bytes: &[u8]) -> Parser {
     let mut p = Parser::new(usize::MAX, 10_000, false);
     let mut i = 0;
     while i < bytes.len() {
-        let n = 1 + rng.below(9);
+        let n = rng.chunk(9);
         let end = (i + n).min(bytes.len());
         p.push(&bytes[i..end], &mut NoObserver);
         i = end;
@@ -247,7 +233,7 @@ fn parse_random_chunks(rng: &mut Rng, bytes: &[u8]) -> Parser {
 
 #[test]
 fn property_random_documents_and_mutations_agree_with_serde_json() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {
         let value = random_value(&mut rng, 0);
         let mut text = String::new();
@@ -284,5 +270,47 @@ fn a_broken_number_is_reported_at_once() {
         let mut p = Parser::new(usize::MAX, 64, false);
         p.push(text.as_bytes(), &mut NoObserver);
         assert_eq!(matches!(p.status(), Status::Broken(_)), broken, "{text}: {:?}", p.status());
+    }
+}
+
+/// Every prefix of the tokens the shared lexer reads (escapes with surrogate pairs, numbers,
+/// literals), well and badly formed, alone and inside containers, pushed whole and byte by byte:
+/// the parser is incomplete where serde_json runs out of input, broken where serde_json finds an
+/// error, and a complete value is serde_json's value. One difference is allowed: in a document
+/// serde_json refuses, the parser may tell the fault sooner (at a `\u` escape's bad digit,
+/// where serde_json first reads four bytes).
+#[test]
+fn every_prefix_of_every_token_agrees_with_serde_json() {
+    let strings = [
+        r#""""#, r#""a\"b\\c\/d\b\f\n\r\t""#, r#""\u00e9\ud83d\ude00x""#, r#""é😀中""#, r#""\u0000\u001F""#, r#""\x""#, r#""\u12g4""#,
+        r#""\ud800""#, r#""\ud800\u0041""#, r#""\ud800\ud800""#, r#""\udc00""#, r#""\ud83dx""#, "\"a\u{1}\"",
+    ];
+    let others = ["0", "-0", "12", "-1.5", "2.5e10", "1E+2", "3e-07", "01", "-01", "1.e3", "1e+-2", "--1", ".5", "+1", "true", "false", "null", "tru", "nulL", "fals3"];
+    let mut docs = Vec::new();
+    for token in strings.iter().chain(&others) {
+        docs.push(token.to_string());
+        docs.push(format!("[{token}, {token}]"));
+        docs.push(format!("{{\"k\": {token}}}"));
+    }
+    for token in strings {
+        docs.push(format!("{{{token}: 1}}"));
+    }
+    for doc in &docs {
+        let bytes = doc.as_bytes();
+        let refused = serde_json::from_slice::<Value>(bytes).is_err();
+        for cut in 0..=bytes.len() {
+            let prefix = &bytes[..cut];
+            let whole = parse_chunks(&[prefix]);
+            let chunks: Vec<&[u8]> = prefix.chunks(1).collect();
+            let byte_by_byte = parse_chunks(&chunks);
+            assert_eq!(whole.status(), byte_by_byte.status(), "{doc} cut at {cut}");
+            let reference = serde_json::from_slice::<Value>(prefix);
+            match (&reference, whole.status()) {
+                (Ok(v), Status::Complete) => assert_eq!(whole.value(), Some(v), "{doc} cut at {cut}"),
+                (Err(e), Status::Incomplete) if e.is_eof() => {}
+                (Err(e), Status::Broken(_)) if !e.is_eof() || refused => {}
+                (r, s) => panic!("{doc} cut at {cut}: serde {r:?}, parser {s:?}"),
+            }
+        }
     }
 }

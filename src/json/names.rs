@@ -1,33 +1,12 @@
-//! Byte-level scanning of JSON text, shared by the one-pass check (`verdict`) and the renderings
-//! of values from their text (`render`).
-
-/// The length of the run of bytes at the start of `bytes` that a JSON string holds as they are
-/// (no quote, backslash or control character), eight bytes per step: the string scan is most of
-/// the verdict's time, a byte-at-a-time loop costing several instructions per byte.
-pub fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The lowest flagged byte is exact (borrows only flag bytes above a true hit).
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
-    let mut n = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let hits = below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20);
-        if hits != 0 {
-            return n + (hits.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
-}
+//! Sets of the property names of one object as written in JSON text, to tell a repeated name
+//! without decoding it: used by the one-pass check (`verdict`) and the renderings of values from
+//! their text (`render`).
 
 /// The property names of one object as written (string tokens), to tell a repeated one: the
 /// parser keeps one value of a repeated name, so what was read from the text no longer matches.
-/// The first is kept apart (an object of one name, common, then allocates nothing: a vector
-/// per object was a tenth of rendering a large `received` from its text), the next are compared
-/// one by one while few; past `FEW`, hashed, so that a map of thousands stays linear (ahash,
+/// The first is kept apart, so that an object of one name (common) allocates nothing: a set is
+/// made for every object rendered from its text. The next are compared one by one while few;
+/// past `FEW`, hashed, so that a map of thousands stays linear (ahash,
 /// keyed: a built flood of names stays linear too).
 #[derive(Default)]
 pub struct NameSet<'t> {
@@ -126,7 +105,7 @@ fn name_hash(bytes: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_run, NameHashes, NameSet};
+    use super::{NameHashes, NameSet};
 
     #[test]
     fn name_hashes_tell_every_repeat_before_and_after_they_spill() {
@@ -146,19 +125,5 @@ mod tests {
             assert!(set.insert(name.as_bytes()), "{name}");
             assert!(!set.insert(names[i / 2].as_bytes()), "{i}");
         }
-    }
-
-    #[test]
-    fn plain_run_stops_at_the_first_quote_backslash_or_control_character() {
-        for stop in [b'"', b'\\', b'\n', 0x00, 0x1f] {
-            for at in 0..20 {
-                let mut bytes = vec![b'a'; 24];
-                bytes[at] = stop;
-                bytes[at + 2] = b'"';
-                assert_eq!(plain_run(&bytes), at, "stop {stop:#x} at {at}");
-            }
-        }
-        assert_eq!(plain_run("é ok \u{7f} 😀".as_bytes()), "é ok \u{7f} 😀".len());
-        assert_eq!(plain_run(b""), 0);
     }
 }

@@ -1,7 +1,8 @@
-//! Extraction while streaming: model answers often wrap the JSON in a markdown fence or put prose
-//! around it. Before the first `{` or `[`, bytes are skipped (prose, an opening ```json fence);
-//! after the value is complete, everything is skipped (the closing fence, closing remarks). Each
-//! skipped stretch is reported so nothing disappears silently.
+//! Skipping what surrounds the value while streaming (the parser's `extract` mode): model
+//! answers often wrap the JSON in a markdown fence or put prose around it. Before the first `{`
+//! or `[`, bytes are skipped (prose, an opening ```json fence); after the value is complete,
+//! everything is skipped (the closing fence, closing remarks). Each skipped stretch is reported
+//! so nothing disappears silently.
 
 /// A stretch of the input that was not part of the JSON value.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -14,11 +15,11 @@ pub struct Skipped {
 }
 
 #[derive(Default)]
-pub(super) struct Extractor {
+pub(super) struct Skipper {
     skipped: Vec<Skipped>,
 }
 
-impl Extractor {
+impl Skipper {
     pub(super) fn skipped(&self) -> &[Skipped] {
         &self.skipped
     }
