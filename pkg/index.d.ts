@@ -56,8 +56,9 @@ export interface CompileOptions {
 
 /**
  * A custom format (`formats` of `CompileOptions`):
- * - a `RegExp` or a pattern string: matched by the library's own ECMA-262 engine, as `pattern`
- *   is — in every runtime the same way, not by the JavaScript engine. Like `pattern` it is not
+ * - a `RegExp` or a pattern string: judged as `pattern` is — by the library's own ECMA-262
+ *   engine, the same way in every runtime (`validate(value)` runs it on the engine's `RegExp`
+ *   only where the module has proven both agree and `RegExp` cannot backtrack). Like `pattern` it is not
  *   anchored (write `^…$` to match whole strings), case-sensitive and in Unicode mode: a RegExp
  *   may carry the `u` flag and no other (an `OptionError` names `formats.<name>` otherwise, or
  *   for a pattern the engine cannot read).
