@@ -1,236 +1,19 @@
-// The verdict tier's code-generating backend (pkg/src/tier/codegen.js) against the module and
-// against the closures: every JSON-Schema-Test-Suite case, the JTD suite and generated schemas
-// give the same verdict with generated code, with closures (`codegen: false`) and in the module;
-// schema strings written to break out of the generated code run nothing; `codegen: false`, the
-// MCP validator and a runtime refusing code generation keep to the closures; the browser and
-// workerd entries never reach codegen.js.
+// The verdict tier's code-generating backend (pkg/src/tier/codegen.js; its verdicts over the
+// suites and generated schemas are compared in tier-differential.test.mjs): schema strings written
+// to break out of the generated code run nothing; a name added to Object.prototype is never taken
+// for a member; `codegen: false`, the MCP validator and a runtime refusing code generation keep to
+// the closures; the browser and workerd entries never reach codegen.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Contract, McpJsonSchemaValidator, ready, setCacheCapacity } from 'output-contract';
-import { jsonFiles, remoteResources, repo, suite } from './suite-files.mjs';
+import { Contract, McpJsonSchemaValidator, ready } from 'output-contract';
+import { repo } from './suite-files.mjs';
 
 await ready;
 
-const tierVerdict = Symbol.for('output-contract tierVerdict');
-
-/**
- * Compares both backends with the module on one value (`generated` and `closures` are the same
- * schema compiled with and without code generation); returns a mismatch text or null.
- */
-function compare(generated, closures, value, counts, id) {
-  const expected = generated.validateText(JSON.stringify(value)).valid;
-  const a = generated[tierVerdict](value);
-  const b = closures[tierVerdict](value);
-  if (a.backend !== null) {
-    if (a.backend !== 'codegen') return `${id}: backend ${a.backend}, not codegen`;
-    if (b.backend !== 'closures') return `${id}: codegen: false gave backend ${b.backend}`;
-  }
-  if (a.verdict === undefined) counts.unknown++;
-  else counts.answered++;
-  if (a.verdict !== undefined && a.verdict !== expected) return `${id}: codegen ${a.verdict}, module ${expected}`;
-  if (b.verdict !== undefined && b.verdict !== expected) return `${id}: closures ${b.verdict}, module ${expected}`;
-  // Both are exact, so where both answer they agree; where one is unknown the module decides.
-  const got = generated.validate(value).valid;
-  if (got !== expected) return `${id}: validate ${got}, validateText ${expected}`;
-  return null;
-}
-
-const drafts = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
-
-test('generated code agrees with the module and the closures on every JSON-Schema-Test-Suite case', { skip: !existsSync(suite) && 'the suite is not at ../shared' }, () => {
-  setCacheCapacity(0);
-  const resources = remoteResources();
-  const mismatches = [];
-  const counts = { answered: 0, unknown: 0 };
-  for (const draft of drafts) {
-    for (const file of jsonFiles(join(suite, 'tests', draft))) {
-      const rel = relative(join(suite, 'tests'), file).split('\\').join('/');
-      const formats = rel.includes('/optional/format/');
-      for (const group of JSON.parse(readFileSync(file, 'utf8'))) {
-        let generated;
-        let closures;
-        try {
-          generated = Contract.compile(group.schema, { draft, strict: false, formats, resources });
-          closures = Contract.compile(group.schema, { draft, strict: false, formats, resources, codegen: false });
-        } catch {
-          generated?.free();
-          continue;
-        }
-        for (const t of group.tests) {
-          const m = compare(generated, closures, t.data, counts, `${rel}::${group.description}::${t.description}`);
-          if (m !== null) mismatches.push(m);
-        }
-        generated.free();
-        closures.free();
-      }
-    }
-  }
-  setCacheCapacity(64);
-  console.log(`JSON-Schema-Test-Suite: generated code answered ${counts.answered}, left ${counts.unknown} to the module`);
-  assert.deepEqual(mismatches, []);
-  assert.ok(counts.answered > (counts.answered + counts.unknown) * 0.8, JSON.stringify(counts));
-});
-
-test('generated code agrees with the module on the JTD suite', { skip: !existsSync(join(repo, '../shared/jtd-test-suite')) && 'the JTD suite is not at ../shared' }, () => {
-  const cases = Object.entries(JSON.parse(readFileSync(join(repo, '../shared/jtd-test-suite/validation.json'), 'utf8')));
-  const mismatches = [];
-  const counts = { answered: 0, unknown: 0 };
-  for (const [name, { schema, instance }] of cases) {
-    const generated = Contract.compile(schema, { draft: 'jtd' });
-    const closures = Contract.compile(schema, { draft: 'jtd', codegen: false });
-    const m = compare(generated, closures, instance, counts, name);
-    if (m !== null) mismatches.push(m);
-    generated.free();
-    closures.free();
-  }
-  console.log(`JTD suite: generated code answered ${counts.answered}, left ${counts.unknown} to the module`);
-  assert.deepEqual(mismatches, []);
-  assert.ok(counts.answered > cases.length * 0.8, JSON.stringify(counts));
-});
-
-// A small seeded generator (mulberry32): the same schemas and values on every run.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const NAMES = ['a', 'b', 'c', '__proto__', 'toString', 'constructor', 'é', '😀'];
-const STRINGS = ['', 'a', 'ab', 'abc', '😀', '😀😀', 'é', 'a😀b', 'xyz'];
-const NUMBERS = [0, -0, 1, 2, 3, 1.5, -1, 0.1, 6, 10, 2 ** 53, 1e-7, 4.5, -2.5, 100];
-
-function generator(seed) {
-  const r = rng(seed);
-  const pick = (list) => list[Math.floor(r() * list.length)];
-  const int = (n) => Math.floor(r() * n);
-  const object = (entries) => {
-    const o = {};
-    for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
-    return o;
-  };
-
-  function value(depth) {
-    switch (int(depth > 2 ? 5 : 8)) {
-      case 0:
-        return null;
-      case 1:
-        return r() < 0.5;
-      case 2:
-        return pick(NUMBERS);
-      case 3:
-      case 4:
-        return pick(STRINGS);
-      case 5:
-      case 6:
-        return object(Array.from({ length: int(4) }, () => [pick(NAMES), value(depth + 1)]));
-      default:
-        return Array.from({ length: int(4) }, () => value(depth + 1));
-    }
-  }
-
-  const TYPES = ['string', 'integer', 'number', 'object', 'array', 'null', 'boolean'];
-  function schema(depth) {
-    if (depth > 3 || r() < 0.15) return pick([true, false, {}, { type: pick(TYPES) }]);
-    const s = {};
-    for (let i = 1 + int(3); i > 0; i--) {
-      switch (int(20)) {
-        case 0:
-          s.type = r() < 0.5 ? pick(TYPES) : [...new Set([pick(TYPES), pick(TYPES)])];
-          break;
-        case 1:
-          s.enum = Array.from({ length: 1 + int(r() < 0.2 ? 12 : 3) }, () => (r() < 0.7 ? pick([...STRINGS, ...NUMBERS, null, true]) : value(2)));
-          break;
-        case 2:
-          s.const = value(2);
-          break;
-        case 3:
-          s[pick(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'])] = pick(NUMBERS);
-          break;
-        case 4:
-          s.multipleOf = pick([1, 2, 3, 0.5]);
-          break;
-        case 5:
-          s[pick(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'])] = int(4);
-          break;
-        case 6:
-          s.uniqueItems = true;
-          break;
-        case 7:
-          s.items = schema(depth + 1);
-          break;
-        case 8:
-          s.prefixItems = [schema(depth + 1), schema(depth + 1)];
-          break;
-        case 9:
-          s.contains = schema(depth + 1);
-          if (r() < 0.5) s.minContains = int(3);
-          if (r() < 0.3) s.maxContains = 1 + int(2);
-          break;
-        case 10:
-          s.required = [...new Set([pick(NAMES), pick(NAMES)])];
-          break;
-        case 11:
-          s.properties = Object.fromEntries([pick(NAMES), pick(NAMES)].map((n) => [n, schema(depth + 1)]));
-          break;
-        case 12:
-          s.additionalProperties = r() < 0.4 ? false : schema(depth + 1);
-          break;
-        case 13:
-          s.propertyNames = r() < 0.5 ? { maxLength: 1 + int(2) } : { enum: NAMES.slice(0, 2 + int(8)) };
-          break;
-        case 14:
-          s.dependentRequired = { [pick(NAMES)]: [pick(NAMES)] };
-          break;
-        case 15:
-          s.dependentSchemas = { [pick(NAMES)]: schema(depth + 1) };
-          break;
-        case 16:
-          s[pick(['allOf', 'anyOf', 'oneOf'])] = [schema(depth + 1), schema(depth + 1)];
-          break;
-        case 17:
-          s.not = schema(depth + 1);
-          break;
-        case 18:
-          s.if = schema(depth + 1);
-          s[r() < 0.5 ? 'then' : 'else'] = schema(depth + 1);
-          break;
-        default:
-          s[r() < 0.5 ? 'items' : 'additionalProperties'] = { $ref: '#' };
-      }
-    }
-    return s;
-  }
-  return { value, schema };
-}
-
-test('generated code agrees with the module and the closures on generated schemas and values', () => {
-  const { value, schema } = generator(4646);
-  const mismatches = [];
-  const counts = { answered: 0, unknown: 0 };
-  for (let i = 0; i < 400; i++) {
-    const s = schema(0);
-    const generated = Contract.compile(s, { draft: '2020-12' });
-    const closures = Contract.compile(s, { draft: '2020-12', codegen: false });
-    for (let j = 0; j < 15; j++) {
-      const v = value(0);
-      const m = compare(generated, closures, v, counts, `${JSON.stringify(s)} × ${JSON.stringify(v)}`);
-      if (m !== null) mismatches.push(m);
-    }
-    generated.free();
-    closures.free();
-  }
-  console.log(`generated: generated code answered ${counts.answered}, left ${counts.unknown} to the module`);
-  assert.deepEqual(mismatches.slice(0, 10), []);
-  assert.ok(counts.unknown < (counts.answered + counts.unknown) * 0.05, JSON.stringify(counts));
-});
+import { bothBackends, compare, tally, tierVerdict } from './tier-cases.mjs';
 
 // Strings that would end a string literal, a comment, a template or a script, or the generated
 // code itself, if they were spliced in anywhere but a JSON string literal.
@@ -350,10 +133,9 @@ test('references around a cycle of in-place applicators agree with the module', 
     { if: { $ref: '#' }, then: { type: 'object' }, else: { items: { $ref: '#' } } },
   ];
   for (const schema of schemas) {
-    const generated = Contract.compile(schema, { draft: '2020-12' });
-    const closures = Contract.compile(schema, { draft: '2020-12', codegen: false });
+    const pair = bothBackends(schema, { draft: '2020-12' });
     for (const v of [null, 1, 'x', { x: 1 }, { x: { x: 'y' } }, [1, [null]], []]) {
-      assert.equal(compare(generated, closures, v, { answered: 0, unknown: 0 }, `${JSON.stringify(schema)} × ${JSON.stringify(v)}`), null);
+      assert.equal(compare(pair, v, tally(), `${JSON.stringify(schema)} × ${JSON.stringify(v)}`), null);
     }
   }
 });

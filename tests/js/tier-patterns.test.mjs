@@ -14,18 +14,8 @@ import { schemas as corpusSchemas } from '../../bench/corpus.mjs';
 
 await ready;
 
-const tierVerdict = Symbol.for('output-contract tierVerdict');
+import { rng, tierVerdict } from './tier-cases.mjs';
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Every `pattern` value and patternProperties name in a schema-like value.
 function collect(v, out) {
