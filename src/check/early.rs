@@ -31,7 +31,7 @@ const RECEIVED_CAP: usize = 256;
 /// One validator node as the in-flight checks read it (`EarlySchema::nodes` is indexed like the
 /// validator's nodes).
 #[derive(Default)]
-struct Node {
+struct EarlyNode {
     /// It has a dynamic reference: it constrains nothing here, nor do the nodes below it.
     dynamic: bool,
     always_false: bool,
@@ -81,7 +81,7 @@ struct Node {
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
 /// first stream).
 pub struct EarlySchema {
-    nodes: Vec<Node>,
+    nodes: Vec<EarlyNode>,
     root: NodeId,
     validator: Arc<Validator>,
     /// A closed subtree may be validated on its own node: false when the schema's meaning
@@ -97,7 +97,7 @@ pub struct EarlySchema {
 impl EarlySchema {
     pub fn new(validator: Arc<Validator>) -> Self {
         let closed_checks = !validator.uses_dynamic_scope();
-        let mut nodes: Vec<Option<Node>> = Vec::new();
+        let mut nodes: Vec<Option<EarlyNode>> = Vec::new();
         crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
             if nodes.len() <= id {
                 nodes.resize_with(id + 1, || None);
@@ -110,7 +110,7 @@ impl EarlySchema {
             }
             follow
         });
-        let mut nodes: Vec<Node> = nodes.into_iter().map(Option::unwrap_or_default).collect();
+        let mut nodes: Vec<EarlyNode> = nodes.into_iter().map(Option::unwrap_or_default).collect();
         tag_nodes(&validator, &mut nodes);
         let absolute_definitions = (0..nodes.len()).any(|id| validator.keywords(id).iter().any(|k| matches!(k, Kw::JtdRef { .. })));
         if !closed_checks {
@@ -121,16 +121,16 @@ impl EarlySchema {
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions }
     }
 
-    fn get(&self, id: NodeId) -> Option<&Node> {
+    fn get(&self, id: NodeId) -> Option<&EarlyNode> {
         self.nodes.get(id)
     }
 }
 
-/// Node `id` of the validator as the in-flight checks read it. A node whose meaning depends on
+/// EarlyNode `id` of the validator as the in-flight checks read it. A node whose meaning depends on
 /// the dynamic scope constrains nothing here.
-fn read(validator: &Validator, id: NodeId) -> Node {
+fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     let kws = validator.keywords(id);
-    let mut node = Node { prefix_keyword: "prefixItems", rest_keyword: "items", ..Node::default() };
+    let mut node = EarlyNode { prefix_keyword: "prefixItems", rest_keyword: "items", ..EarlyNode::default() };
     if kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))) {
         node.dynamic = true;
         return node;
@@ -249,17 +249,17 @@ fn read(validator: &Validator, id: NodeId) -> Node {
 /// For each JTD discriminator, a node of its own that judges the tag's value where it is, with
 /// the discriminator's errors: not a string (`discriminator`), not a value of `mapping` (told from
 /// the string's first bytes, like `enum`). The validator has no such node: it is appended.
-fn tag_nodes(validator: &Validator, nodes: &mut Vec<Node>) {
+fn tag_nodes(validator: &Validator, nodes: &mut Vec<EarlyNode>) {
     for id in 0..nodes.len() {
         let Some(Kw::Discriminator { tag, mapping }) = validator.keywords(id).iter().find(|k| matches!(k, Kw::Discriminator { .. })) else { continue };
         let values = Value::Array(mapping.iter().map(|(m, _)| Value::String(m.clone())).collect());
-        nodes.push(Node {
+        nodes.push(EarlyNode {
             form: Some((STRING, vec!["string"], "discriminator")),
             choices: Some(("mapping", values)),
             decided_at_begin: true,
             prefix_keyword: "prefixItems",
             rest_keyword: "items",
-            ..Node::default()
+            ..EarlyNode::default()
         });
         let tag_node = nodes.len() - 1;
         if let Some(node) = nodes.get_mut(id) {
@@ -424,7 +424,7 @@ impl Checker {
         self.revision += 1;
     }
 
-    /// A closed value under one shallow node (see `Node::shallow`) whose required names are
+    /// A closed value under one shallow node (see `EarlyNode::shallow`) whose required names are
     /// there: its children were checked as they closed, so it needs no validation.
     fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
         let Expr::Leaf(id, _) = expr else { return false };
@@ -436,7 +436,7 @@ impl Checker {
         self.any_node(expr, &|n| n.choices.is_some() || n.max_length.is_some())
     }
 
-    fn any_node(&self, expr: &Expr, test: &dyn Fn(&Node) -> bool) -> bool {
+    fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
             Expr::All(xs) | Expr::Any(_, _, xs) => xs.iter().any(|x| self.any_node(x, test)),

@@ -30,9 +30,9 @@ use crate::json::names::NameHashes;
 
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
 /// checked while scanning, so a node the plan cannot check itself is the validator's to judge
-/// (`Node::Delegate`), at that same node.
+/// (`VerdictNode::Delegate`), at that same node.
 pub(crate) struct Verdict {
-    nodes: Vec<Node>,
+    nodes: Vec<VerdictNode>,
     root: usize,
 }
 
@@ -60,7 +60,7 @@ pub struct Unit {
     pub missing: Vec<String>,
 }
 
-enum Node {
+enum VerdictNode {
     Any,
     Nothing,
     /// The validator checks the parsed subtree against this node.
@@ -176,7 +176,7 @@ impl Verdict {
         if validator.uses_dynamic_scope() {
             return None;
         }
-        let mut nodes: Vec<Option<Node>> = Vec::new();
+        let mut nodes: Vec<Option<VerdictNode>> = Vec::new();
         crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
             if nodes.len() <= id {
                 nodes.resize_with(id + 1, || None);
@@ -184,13 +184,13 @@ impl Verdict {
             let node = plan(validator, id);
             // The nodes below a node judged on the text are judged there too; the validator
             // judges a delegated node whole.
-            let follow = matches!(node, Node::Check(_));
+            let follow = matches!(node, VerdictNode::Check(_));
             if let Some(slot) = nodes.get_mut(id) {
                 *slot = Some(node);
             }
             follow
         });
-        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(Node::Any)).collect(), root: validator.root() })
+        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Any)).collect(), root: validator.root() })
     }
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
@@ -274,20 +274,20 @@ enum Split {
 /// How node `id` of the validator is checked while scanning. Keywords with simple, fixed meanings are checked on the text; scalar
 /// keywords are handed the string's content (`string_keyword_is_valid`: `pattern`, `format`) or
 /// the parsed scalar (`keyword_is_valid`); a node with any other keyword is
-/// the validator's to judge whole (`Node::Delegate`).
-fn plan(validator: &Validator, id: usize) -> Node {
+/// the validator's to judge whole (`VerdictNode::Delegate`).
+fn plan(validator: &Validator, id: usize) -> VerdictNode {
     let kws = validator.keywords(id);
     if kws.is_empty() {
-        return Node::Any;
+        return VerdictNode::Any;
     }
     let mut c = Checks { node: id, prefix_keyword: "prefixItems", items_keyword: "items", ..Checks::default() };
     let choices = kws.iter().filter(|k| matches!(k, Kw::Enum(_) | Kw::Const(_))).count();
     let mut required: &[String] = &[];
     for (index, kw) in kws.iter().enumerate() {
         match kw {
-            Kw::False => return Node::Nothing,
+            Kw::False => return VerdictNode::Nothing,
             // No type name the validator knows: nothing passes.
-            Kw::Type { mask: 0, .. } => return Node::Nothing,
+            Kw::Type { mask: 0, .. } => return VerdictNode::Nothing,
             Kw::Type { mask, .. } => {
                 c.types |= mask | if mask & NUMBER != 0 { INTEGER } else { 0 };
                 if mask & INTEGER != 0 && mask & NUMBER == 0 {
@@ -299,10 +299,10 @@ fn plan(validator: &Validator, id: usize) -> Node {
                 let values: Vec<&Value> = match (kw, values) {
                     (Kw::Enum(_), Value::Array(list)) => list.iter().collect(),
                     (Kw::Const(_), one) => vec![one],
-                    _ => return Node::Delegate,
+                    _ => return VerdictNode::Delegate,
                 };
                 if choices > 1 || values.iter().any(|v| v.is_array() || v.is_object()) {
-                    return Node::Delegate;
+                    return VerdictNode::Delegate;
                 }
                 c.scalar_only = true;
                 if values.iter().all(|v| v.is_string()) {
@@ -388,7 +388,7 @@ fn plan(validator: &Validator, id: usize) -> Node {
             Kw::Not(node, _) => {
                 c.not = Some(*node);
             }
-            _ => return Node::Delegate,
+            _ => return VerdictNode::Delegate,
         }
     }
     // `required` after `properties`, so that a name in both is one rule.
@@ -409,7 +409,7 @@ fn plan(validator: &Validator, id: usize) -> Node {
     // By length first (`find_key`): most lookups then decide on the lengths, without
     // comparing bytes.
     crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
-    Node::Check(Box::new(c))
+    VerdictNode::Check(Box::new(c))
 }
 
 /// The names of one object so far, to tell a repeated one (a violation of its own, which the
@@ -531,9 +531,9 @@ impl<'a> Run<'a> {
 
     fn eval_node(&mut self, node: usize, pos: usize, depth: usize) -> Step {
         match self.verdict.nodes.get(node) {
-            Some(Node::Any) => self.skip(pos, depth),
-            Some(Node::Nothing) => Err(Stop::Fail),
-            Some(Node::Delegate) => {
+            Some(VerdictNode::Any) => self.skip(pos, depth),
+            Some(VerdictNode::Nothing) => Err(Stop::Fail),
+            Some(VerdictNode::Delegate) => {
                 let end = self.skip(pos, depth)?;
                 let value: Value = self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?;
                 if self.validator.node_is_valid(node, &value) {
@@ -542,7 +542,7 @@ impl<'a> Run<'a> {
                     Err(Stop::Fail)
                 }
             }
-            Some(Node::Check(c)) => self.check(c, pos, depth),
+            Some(VerdictNode::Check(c)) => self.check(c, pos, depth),
             None => Err(Stop::Bail),
         }
     }
@@ -788,7 +788,7 @@ impl<'a> Run<'a> {
 
     /// `Verdict::units` for the value at `pos` under `node`: its end; units pushed to `at`.
     fn locate(&mut self, node: usize, pos: usize, depth: usize, at: &mut Located) -> Step {
-        if let Some(Node::Check(c)) = self.verdict.nodes.get(node) {
+        if let Some(VerdictNode::Check(c)) = self.verdict.nodes.get(node) {
             if let Some(target) = c.via_ref {
                 // Bounded like `eval`: a reference may lead back here without consuming input.
                 if self.frames >= MAX_FRAMES {
@@ -804,7 +804,7 @@ impl<'a> Run<'a> {
             }
         }
         let split = match (self.verdict.nodes.get(node), self.at(pos)) {
-            (Some(Node::Check(c)), Some(open @ (b'{' | b'['))) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() => {
+            (Some(VerdictNode::Check(c)), Some(open @ (b'{' | b'['))) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() => {
                 let (kind, own) = if open == b'{' { (OBJECT, c.objects) } else { (ARRAY, c.arrays) };
                 if (c.types != 0 && c.types & kind == 0) || c.scalar_only || !own {
                     None
@@ -984,7 +984,7 @@ impl<'a> Run<'a> {
     /// is reported by the validator at the parent (its keyword's error), so the parent is whole.
     #[allow(clippy::too_many_arguments)]
     fn locate_child(&mut self, node: usize, pos: usize, depth: usize, step: PathStep, order: usize, keyword: Keyword<'_>, at: &mut Located, whole: &mut bool) -> Result<usize, Stop> {
-        if matches!(self.verdict.nodes.get(node), Some(Node::Nothing)) {
+        if matches!(self.verdict.nodes.get(node), Some(VerdictNode::Nothing)) {
             return self.judge(node, pos, depth, whole);
         }
         // A scalar that passes (most do) needs none of a unit's bookkeeping below, which would

@@ -16,14 +16,14 @@ pub struct Span {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Node {
+pub struct Spans {
     /// The key of an object member (with its quotes); `None` for array items and the root.
     pub key: Option<Span>,
     pub value: Span,
 }
 
 pub struct SourceMap {
-    nodes: HashMap<String, Node>,
+    nodes: HashMap<String, Spans>,
 }
 
 /// Nesting beyond this is not mapped (the schema depth limit refuses such documents first).
@@ -38,13 +38,13 @@ impl SourceMap {
         Some(SourceMap { nodes: s.nodes })
     }
 
-    pub fn get(&self, pointer: &str) -> Option<&Node> {
+    pub fn get(&self, pointer: &str) -> Option<&Spans> {
         self.nodes.get(pointer)
     }
 
     /// The node at `pointer`, or its nearest ancestor that exists (a missing member is reported
     /// at the object that lacks it).
-    pub fn nearest(&self, pointer: &str) -> Option<&Node> {
+    pub fn nearest(&self, pointer: &str) -> Option<&Spans> {
         let mut p = pointer;
         loop {
             if let Some(n) = self.nodes.get(p) {
@@ -81,7 +81,7 @@ pub fn locate(text: &str, pointers: &[String]) -> Option<Vec<Option<Located>>> {
 struct Scanner<'t> {
     b: &'t [u8],
     i: usize,
-    nodes: HashMap<String, Node>,
+    nodes: HashMap<String, Spans>,
     /// A member name with escapes, decoded; its buffer reused from one name to the next.
     name: String,
 }
@@ -140,7 +140,7 @@ impl Scanner<'_> {
             b'-' | b'0'..=b'9' => self.i += lex::number_len(self.b.get(start..)?)?.0,
             _ => self.i += lex::literal_len(self.b.get(start..)?)?,
         }
-        self.nodes.insert(pointer, Node { key, value: Span { start, end: self.i } });
+        self.nodes.insert(pointer, Spans { key, value: Span { start, end: self.i } });
         Some(())
     }
 }

@@ -11,7 +11,7 @@ use crate::validator::draft::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeSet, HashMap};
 
-pub(crate) struct Node {
+pub(crate) struct SchemaNode {
     pub kws: Vec<Kw>,
     /// The schema resource the node belongs to (its dynamic scope entry).
     pub resource: usize,
@@ -206,7 +206,7 @@ struct Compiler<'s, 'o> {
     registry: Registry<'s>,
     /// Documents given by URI, normalized, not yet walked.
     pending: HashMap<String, &'s Value>,
-    nodes: Vec<Node>,
+    nodes: Vec<SchemaNode>,
     /// Nodes allocated whose keywords are still to compile (see `drain`).
     queue: Vec<(usize, Site<'s>)>,
     memo: HashMap<usize, usize>,
@@ -224,7 +224,7 @@ struct Compiler<'s, 'o> {
 
 pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator, CompileError> {
     if options.draft == Draft::Jtd {
-        return super::jtd::compile(schema);
+        return super::compile_jtd::compile(schema);
     }
     let draft = schema_draft(schema).unwrap_or(options.draft);
     let mut c = Compiler {
@@ -374,7 +374,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
     }
 
     /// The subschema at `pointer` below `value`, with the base URI in force there.
-    fn locate(&mut self, value: &'s Value, base: &str, based: bool, draft: Draft, pointer: &str, doc_location: &str) -> Option<Site<'s>> {
+    fn subschema_at(&mut self, value: &'s Value, base: &str, based: bool, draft: Draft, pointer: &str, doc_location: &str) -> Option<Site<'s>> {
         let mut current = value;
         let mut base = base.to_string();
         let mut draft = draft;
@@ -411,7 +411,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         let fragment = uri::decode_fragment(fragment).ok_or_else(unresolvable)?;
         let location = if doc_uri == uri::DEFAULT_BASE { String::new() } else { format!("{doc_uri}#") };
         if fragment.is_empty() || fragment.starts_with('/') {
-            let target = self.locate(doc, &doc_base, true, draft, &fragment, &location).ok_or_else(unresolvable)?;
+            let target = self.subschema_at(doc, &doc_base, true, draft, &fragment, &location).ok_or_else(unresolvable)?;
             return Ok((target, None));
         }
         let (value, dynamic) = *self.registry.anchors.get(&(doc_uri.clone(), fragment.to_string())).ok_or_else(unresolvable)?;
@@ -443,7 +443,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         };
         let resource = self.resource(&base);
         let index = self.nodes.len();
-        self.nodes.push(Node { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone() });
+        self.nodes.push(SchemaNode { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone() });
         self.memo.insert(key, index);
         self.queue.push((index, Site { value: site.value, base, draft, location: site.location.clone(), based: true }));
         Ok(index)

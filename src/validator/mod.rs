@@ -1,7 +1,7 @@
 //! The library's own JSON Schema validator (drafts 4, 6, 7, 2019-09, 2020-12): a schema compiled
 //! once into a graph of nodes, then evaluated against values with every error collected, or
 //! with a yes/no answer that stops at the first failure. A JSON Type Definition (RFC 8927) is
-//! compiled into the same nodes (`jtd`), so every evaluator reads it as it reads JSON Schema.
+//! compiled into the same nodes (`compile_jtd`), so every evaluator reads it as it reads JSON Schema.
 //!
 //! What it decides is checked against the official test suite (tests/spec_suite.rs, through
 //! `Contract`). It never retrieves anything: `$ref` resolves inside the schema, the documents
@@ -11,7 +11,7 @@ mod compile;
 pub mod draft;
 pub mod ecma;
 mod eval;
-mod jtd;
+mod compile_jtd;
 pub(crate) mod keywords;
 pub(crate) mod leaf;
 pub(crate) mod plan;
@@ -208,7 +208,7 @@ pub(crate) fn nearest_branch(ranks: impl IntoIterator<Item = Option<(bool, usize
 /// A compiled schema: the one form of its meaning that every evaluator reads — the validator's
 /// own evaluation, the one-pass text path and the stream's in-flight checks.
 pub struct Validator {
-    nodes: Vec<compile::Node>,
+    nodes: Vec<compile::SchemaNode>,
     patterns: Vec<ecma::Pattern>,
     resources: Vec<compile::Resource>,
     root: usize,
@@ -244,7 +244,7 @@ impl Validator {
         self.nodes.get(node).map_or(&[], |n| n.kws.as_slice())
     }
 
-    /// Where a node's subschema is (see `Node::location`); `""` for the root.
+    /// Where a node's subschema is (see `SchemaNode::location`); `""` for the root.
     pub(crate) fn location(&self, node: usize) -> &str {
         self.nodes.get(node).map_or("", |n| n.location.as_str())
     }

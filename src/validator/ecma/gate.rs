@@ -12,7 +12,7 @@
 //! either begin with `^` or match at most `MAX_WIDTH` characters.
 
 use super::class::Class;
-use super::parse::{parse, Assert, Node};
+use super::parse::{parse, Assert, Ast};
 
 /// Longer sources are refused, to bound the analysis (first sets are recomputed per level).
 const MAX_SOURCE: usize = 512;
@@ -61,25 +61,25 @@ fn plain_syntax(source: &str) -> bool {
 
 /// The characters `node` can consume first, and whether it can match without consuming.
 #[inline(never)]
-fn first(node: &Node) -> (Class, bool) {
+fn first(node: &Ast) -> (Class, bool) {
     match node {
-        Node::Class(c) => (c.clone(), false),
-        Node::Empty | Node::Assert(_) | Node::Look { .. } | Node::Backref(_) => (Class::from_ranges(Vec::new()), true),
-        Node::Group { node, .. } => first(node),
-        Node::Repeat { node, min, .. } => {
+        Ast::Class(c) => (c.clone(), false),
+        Ast::Empty | Ast::Assert(_) | Ast::Look { .. } | Ast::Backref(_) => (Class::from_ranges(Vec::new()), true),
+        Ast::Group { node, .. } => first(node),
+        Ast::Repeat { node, min, .. } => {
             let (set, nullable) = first(node);
             (set, nullable || *min == 0)
         }
-        Node::Alt(list) => list.iter().fold((Class::from_ranges(Vec::new()), false), |(set, nullable), n| {
+        Ast::Alt(list) => list.iter().fold((Class::from_ranges(Vec::new()), false), |(set, nullable), n| {
             let (s, e) = first(n);
             (union(&set, &s), nullable || e)
         }),
-        Node::Concat(list) => first_seq(list),
+        Ast::Concat(list) => first_seq(list),
     }
 }
 
 #[inline(never)]
-fn first_seq(list: &[Node]) -> (Class, bool) {
+fn first_seq(list: &[Ast]) -> (Class, bool) {
     let mut set = Class::from_ranges(Vec::new());
     for n in list {
         let (s, e) = first(n);
@@ -109,15 +109,15 @@ type Follow = Vec<(Class, Option<u32>)>;
 /// ends within `MAX_TAIL` characters: a quantifier may stop where what follows begins alike
 /// (`[\w.]+\.[a-z]{1,4}$`) when all that remains then is that short.
 #[inline(never)]
-fn deterministic(node: &Node, follow: &Follow) -> bool {
+fn deterministic(node: &Ast, follow: &Follow) -> bool {
     match node {
-        Node::Empty | Node::Class(_) | Node::Assert(_) => true,
-        Node::Look { .. } | Node::Backref(_) => false,
-        Node::Group { node, .. } => deterministic(node, follow),
-        Node::Concat(list) => list.iter().enumerate().all(|(i, n)| deterministic(n, &after(list.get(i + 1..).unwrap_or_default(), follow))),
+        Ast::Empty | Ast::Class(_) | Ast::Assert(_) => true,
+        Ast::Look { .. } | Ast::Backref(_) => false,
+        Ast::Group { node, .. } => deterministic(node, follow),
+        Ast::Concat(list) => list.iter().enumerate().all(|(i, n)| deterministic(n, &after(list.get(i + 1..).unwrap_or_default(), follow))),
         // Words none of which begins another: at most one matches at any place.
-        Node::Alt(list) if prefix_free(list) => true,
-        Node::Alt(list) => {
+        Ast::Alt(list) if prefix_free(list) => true,
+        Ast::Alt(list) => {
             // What each alternative may consume next, through its end when it can be empty.
             let mut seen = Class::from_ranges(Vec::new());
             let all = follow.iter().fold(Class::from_ranges(Vec::new()), |a, (c, _)| union(&a, c));
@@ -131,7 +131,7 @@ fn deterministic(node: &Node, follow: &Follow) -> bool {
             }
             true
         }
-        Node::Repeat { node: body, min, max, .. } => {
+        Ast::Repeat { node: body, min, max, .. } => {
             let (s, e) = first(body);
             let again = max.is_none_or(|m| m > 1);
             let choice = max.is_none_or(|m| m > *min);
@@ -153,7 +153,7 @@ fn deterministic(node: &Node, follow: &Follow) -> bool {
 
 /// The follow of what precedes `rest`, `follow` coming after `rest`.
 #[inline(never)]
-fn after(rest: &[Node], follow: &Follow) -> Follow {
+fn after(rest: &[Ast], follow: &Follow) -> Follow {
     let (s, e) = first_seq(rest);
     let tail = width_seq(rest).zip(longest(follow)).and_then(|(w, t)| w.checked_add(t));
     let mut out = vec![(s, tail)];
@@ -171,16 +171,16 @@ fn longest(follow: &Follow) -> Option<u32> {
 
 /// The characters of a literal word, or None.
 #[inline(never)]
-fn word(node: &Node, out: &mut Vec<u32>) -> bool {
+fn word(node: &Ast, out: &mut Vec<u32>) -> bool {
     match node {
-        Node::Class(c) => c.as_char().map(|c| out.push(u32::from(c))).is_some(),
-        Node::Concat(list) => list.iter().all(|n| word(n, out)),
+        Ast::Class(c) => c.as_char().map(|c| out.push(u32::from(c))).is_some(),
+        Ast::Concat(list) => list.iter().all(|n| word(n, out)),
         _ => false,
     }
 }
 
 #[inline(never)]
-fn prefix_free(list: &[Node]) -> bool {
+fn prefix_free(list: &[Ast]) -> bool {
     let mut words = Vec::new();
     for n in list {
         let mut w = Vec::new();
@@ -194,32 +194,32 @@ fn prefix_free(list: &[Node]) -> bool {
 
 /// Whether every match must begin at the text's start.
 #[inline(never)]
-fn anchored(node: &Node) -> bool {
+fn anchored(node: &Ast) -> bool {
     match node {
-        Node::Assert(Assert::Start) => true,
-        Node::Concat(list) => list.first().is_some_and(anchored),
-        Node::Group { node, .. } => anchored(node),
-        Node::Alt(list) => list.iter().all(anchored),
+        Ast::Assert(Assert::Start) => true,
+        Ast::Concat(list) => list.first().is_some_and(anchored),
+        Ast::Group { node, .. } => anchored(node),
+        Ast::Alt(list) => list.iter().all(anchored),
         _ => false,
     }
 }
 
 /// The most characters `node` can match (None: no bound, or past `MAX_WIDTH`).
 #[inline(never)]
-fn width(node: &Node) -> Option<u32> {
+fn width(node: &Ast) -> Option<u32> {
     let w = match node {
-        Node::Empty | Node::Assert(_) | Node::Look { .. } | Node::Backref(_) => 0,
-        Node::Class(_) => 1,
-        Node::Group { node, .. } => width(node)?,
-        Node::Repeat { node, max, .. } => width(node)?.checked_mul((*max)?)?,
-        Node::Alt(list) => list.iter().map(width).try_fold(0, |a, w| w.map(|w| a.max(w)))?,
-        Node::Concat(list) => width_seq(list)?,
+        Ast::Empty | Ast::Assert(_) | Ast::Look { .. } | Ast::Backref(_) => 0,
+        Ast::Class(_) => 1,
+        Ast::Group { node, .. } => width(node)?,
+        Ast::Repeat { node, max, .. } => width(node)?.checked_mul((*max)?)?,
+        Ast::Alt(list) => list.iter().map(width).try_fold(0, |a, w| w.map(|w| a.max(w)))?,
+        Ast::Concat(list) => width_seq(list)?,
     };
     (w <= MAX_WIDTH).then_some(w)
 }
 
 #[inline(never)]
-fn width_seq(list: &[Node]) -> Option<u32> {
+fn width_seq(list: &[Ast]) -> Option<u32> {
     list.iter().map(width).try_fold(0u32, |a, w| a.checked_add(w?)).filter(|w| *w <= MAX_WIDTH)
 }
 

@@ -9,16 +9,16 @@ use super::unicode;
 const MAX_NESTING: usize = 200;
 
 #[derive(Debug)]
-pub enum Node {
+pub enum Ast {
     Empty,
     Class(Class),
     Assert(Assert),
-    Concat(Vec<Node>),
-    Alt(Vec<Node>),
-    Repeat { node: Box<Node>, min: u32, max: Option<u32>, greedy: bool },
+    Concat(Vec<Ast>),
+    Alt(Vec<Ast>),
+    Repeat { node: Box<Ast>, min: u32, max: Option<u32>, greedy: bool },
     /// A capturing group's index counts from 1, in the order of the opening parentheses.
-    Group { node: Box<Node>, index: Option<usize> },
-    Look { node: Box<Node>, behind: bool, negated: bool },
+    Group { node: Box<Ast>, index: Option<usize> },
+    Look { node: Box<Ast>, behind: bool, negated: bool },
     Backref(usize),
 }
 
@@ -31,7 +31,7 @@ pub enum Assert {
 }
 
 pub struct Parsed {
-    pub node: Node,
+    pub node: Ast,
     pub groups: usize,
     /// Lookaround or backreferences: only the backtracking matcher runs these.
     pub needs_backtracking: bool,
@@ -111,15 +111,15 @@ impl Parser<'_> {
         yes
     }
 
-    fn disjunction(&mut self) -> Result<Node, String> {
+    fn disjunction(&mut self) -> Result<Ast, String> {
         let mut alternatives = vec![self.alternative()?];
         while self.eat('|') {
             alternatives.push(self.alternative()?);
         }
-        Ok(if alternatives.len() == 1 { alternatives.pop().unwrap_or(Node::Empty) } else { Node::Alt(alternatives) })
+        Ok(if alternatives.len() == 1 { alternatives.pop().unwrap_or(Ast::Empty) } else { Ast::Alt(alternatives) })
     }
 
-    fn alternative(&mut self) -> Result<Node, String> {
+    fn alternative(&mut self) -> Result<Ast, String> {
         let mut terms = Vec::new();
         while let Some(c) = self.peek() {
             if c == '|' || c == ')' {
@@ -130,30 +130,30 @@ impl Parser<'_> {
             terms.push(atom);
         }
         Ok(match terms.len() {
-            0 => Node::Empty,
-            1 => terms.pop().unwrap_or(Node::Empty),
-            _ => Node::Concat(terms),
+            0 => Ast::Empty,
+            1 => terms.pop().unwrap_or(Ast::Empty),
+            _ => Ast::Concat(terms),
         })
     }
 
     /// One atom or assertion, and whether a quantifier may follow it.
-    fn term(&mut self) -> Result<(Node, bool), String> {
+    fn term(&mut self) -> Result<(Ast, bool), String> {
         let c = self.next().ok_or("pattern ends early")?;
         Ok(match c {
-            '^' => (Node::Assert(Assert::Start), false),
-            '$' => (Node::Assert(Assert::End), false),
-            '.' => (Node::Class(Class::dot()), true),
-            '[' => (Node::Class(self.class()?), true),
+            '^' => (Ast::Assert(Assert::Start), false),
+            '$' => (Ast::Assert(Assert::End), false),
+            '.' => (Ast::Class(Class::dot()), true),
+            '[' => (Ast::Class(self.class()?), true),
             '(' => self.group()?,
             '\\' => self.atom_escape()?,
             '*' | '+' | '?' => return Err(format!("nothing to repeat before '{c}'")),
             '{' => return Err("a lone '{' must be escaped".into()),
             '}' | ']' => return Err(format!("a lone '{c}' must be escaped")),
-            c => (Node::Class(Class::single(c)), true),
+            c => (Ast::Class(Class::single(c)), true),
         })
     }
 
-    fn group(&mut self) -> Result<(Node, bool), String> {
+    fn group(&mut self) -> Result<(Ast, bool), String> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
             return Err(format!("groups nest deeper than {MAX_NESTING} levels"));
@@ -197,9 +197,9 @@ impl Parser<'_> {
             Some((behind, negated)) => {
                 self.needs_backtracking = true;
                 // Unicode mode does not allow quantifying a lookaround.
-                (Node::Look { node: Box::new(node), behind, negated }, false)
+                (Ast::Look { node: Box::new(node), behind, negated }, false)
             }
-            None => (Node::Group { node: Box::new(node), index }, true),
+            None => (Ast::Group { node: Box::new(node), index }, true),
         })
     }
 
@@ -217,7 +217,7 @@ impl Parser<'_> {
         }
     }
 
-    fn quantifier(&mut self, atom: Node, quantifiable: bool) -> Result<Node, String> {
+    fn quantifier(&mut self, atom: Ast, quantifiable: bool) -> Result<Ast, String> {
         let (min, max) = match self.peek() {
             Some('*') => (0, None),
             Some('+') => (1, None),
@@ -243,7 +243,7 @@ impl Parser<'_> {
         if matches!(self.peek(), Some('*' | '+' | '?')) || (self.peek() == Some('{') && self.braces().is_some()) {
             return Err("nothing to repeat".into());
         }
-        Ok(Node::Repeat { node: Box::new(atom), min, max, greedy })
+        Ok(Ast::Repeat { node: Box::new(atom), min, max, greedy })
     }
 
     /// `{n}`, `{n,}` or `{n,m}` at the cursor, without moving it; None when it is not one.
@@ -279,11 +279,11 @@ impl Parser<'_> {
         Some((min, max))
     }
 
-    fn atom_escape(&mut self) -> Result<(Node, bool), String> {
+    fn atom_escape(&mut self) -> Result<(Ast, bool), String> {
         let e = self.next().ok_or("pattern ends with a lone backslash")?;
         Ok(match e {
-            'b' => (Node::Assert(Assert::WordBoundary), false),
-            'B' => (Node::Assert(Assert::NotWordBoundary), false),
+            'b' => (Ast::Assert(Assert::WordBoundary), false),
+            'B' => (Ast::Assert(Assert::NotWordBoundary), false),
             '1'..='9' => {
                 let mut n = e.to_digit(10).map_or(0, |d| d as usize);
                 while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
@@ -294,7 +294,7 @@ impl Parser<'_> {
                     return Err(format!("\\{n} refers to no group"));
                 }
                 self.needs_backtracking = true;
-                (Node::Backref(n), true)
+                (Ast::Backref(n), true)
             }
             'k' => {
                 if !self.eat('<') {
@@ -304,9 +304,9 @@ impl Parser<'_> {
                 let index = self.names.iter().position(|n| n.as_deref() == Some(name.as_str()));
                 let index = index.ok_or_else(|| format!("\\k<{name}> refers to no group"))?;
                 self.needs_backtracking = true;
-                (Node::Backref(index + 1), true)
+                (Ast::Backref(index + 1), true)
             }
-            _ => (Node::Class(self.class_escape(e, false)?.into_class()), true),
+            _ => (Ast::Class(self.class_escape(e, false)?.into_class()), true),
         })
     }
 

@@ -2,7 +2,7 @@
 //! alternatives as splits, and lookbehind bodies compiled to read right to left.
 
 use super::class::Class;
-use super::parse::{Assert, Node};
+use super::parse::{Assert, Ast};
 use std::collections::BTreeMap;
 
 /// A larger program is refused: `x{1000}{1000}` would unroll to a million copies.
@@ -42,8 +42,8 @@ pub struct Program {
 
 /// `backtracking`: the program is for backtrack.rs, which needs the captures and the
 /// empty-iteration marks; the other matchers keep each (instruction, position) once anyway.
-pub fn compile(node: &Node, groups: usize, backtracking: bool) -> Result<Program, String> {
-    let mut c = Compiler { insts: Vec::new(), classes: Vec::new(), class_of: BTreeMap::new(), marks: 0, back: false, backtracking };
+pub fn compile(node: &Ast, groups: usize, backtracking: bool) -> Result<Program, String> {
+    let mut c = Emitter { insts: Vec::new(), classes: Vec::new(), class_of: BTreeMap::new(), marks: 0, back: false, backtracking };
     c.node(node)?;
     c.push(Inst::Match)?;
     Ok(Program {
@@ -55,17 +55,17 @@ pub fn compile(node: &Node, groups: usize, backtracking: bool) -> Result<Program
     })
 }
 
-fn anchored(node: &Node) -> bool {
+fn anchored(node: &Ast) -> bool {
     match node {
-        Node::Assert(Assert::Start) => true,
-        Node::Concat(nodes) => nodes.first().is_some_and(anchored),
-        Node::Group { node, .. } => anchored(node),
-        Node::Alt(nodes) => nodes.iter().all(anchored),
+        Ast::Assert(Assert::Start) => true,
+        Ast::Concat(nodes) => nodes.first().is_some_and(anchored),
+        Ast::Group { node, .. } => anchored(node),
+        Ast::Alt(nodes) => nodes.iter().all(anchored),
         _ => false,
     }
 }
 
-struct Compiler {
+struct Emitter {
     insts: Vec<Inst>,
     classes: Vec<Class>,
     class_of: BTreeMap<usize, u32>,
@@ -74,7 +74,7 @@ struct Compiler {
     backtracking: bool,
 }
 
-impl Compiler {
+impl Emitter {
     fn pc(&self) -> u32 {
         self.insts.len() as u32
     }
@@ -93,10 +93,10 @@ impl Compiler {
         }
     }
 
-    fn node(&mut self, node: &Node) -> Result<(), String> {
+    fn node(&mut self, node: &Ast) -> Result<(), String> {
         match node {
-            Node::Empty => {}
-            Node::Class(class) => {
+            Ast::Empty => {}
+            Ast::Class(class) => {
                 let back = self.back;
                 if let Some(c) = class.as_char() {
                     self.push(Inst::Char { c, back })?;
@@ -113,10 +113,10 @@ impl Compiler {
                     self.push(Inst::Class { class: index, back })?;
                 }
             }
-            Node::Assert(a) => {
+            Ast::Assert(a) => {
                 self.push(Inst::Assert(*a))?;
             }
-            Node::Concat(nodes) => {
+            Ast::Concat(nodes) => {
                 if self.back {
                     for n in nodes.iter().rev() {
                         self.node(n)?;
@@ -127,7 +127,7 @@ impl Compiler {
                     }
                 }
             }
-            Node::Alt(nodes) => {
+            Ast::Alt(nodes) => {
                 let mut jumps = Vec::new();
                 let last = nodes.len().saturating_sub(1);
                 for (i, n) in nodes.iter().enumerate() {
@@ -146,8 +146,8 @@ impl Compiler {
                     self.patch(j, Inst::Jump(end));
                 }
             }
-            Node::Repeat { node, min, max, greedy } => self.repeat(node, *min, *max, *greedy)?,
-            Node::Group { node, index } => match index {
+            Ast::Repeat { node, min, max, greedy } => self.repeat(node, *min, *max, *greedy)?,
+            Ast::Group { node, index } => match index {
                 Some(g) if self.backtracking => {
                     let (open, close) = (2 * *g as u32, 2 * *g as u32 + 1);
                     // Right to left, a group's end is reached first.
@@ -158,7 +158,7 @@ impl Compiler {
                 }
                 _ => self.node(node)?,
             },
-            Node::Look { node, behind, negated } => {
+            Ast::Look { node, behind, negated } => {
                 let look = self.push(Inst::Look { behind: *behind, negated: *negated, next: 0 })?;
                 let outer = std::mem::replace(&mut self.back, *behind);
                 self.node(node)?;
@@ -167,14 +167,14 @@ impl Compiler {
                 let next = self.pc();
                 self.patch(look, Inst::Look { behind: *behind, negated: *negated, next });
             }
-            Node::Backref(g) => {
+            Ast::Backref(g) => {
                 self.push(Inst::Backref { group: *g as u32, back: self.back })?;
             }
         }
         Ok(())
     }
 
-    fn repeat(&mut self, node: &Node, min: u32, max: Option<u32>, greedy: bool) -> Result<(), String> {
+    fn repeat(&mut self, node: &Ast, min: u32, max: Option<u32>, greedy: bool) -> Result<(), String> {
         for _ in 0..min {
             let before = self.pc();
             self.node(node)?;

@@ -3,19 +3,19 @@
 //! schema is assumed to follow the RFC's rules (src/schema/jtd.rs refuses those that do not);
 //! what is still wrong here (a `ref` to nothing) is a compile error, never a panic.
 
-use super::compile::{JtdType, Kw, Node, Resource, ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING};
+use super::compile::{JtdType, Kw, SchemaNode, Resource, ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING};
 use super::draft::Draft;
 use super::{CompileError, Validator};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-struct Compiler<'s> {
-    nodes: Vec<Node>,
+struct JtdCompiler<'s> {
+    nodes: Vec<SchemaNode>,
     definitions: HashMap<&'s str, usize>,
 }
 
 pub(super) fn compile(schema: &Value) -> Result<Validator, CompileError> {
-    let mut c = Compiler { nodes: Vec::new(), definitions: HashMap::new() };
+    let mut c = JtdCompiler { nodes: Vec::new(), definitions: HashMap::new() };
     let root_obj = schema.as_object();
     let definitions = root_obj.and_then(|o| o.get("definitions")).and_then(Value::as_object);
     // Every definition has its node before any is compiled: a `ref` (recursive ones included)
@@ -57,9 +57,9 @@ fn form(mask: u8, name: &'static str, keyword: &'static str, nullable: bool) -> 
     Kw::JtdForm { mask, names, keyword }
 }
 
-impl<'s> Compiler<'s> {
+impl<'s> JtdCompiler<'s> {
     fn alloc(&mut self, location: &str) -> usize {
-        self.nodes.push(Node { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd, location: location.to_string() });
+        self.nodes.push(SchemaNode { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd, location: location.to_string() });
         self.nodes.len() - 1
     }
 
