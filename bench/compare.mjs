@@ -596,7 +596,8 @@ const tierGzip = existsSync(tierDir)
 const mark = (ok) => (ok ? 'met' : '**not met**');
 /** The lowest of `rows`' ratios `key`, and where. */
 const lowest = (rows, key) => {
-  const r = rows.reduce((a, b) => (key(b) < key(a) ? b : a));
+  // A library left out of a row (a wrong verdict) has no ratio there.
+  const r = rows.filter((x) => key(x) !== null).reduce((a, b) => (key(b) < key(a) ? b : a));
   return { value: key(r), where: `${r.name} ${r.layout ?? r.o.layout} ${kb(r.target ?? r.o.target)}` };
 };
 const perGroup = (summary, key) => Object.entries(summary.groups).map(([g, s]) => `${fmtRatio(s[key])} (${g})`).join(', ');
