@@ -292,7 +292,8 @@ export class Contract extends Owned {
    */
   validate(value) {
     // The tier answers a valid value alone; anything else takes the module's path below.
-    const tier = tiers.get(this) ?? this.#tier();
+    // A contract without a tier keeps null here: built once, not asked for again.
+    const tier = tiers.has(this) ? tiers.get(this) : this.#tier();
     if (tier !== null && tier(value) === true) return { valid: true, data: value };
     const text = jsonTextOf(value);
     const len = toInput(text);

@@ -4,7 +4,7 @@
 // value that is plain JSON data (json-data.js checked it) or throws UNKNOWN when only the
 // module can tell; a node with an opcode this tier does not carry asks the module (`judge`).
 
-import { formatTester, patternTester } from './strings.js';
+import { formatTester, planPatternTester } from './strings.js';
 
 /** Thrown when the tier cannot answer exactly; the caller takes the module's path. */
 export const UNKNOWN = Symbol('output-contract tier unknown');
@@ -12,7 +12,7 @@ export const UNKNOWN = Symbol('output-contract tier unknown');
 // The opcodes answered here; a node with any other (content `$`, the decimal multipleOf `m`,
 // timestamps `ts`, unevaluated `u`/`w`, `D`) is judged by the module at that node, and so is one
 // whose pattern the plan does not mark linear or whose format strings.js does not carry.
-const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
+export const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
 
 // Below the module's MAX_DEPTH (512 nested node evaluations, src/validator/mod.rs), so that a
 // chain the module would cut as `Recursion` is unknown here first. Only references can make a
@@ -187,8 +187,7 @@ export function compilePlan(plan, judge) {
   const testers = new Map();
   const tester = (i) => {
     if (!testers.has(i)) {
-      const source = plan.patterns?.[i];
-      testers.set(i, typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null);
+      testers.set(i, planPatternTester(plan, i));
     }
     return testers.get(i);
   };

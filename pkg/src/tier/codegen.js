@@ -9,11 +9,10 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { UNKNOWN, codePoints, equal, unique } from './closures.js';
-import { formatTester, patternTester } from './strings.js';
+import { CARRIED, UNKNOWN, codePoints, equal, unique } from './closures.js';
+import { formatTester, planPatternTester } from './strings.js';
 
-// The opcodes carried: closures.js's, exactly (any other is judged by the module at its node).
-const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
+// The opcodes carried are closures.js's (CARRIED): any other is judged by the module at its node.
 
 // Keywords that only look at one kind of value (and pass any other): emitted together under one
 // test of the kind, or alone when the node's `type` already settles the kind.
@@ -92,8 +91,7 @@ export function compileCode(plan, judge, readNames = true) {
   const testers = new Map();
   const tester = (i) => {
     if (!testers.has(i)) {
-      const source = plan.patterns?.[i];
-      const test = Number.isSafeInteger(i) && typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null;
+      const test = planPatternTester(plan, i);
       testers.set(i, test === null ? null : constant(test));
     }
     return testers.get(i);

@@ -19,6 +19,12 @@ export function patternTester(source) {
   return (s) => re.test(s);
 }
 
+/** The tester of the plan's pattern `i`, or null (not marked linear, or refused: the module judges). */
+export function planPatternTester(plan, i) {
+  const source = plan.patterns?.[i];
+  return Number.isSafeInteger(i) && typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null;
+}
+
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
 const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[zZ]|([+-])(\d\d):(\d\d))$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
