@@ -73,7 +73,8 @@ export interface CompileOptions {
 export type CustomFormat = RegExp | string | ((value: string) => boolean);
 
 /** Thrown by a call whose custom format function threw (see `CustomFormat`). */
-export interface FormatFunctionError extends Error {
+export declare class FormatFunctionError extends Error {
+  private constructor();
   readonly name: 'FormatFunctionError';
   /** The format's name. */
   readonly format: string;
@@ -167,6 +168,13 @@ export declare class OptionError extends TypeError {
   readonly option: string;
   /** What the option allows (`a positive integer`), or for an unknown key the names the function takes. */
   readonly allowed: string;
+}
+
+/** Thrown by a call on a `Contract` or `OutputStream` after its `free()` (or its `using` block ended). */
+export declare class FreedError extends Error {
+  private constructor();
+  readonly name: 'FreedError';
+  readonly kind: 'freed';
 }
 
 /** A compiled output contract. */
@@ -690,9 +698,14 @@ export interface CheckSchemaResult {
 /**
  * Diagnostics for schema text as an editor shows them; never throws for bad text. `formats`:
  * the custom formats the schema will be compiled with (as `CompileOptions.formats`; only their
- * names matter here), so strict mode does not flag them. A schema tool: see `loadSchemaTools`.
+ * names matter here), so strict mode does not flag them. `resources`: schema documents by URI
+ * that `$ref`s resolve against (as `CompileOptions.resources`; nothing is fetched), so a schema
+ * that refers to others of a set is checked with them. A schema tool: see `loadSchemaTools`.
  */
-export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat> }): CheckSchemaResult;
+export declare function checkSchema(
+  text: string,
+  options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat>; resources?: Record<string, JsonSchema> },
+): CheckSchemaResult;
 
 export interface TextRange {
   start: TextPosition;

@@ -50,14 +50,21 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// Each name the providers use, and how it reads (the package's option check lists them too).
+    pub const NAMES: [(&'static str, StopReason); 9] = [
+        ("stop", StopReason::Stop),
+        ("end_turn", StopReason::Stop),
+        ("stop_sequence", StopReason::Stop),
+        ("length", StopReason::Length),
+        ("max_tokens", StopReason::Length),
+        ("refusal", StopReason::Refusal),
+        ("content_filter", StopReason::Refusal),
+        ("tool_use", StopReason::ToolUse),
+        ("tool_calls", StopReason::ToolUse),
+    ];
+
     pub fn parse(s: &str) -> Option<StopReason> {
-        match s {
-            "stop" | "end_turn" | "stop_sequence" => Some(StopReason::Stop),
-            "length" | "max_tokens" => Some(StopReason::Length),
-            "refusal" | "content_filter" => Some(StopReason::Refusal),
-            "tool_use" | "tool_calls" => Some(StopReason::ToolUse),
-            _ => None,
-        }
+        StopReason::NAMES.iter().find(|(name, _)| *name == s).map(|&(_, reason)| reason)
     }
 }
 
