@@ -49,23 +49,34 @@ pub enum StopReason {
     ToolUse,
 }
 
-impl StopReason {
-    /// Each name the providers use, and how it reads (the package's option check lists them too).
-    pub const NAMES: [(&'static str, StopReason); 9] = [
-        ("stop", StopReason::Stop),
-        ("end_turn", StopReason::Stop),
-        ("stop_sequence", StopReason::Stop),
-        ("length", StopReason::Length),
-        ("max_tokens", StopReason::Length),
-        ("refusal", StopReason::Refusal),
-        ("content_filter", StopReason::Refusal),
-        ("tool_use", StopReason::ToolUse),
-        ("tool_calls", StopReason::ToolUse),
-    ];
+/// The names the providers use for why a model stopped, each with how it reads: written once,
+/// for `parse` (a `match`, the main module's size as before) and `NAMES` (the package's option
+/// check lists them).
+macro_rules! stop_reasons {
+    ($($name:literal => $reason:ident),* $(,)?) => {
+        impl StopReason {
+            pub const NAMES: &'static [(&'static str, StopReason)] = &[$(($name, StopReason::$reason)),*];
 
-    pub fn parse(s: &str) -> Option<StopReason> {
-        StopReason::NAMES.iter().find(|(name, _)| *name == s).map(|&(_, reason)| reason)
-    }
+            pub fn parse(s: &str) -> Option<StopReason> {
+                match s {
+                    $($name => Some(StopReason::$reason),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+stop_reasons! {
+    "stop" => Stop,
+    "end_turn" => Stop,
+    "stop_sequence" => Stop,
+    "length" => Length,
+    "max_tokens" => Length,
+    "refusal" => Refusal,
+    "content_filter" => Refusal,
+    "tool_use" => ToolUse,
+    "tool_calls" => ToolUse,
 }
 
 /// The state of a stream between pushes.
