@@ -576,6 +576,8 @@ export class OutputStream extends Owned {
   // module reads it (OutputStream::finish_text) and its outcome carries the data.
   [finishText](end, text, streamed, repair) {
     this.#assertOpen();
+    // How a model reply said it ended (enforce): checked as finish's end is.
+    checkOptions('stream.finish', end);
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();

@@ -74,23 +74,32 @@ let patchShape;
 // A streamed patch reply, validated as it arrives against the JSON Patch shape: an operation that
 // is malformed (an unknown `op`, a member that is not one, `path` missing once it closes) is an
 // early violation at its pointer in the patch (`/1/op`), found as the stream finds any. With
-// `abortOnEarlyViolation` the reading stops there. A reply that is not an array is no patch: its
-// root's violation is not counted, and the reply is read whole (the full-answer fallback).
+// `abortOnEarlyViolation` the reading stops there. A reply that is not a patch (isPatch: not an
+// array, or an array without an operation, a whole answer of a contract whose output is an
+// array) is not held to the shape, and is read whole (the full-answer fallback).
 async function streamPatch(reply, abortEarly) {
   patchShape ??= Contract.compile(PATCH_TOOL.properties.patch);
   const shape = patchShape.stream({ extract: true, maxRetries: 0 });
   const decoder = new TextDecoder();
   let text = '';
   let early = [];
+  // Checked until an early violation is found, or the reply is found to be no patch.
+  let checking = true;
   try {
     const iterator = reply.stream[Symbol.asyncIterator]();
     for (;;) {
       const { value, done } = await iterator.next();
       if (done) break;
       text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
-      if (early.length > 0) continue;
-      early = shape.push(value).earlyViolations.filter((v) => v.pointer !== '');
-      if (early.length > 0 && abortEarly) {
+      if (!checking) continue;
+      const violations = shape.push(value).earlyViolations;
+      if (violations.length === 0) continue;
+      checking = false;
+      // The partial value (strings as their prefix) says whether an operation was begun.
+      const patch = violations.some((v) => v.pointer !== '') && isPatch(shape.partial());
+      if (!patch) continue;
+      early = violations;
+      if (abortEarly) {
         await iterator.return?.();
         await reply.cancel?.();
         return { text, early, aborted: true };

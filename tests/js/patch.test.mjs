@@ -293,3 +293,15 @@ test('enforce retry: patch: a provider response streams its patch through the sa
   assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.keywords]), [['invalid', 'full', ['type', 'enum']], ['aborted', 'patch', ['enum']]]);
   assert.deepEqual(result.validation_error.violations.map((v) => v.pointer), ['/1/op']);
 });
+
+test('enforce retry: patch: a streamed whole answer of a contract whose output is an array is not taken for a malformed patch', async () => {
+  const list = Contract.compile({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }, minItems: 2 });
+  const answer = JSON.stringify([{ name: 'a' }, { name: 'b' }]);
+  const { read, reply } = counted(answer, 4);
+  const { model } = scripted([JSON.stringify([{ name: 'a' }]), reply]);
+  const events = [];
+  const result = await enforce(list, model, { retry: 'patch', abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
+  assert.deepEqual(result, { status: 'completed', result_data: JSON.parse(answer), attempts: 2 });
+  assert.equal(read.chunks, read.of);
+  assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.fallback]), [['invalid', 'full', false], ['valid', 'full', true]]);
+});
