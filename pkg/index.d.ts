@@ -278,7 +278,7 @@ export type StreamOutcome<T = unknown> =
  *
  * `'tool_use'`, `'tool_calls'`: the answer is a tool call's arguments, validated as for `'stop'`.
  *
- * Any other name throws.
+ * Any other name is an `OptionError` (`option: 'stopReason'`).
  */
 export type StopReason = 'stop' | 'end_turn' | 'stop_sequence' | 'length' | 'max_tokens' | 'refusal' | 'content_filter' | 'tool_use' | 'tool_calls';
 
@@ -301,7 +301,7 @@ export declare class OutputStream {
   changes(): Array<{ path: string; value?: JsonValue; append?: string }>;
   /** With `extract`: what was skipped before and after the JSON value (UTF-8 byte offsets, end exclusive). */
   skipped(): Array<{ start: number; end: number; place: 'before' | 'after' }>;
-  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). */
+  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). An unknown key or stop reason in `end` is an `OptionError`. */
   finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;
   /** Chunks in, a status per chunk out. */
   transform(): TransformStream<string | Uint8Array, StreamStatus>;
@@ -884,7 +884,8 @@ export interface ProviderEnd {
  * arguments) goes through the stream validator. A refusal is a `refused` outcome with the
  * provider's text; a token limit is a `truncated` violation; the provider's stop reason and usage
  * are given beside the outcome. A provider error event, an HTTP error or a connection cut before
- * the end rejects with a `ProviderError`, never a violation.
+ * the end rejects with a `ProviderError`, never a violation. Bad options (`provider` missing
+ * included) reject with an `OptionError`.
  */
 export declare function validateProviderStream<T = unknown>(contract: Contract, body: ProviderBody, options: ProviderStreamOptions): Promise<StreamOutcome<T> & ProviderEnd>;
 
