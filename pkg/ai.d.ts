@@ -1,4 +1,7 @@
 // Types of `output-contract/ai` (needs the `ai` package, an optional peer dependency).
+// Without `ai` installed, its types read as `any` here, so a project that does not use the AI SDK
+// still compiles these types (with skipLibCheck: false too).
+// @ts-ignore -- `ai` is an optional peer dependency (ts-expect-error would fail where it is installed)
 import type { FinishReason, LanguageModelUsage, Schema, TextStreamPart, ToolSet } from 'ai';
 import type { Contract, OutputValidationError, StreamOutcome, StreamStatus } from './index.js';
 

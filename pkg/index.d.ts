@@ -73,7 +73,8 @@ export interface CompileOptions {
 export type CustomFormat = RegExp | string | ((value: string) => boolean);
 
 /** Thrown by a call whose custom format function threw (see `CustomFormat`). */
-export interface FormatFunctionError extends Error {
+export declare class FormatFunctionError extends Error {
+  private constructor();
   readonly name: 'FormatFunctionError';
   /** The format's name. */
   readonly format: string;
@@ -167,6 +168,13 @@ export declare class OptionError extends TypeError {
   readonly option: string;
   /** What the option allows (`a positive integer`), or for an unknown key the names the function takes. */
   readonly allowed: string;
+}
+
+/** Thrown by a call on a `Contract` or `OutputStream` after its `free()` (or its `using` block ended). */
+export declare class FreedError extends Error {
+  private constructor();
+  readonly name: 'FreedError';
+  readonly kind: 'freed';
 }
 
 /** A compiled output contract. */
@@ -270,7 +278,7 @@ export type StreamOutcome<T = unknown> =
  *
  * `'tool_use'`, `'tool_calls'`: the answer is a tool call's arguments, validated as for `'stop'`.
  *
- * Any other name throws.
+ * Any other name is an `OptionError` (`option: 'stopReason'`).
  */
 export type StopReason = 'stop' | 'end_turn' | 'stop_sequence' | 'length' | 'max_tokens' | 'refusal' | 'content_filter' | 'tool_use' | 'tool_calls';
 
@@ -293,7 +301,7 @@ export declare class OutputStream {
   changes(): Array<{ path: string; value?: JsonValue; append?: string }>;
   /** With `extract`: what was skipped before and after the JSON value (UTF-8 byte offsets, end exclusive). */
   skipped(): Array<{ start: number; end: number; place: 'before' | 'after' }>;
-  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). */
+  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). An unknown key or stop reason in `end` is an `OptionError`. */
   finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;
   /** Chunks in, a status per chunk out. */
   transform(): TransformStream<string | Uint8Array, StreamStatus>;
@@ -690,9 +698,14 @@ export interface CheckSchemaResult {
 /**
  * Diagnostics for schema text as an editor shows them; never throws for bad text. `formats`:
  * the custom formats the schema will be compiled with (as `CompileOptions.formats`; only their
- * names matter here), so strict mode does not flag them. A schema tool: see `loadSchemaTools`.
+ * names matter here), so strict mode does not flag them. `resources`: schema documents by URI
+ * that `$ref`s resolve against (as `CompileOptions.resources`; nothing is fetched), so a schema
+ * that refers to others of a set is checked with them. A schema tool: see `loadSchemaTools`.
  */
-export declare function checkSchema(text: string, options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat> }): CheckSchemaResult;
+export declare function checkSchema(
+  text: string,
+  options?: { draft?: Draft; provider?: 'openai' | 'anthropic'; formats?: Record<string, CustomFormat>; resources?: Record<string, JsonSchema> },
+): CheckSchemaResult;
 
 export interface TextRange {
   start: TextPosition;
@@ -871,7 +884,8 @@ export interface ProviderEnd {
  * arguments) goes through the stream validator. A refusal is a `refused` outcome with the
  * provider's text; a token limit is a `truncated` violation; the provider's stop reason and usage
  * are given beside the outcome. A provider error event, an HTTP error or a connection cut before
- * the end rejects with a `ProviderError`, never a violation.
+ * the end rejects with a `ProviderError`, never a violation. Bad options (`provider` missing
+ * included) reject with an `OptionError`.
  */
 export declare function validateProviderStream<T = unknown>(contract: Contract, body: ProviderBody, options: ProviderStreamOptions): Promise<StreamOutcome<T> & ProviderEnd>;
 

@@ -90,6 +90,32 @@ fn usage_and_schema_errors_exit_2() {
 }
 
 #[test]
+fn flag_values_after_equals_version_and_a_one_line_usage_hint() {
+    let schema = file("eq.json", SCHEMA);
+    let (code, out, err) = run(&["validate", &format!("--schema={schema}"), "--max-depth=8"], r#"{"approval": "approve"}"#);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), json!({"approval": "approve"}));
+    // A URI=FILE value keeps its own `=`.
+    let (code, _, err) = run(&["check", &schema, &format!("--resource=https://example.com/x={schema}"), "--draft=draft7"], "");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&["validate", &format!("--schema={schema}"), "--extract=yes"], "{}");
+    assert_eq!((code, err.lines().next()), (2, Some("output-contract: --extract takes no value")));
+
+    let (code, out, _) = run(&["--version"], "");
+    assert_eq!((code, out), (0, format!("output-contract {}\n", env!("CARGO_PKG_VERSION"))));
+
+    // A wrong command line: the problem, then one line of usage, not the whole help.
+    let (code, _, err) = run(&["validate", "--bogus"], "");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "output-contract: unknown option --bogus\nusage: output-contract validate --schema SCHEMA [OPTIONS] [FILE|-] (output-contract --help for every option)\n"
+    );
+    let (_, _, err) = run(&["frobnicate"], "");
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+#[test]
 fn check_reports_issues_and_config_problems() {
     let (code, out, _) = run(&["check", &file("ok.json", SCHEMA)], "");
     assert_eq!(code, 0, "{out}");

@@ -691,3 +691,14 @@ fn lints_reach_every_subschema() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].ends_with("/required/1") && found[0].matches("/properties/n").count() == 80);
 }
+
+#[test]
+fn resources_resolve_references_among_a_set_of_schemas() {
+    let text = r#"{"$id": "https://example.com/ticket/1.0.0", "type": "object", "properties": {"reporter": {"$ref": "https://example.com/person/1.0.0"}}}"#;
+    assert!(check_schema(text, &CheckOptions::default()).diagnostics.iter().any(|d| d.code == "unresolvable_ref"));
+    let person = serde_json::json!({"$id": "https://example.com/person/1.0.0", "type": "object"});
+    let resources = [("https://example.com/person/1.0.0".to_string(), person)].into_iter().collect();
+    let r = check_schema(text, &CheckOptions { resources, ..CheckOptions::default() });
+    assert!(r.valid, "{:?}", r.diagnostics);
+    assert!(r.diagnostics.iter().all(|d| d.code != "unresolvable_ref"), "{:?}", r.diagnostics);
+}

@@ -20,7 +20,7 @@ import {
   VIOLATION_SEPARATOR,
 } from '../wasm/output_contract.js';
 import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
-import { currentAttempt, executorStream, finishFailed, finishText, mergePatch, providerBridge } from './internal.js';
+import { PATCH_TOOL, currentAttempt, executorStream, finishFailed, finishText, mergePatch, providerBridge } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
@@ -28,6 +28,7 @@ import { schemaTools } from './tools.js';
 import { tierOf, tierVerdict } from './tier/index.js';
 
 export { OptionError } from './options.js';
+export { FormatFunctionError } from './formats.js';
 export { loadSchemaTools } from './tools.js';
 
 // Texts cross as UTF-8 bytes (see `utf8` in src/bindings/wasm.rs): TextEncoder encodes ~30× faster than
@@ -166,6 +167,15 @@ export class SchemaError extends Error {
   }
 }
 
+/** Thrown by a call on a Contract or stream after its free() (`kind: 'freed'`). */
+export class FreedError extends Error {
+  constructor(type) {
+    super(`output-contract: this ${type} was freed`);
+    this.name = 'FreedError';
+    this.kind = 'freed';
+  }
+}
+
 function schemaErrorFrom(thrown) {
   if (typeof thrown === 'string') {
     try {
@@ -203,7 +213,7 @@ const noCodegen = new WeakSet();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
-  if (handle === undefined) throw new Error(`output-contract: this ${owner.constructor.name} was freed`);
+  if (handle === undefined) throw new FreedError(owner.constructor.name);
   if (!detached(handle)) return handle;
   const recipe = recipes.get(owner);
   if (recipe === undefined) {
@@ -545,6 +555,7 @@ export class OutputStream extends Owned {
   /** The model stopped: `{ stopReason?, refusal? }`, the stop reason as the provider said it (StopReason in index.d.ts). */
   finish(end) {
     this.#assertOpen();
+    checkOptions('stream.finish', end);
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
@@ -565,6 +576,8 @@ export class OutputStream extends Owned {
   // module reads it (OutputStream::finish_text) and its outcome carries the data.
   [finishText](end, text, streamed, repair) {
     this.#assertOpen();
+    // How a model reply said it ended (enforce): checked as finish's end is.
+    checkOptions('stream.finish', end);
     const stopReason = end?.stopReason ?? undefined;
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
@@ -722,32 +735,6 @@ export function toolFeedback(result, options) {
   return wasm.toolFeedback(JSON.stringify(violationsOf(result)), options?.tool ?? undefined, templatesText(options?.templates));
 }
 
-// The `submit_patch` tool's input: `{ patch }`, an RFC 6902 JSON Patch (a tool's input is an
-// object). A null `from` or `value` (OpenAI's strict mode makes them required and nullable) is
-// ignored by the operations that do not take it, so the patch applies as it comes.
-const PATCH_TOOL = {
-  type: 'object',
-  properties: {
-    patch: {
-      type: 'array',
-      description: 'JSON Patch (RFC 6902) operations, applied in order to your previous output',
-      items: {
-        type: 'object',
-        properties: {
-          op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
-          path: { type: 'string', description: 'JSON Pointer (RFC 6901) into your previous output' },
-          from: { type: 'string', description: 'move and copy: the JSON Pointer of the value taken' },
-          value: { description: 'add, replace and test: the value' },
-        },
-        required: ['op', 'path'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['patch'],
-  additionalProperties: false,
-};
-
 /**
  * A `submit_result` tool definition for a provider, with what normalisation changed; with
  * `patch: true`, the `submit_patch` tool, whose input is `{ patch }`, a JSON Patch to the previous
@@ -787,7 +774,8 @@ export function checkSchema(text, options) {
   const tools = schemaTools();
   if (typeof text !== 'string') throw new TypeError('checkSchema expects the schema text');
   checkOptions('checkSchema', options);
-  return JSON.parse(tools.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined, Object.keys(options?.formats ?? {})));
+  const resources = options?.resources == null ? '' : JSON.stringify(options.resources);
+  return JSON.parse(tools.checkSchema(text, options?.draft ?? undefined, options?.provider ?? undefined, Object.keys(options?.formats ?? {}), resources));
 }
 
 /**

@@ -6,8 +6,8 @@
 // run: which attempt this is, what counts as a refusal, which failures are retried and how many
 // times, the retry prompt, and the final error. This side calls the model, feeds the machine
 // its answer, and acts on the outcome.
-import { enrichSystemPrompt, extractJson, failureEnvelope, loadSchemaTools, retryPrompt } from './api.js';
-import { currentAttempt, executorStream, finishFailed, finishText, mergePatch } from './internal.js';
+import { Contract, enrichSystemPrompt, extractJson, failureEnvelope, loadSchemaTools, retryPrompt } from './api.js';
+import { PATCH_TOOL, currentAttempt, executorStream, finishFailed, finishText, mergePatch } from './internal.js';
 import { checkOptions } from './options.js';
 import { providerReply } from './provider.js';
 
@@ -68,16 +68,64 @@ async function textAttempt(stream, reply, repair) {
   return { text, bytes, aborted: false, outcome };
 }
 
-// A patch attempt (`retry: 'patch'`): the reply is read whole, not pushed into the machine,
-// whose in-flight checks are the contract's and a patch has another shape. A reply whose JSON is
-// a JSON Patch (isPatch) is applied to `base` and the merged document is the attempt's answer;
-// any other reply (a whole answer again, prose) is read as a full answer: the fallback.
-async function patchAttempt(contract, stream, reply, base, repair) {
+// The JSON Patch shape (the submit_patch tool's `patch`), compiled on the first streamed patch.
+let patchShape;
+
+// A streamed patch reply, validated as it arrives against the JSON Patch shape: an operation that
+// is malformed (an unknown `op`, a member that is not one, `path` missing once it closes) is an
+// early violation at its pointer in the patch (`/1/op`), found as the stream finds any. With
+// `abortOnEarlyViolation` the reading stops there. A reply that is not a patch (isPatch: not an
+// array, or an array without an operation, a whole answer of a contract whose output is an
+// array) is not held to the shape, and is read whole (the full-answer fallback).
+async function streamPatch(reply, abortEarly) {
+  patchShape ??= Contract.compile(PATCH_TOOL.properties.patch);
+  const shape = patchShape.stream({ extract: true, maxRetries: 0 });
+  const decoder = new TextDecoder();
+  let text = '';
+  let early = [];
+  // Checked until an early violation is found, or the reply is found to be no patch.
+  let checking = true;
+  try {
+    const iterator = reply.stream[Symbol.asyncIterator]();
+    for (;;) {
+      const { value, done } = await iterator.next();
+      if (done) break;
+      text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
+      if (!checking) continue;
+      const violations = shape.push(value).earlyViolations;
+      if (violations.length === 0) continue;
+      checking = false;
+      // The partial value (strings as their prefix) says whether an operation was begun.
+      const patch = violations.some((v) => v.pointer !== '') && isPatch(shape.partial());
+      if (!patch) continue;
+      early = violations;
+      if (abortEarly) {
+        await iterator.return?.();
+        await reply.cancel?.();
+        return { text, early, aborted: true };
+      }
+    }
+  } finally {
+    shape.free();
+  }
+  return { text: text + decoder.decode(), early, aborted: false };
+}
+
+// A patch attempt (`retry: 'patch'`): the reply is not pushed into the machine, whose in-flight
+// checks are the contract's and a patch has another shape (a streamed one is checked against
+// that shape as it arrives: streamPatch). A reply whose JSON is a JSON Patch (isPatch) is applied
+// to `base` and the merged document is the attempt's answer, validated post-merge; any other
+// reply (a whole answer again, prose) is read as a full answer: the fallback.
+async function patchAttempt(contract, stream, reply, base, repair, abortEarly) {
   let text = reply.text ?? '';
   if (reply.stream !== undefined) {
-    const decoder = new TextDecoder();
-    for await (const value of reply.stream) text += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
-    text += decoder.decode();
+    const streamed = await streamPatch(reply, abortEarly);
+    text = streamed.text;
+    if (streamed.aborted) {
+      // Cut at a malformed operation: its violations are the attempt's, the base stays.
+      const outcome = stream[finishFailed](streamed.early, text);
+      return { text, bytes: encoder.encode(text).length, aborted: true, mode: 'patch', fallback: false, applied: false, outcome };
+    }
   }
   const end = await endOf(reply);
   const refused = end.refusal != null || end.stopReason === 'refusal';
@@ -143,7 +191,7 @@ export async function enforce(contract, model, options = {}) {
       const reply = normalise(await model(messages.slice(), { attempt }));
       const run =
         patching !== undefined
-          ? await patchAttempt(contract, stream, reply, patching.base, repair)
+          ? await patchAttempt(contract, stream, reply, patching.base, repair, abortOnEarlyViolation)
           : reply.stream === undefined
             ? await textAttempt(stream, reply, repair)
             : await streamAttempt(stream, reply, repair);

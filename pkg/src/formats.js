@@ -20,11 +20,17 @@ let calledFrom = -1;
  */
 export let formatFailure;
 
+/** Thrown by a call into the module whose custom format function threw (or returned a promise). */
+export class FormatFunctionError extends Error {
+  constructor(name, cause, message) {
+    super(`output-contract: format "${name}" ${message}`, { cause });
+    this.name = 'FormatFunctionError';
+    this.format = name;
+  }
+}
+
 function fail(name, cause, message) {
-  const error = new Error(`output-contract: format "${name}" ${message}`, { cause });
-  error.name = 'FormatFunctionError';
-  error.format = name;
-  formatFailure = error;
+  formatFailure = new FormatFunctionError(name, cause, message);
   return false;
 }
 

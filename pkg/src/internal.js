@@ -16,6 +16,34 @@ export const mergePatch = Symbol('output-contract mergePatch');
 /** `stream[currentAttempt]()`: the attempt the stream is in (from 1). */
 export const currentAttempt = Symbol('output-contract currentAttempt');
 
+// The `submit_patch` tool's input (submitResultTool): `{ patch }`, an RFC 6902 JSON Patch (a
+// tool's input is an object). A null `from` or `value` (OpenAI's strict mode makes them required
+// and nullable) is ignored by the operations that do not take it, so the patch applies as it
+// comes. Its `patch` is also the shape a streamed patch reply is validated against as it arrives
+// (enforce).
+export const PATCH_TOOL = {
+  type: 'object',
+  properties: {
+    patch: {
+      type: 'array',
+      description: 'JSON Patch (RFC 6902) operations, applied in order to your previous output',
+      items: {
+        type: 'object',
+        properties: {
+          op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+          path: { type: 'string', description: 'JSON Pointer (RFC 6901) into your previous output' },
+          from: { type: 'string', description: 'move and copy: the JSON Pointer of the value taken' },
+          value: { description: 'add, replace and test: the value' },
+        },
+        required: ['op', 'path'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['patch'],
+  additionalProperties: false,
+};
+
 /**
  * What pkg/src/provider.js needs of the module, filled in by api.js (which holds the guarded
  * calls and each Contract's handle): `open(contract, provider, optionsJson)`, `events(provider)`,

@@ -9,6 +9,20 @@
 export const notJson = Symbol('output-contract notJson');
 
 import { jsonPath } from '../wasm/output_contract.js';
+import { wellFormed } from './tier/json-data.js';
+
+// A string with a lone surrogate (half of a UTF-16 pair) is no Unicode text, so no JSON text:
+// JSON.stringify writes it as a `\udXXX` escape that every JSON parser, the module's too, refuses.
+function loneSurrogate(s) {
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = s.charCodeAt(i + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i += 1;
+    else return `U+${code.toString(16).toUpperCase()}`;
+  }
+  return '';
+}
 
 function what(value) {
   if (typeof value === 'bigint') return `a BigInt (${value}n)`;
@@ -33,6 +47,8 @@ function problem(value, key, path, ancestors, inArray) {
     case 'symbol':
       // Left out of an object; written as null in an array, and nothing at all at the root.
       return inArray || path.length === 0 ? `${at(path)}: ${what(value)} is not a JSON value` : null;
+    case 'string':
+      return wellFormed(value) ? null : `${at(path)}: a string with a lone surrogate (${loneSurrogate(value)}) is not a JSON value`;
     case 'object':
       break;
     default:
@@ -51,6 +67,11 @@ function problem(value, key, path, ancestors, inArray) {
     }
   } else {
     for (const k of Object.keys(value)) {
+      if (!wellFormed(k)) {
+        // Kept out of the path: the key cannot be written there either.
+        found = `${at(path)}: a key with a lone surrogate (${loneSurrogate(k)}) is not a JSON value`;
+        break;
+      }
       path.push(k);
       found = problem(value[k], k, path, ancestors, false);
       path.pop();
@@ -81,7 +102,9 @@ export function jsonTextOf(value) {
     const found = problem(value, '', [], new Map(), false);
     throw found === null ? e : notJsonError(found);
   }
-  if (text === undefined || text.includes('null')) {
+  // JSON.stringify escapes a lone surrogate (`\udXXX`) and writes a pair as it is: no such
+  // escape in the text, no lone surrogate in the value.
+  if (text === undefined || text.includes('null') || text.includes('\\ud')) {
     const found = problem(value, '', [], new Map(), false);
     if (found !== null) throw notJsonError(found);
     if (text === undefined) throw notJsonError(`${at([])}: ${what(value)} is not a JSON value`);

@@ -3,7 +3,7 @@
 // and feeds the output (the text, or the submit tool's arguments) to the stream state machine;
 // a status comes back per chunk, and the outcome at the end. No event crosses the boundary.
 import { providerBridge as bridge } from './internal.js';
-import { checkOptions } from './options.js';
+import { OPTIONS, OptionError, checkOptions } from './options.js';
 
 /** Why a provider stream gave no answer: the provider's error event, a cut connection, an HTTP error. */
 export class ProviderError extends Error {
@@ -116,6 +116,12 @@ async function pump(body, provider, push, stop, signal) {
   }
 }
 
+// `provider`, the one option these functions cannot do without.
+function missingProvider(fn) {
+  const [allowed] = OPTIONS[fn].provider;
+  return new OptionError('provider', allowed, `${fn} needs options.provider: ${allowed}`);
+}
+
 /**
  * Validates a provider's streaming response (`body`: a Response, a ReadableStream of bytes, or
  * an async iterable of bytes or strings) through `contract` as it arrives.
@@ -123,7 +129,7 @@ async function pump(body, provider, push, stop, signal) {
 export async function validateProviderStream(contract, body, options) {
   checkOptions('validateProviderStream', options);
   const { provider, tool, maxRetries, abortOnEarlyViolation, nullAsAbsent, onStatus, signal } = options ?? {};
-  if (provider === undefined) throw new TypeError('validateProviderStream needs options.provider: "openai-chat", "openai-responses" or "anthropic"');
+  if (provider === undefined) throw missingProvider('validateProviderStream');
   signal?.throwIfAborted();
   const stream = await bodyOf(body, provider);
   const handle = bridge.open(contract, provider, JSON.stringify({ tool, maxRetries, abortOnEarlyViolation, nullAsAbsent }));
@@ -156,7 +162,7 @@ export async function validateProviderStream(contract, body, options) {
 export async function* providerEvents(body, options) {
   checkOptions('providerEvents', options);
   const provider = options?.provider;
-  if (provider === undefined) throw new TypeError('providerEvents needs options.provider: "openai-chat", "openai-responses" or "anthropic"');
+  if (provider === undefined) throw missingProvider('providerEvents');
   const chunks = chunksOf(await bodyOf(body, provider), provider);
   const decoder = bridge.events(provider);
   let finished = false;

@@ -49,16 +49,34 @@ pub enum StopReason {
     ToolUse,
 }
 
-impl StopReason {
-    pub fn parse(s: &str) -> Option<StopReason> {
-        match s {
-            "stop" | "end_turn" | "stop_sequence" => Some(StopReason::Stop),
-            "length" | "max_tokens" => Some(StopReason::Length),
-            "refusal" | "content_filter" => Some(StopReason::Refusal),
-            "tool_use" | "tool_calls" => Some(StopReason::ToolUse),
-            _ => None,
+/// The names the providers use for why a model stopped, each with how it reads: written once,
+/// for `parse` (a `match`, the main module's size as before) and `NAMES` (the package's option
+/// check lists them).
+macro_rules! stop_reasons {
+    ($($name:literal => $reason:ident),* $(,)?) => {
+        impl StopReason {
+            pub const NAMES: &'static [(&'static str, StopReason)] = &[$(($name, StopReason::$reason)),*];
+
+            pub fn parse(s: &str) -> Option<StopReason> {
+                match s {
+                    $($name => Some(StopReason::$reason),)*
+                    _ => None,
+                }
+            }
         }
-    }
+    };
+}
+
+stop_reasons! {
+    "stop" => Stop,
+    "end_turn" => Stop,
+    "stop_sequence" => Stop,
+    "length" => Length,
+    "max_tokens" => Length,
+    "refusal" => Refusal,
+    "content_filter" => Refusal,
+    "tool_use" => ToolUse,
+    "tool_calls" => ToolUse,
 }
 
 /// The state of a stream between pushes.

@@ -46,18 +46,20 @@ pub(super) fn option_table() -> Value {
         "toolFailureLine": "string",
     });
     let provider = "oneOf:openai-chat|openai-responses|anthropic";
+    let stop_reasons: Vec<&str> = crate::agent::stream::StopReason::NAMES.iter().map(|(name, _)| *name).collect();
     serde_json::json!({
         "Contract.compile": compile,
         "contract.validateText": { "extract": "boolean", "repair": "boolean" },
         "contract.validateToolCall": { "nullAsAbsent": "boolean" },
         "contract.validateMerged": { "format": "oneOf:json-patch|merge-patch", "extract": "boolean" },
+        "stream.finish": { "stopReason": format!("oneOf:{}", stop_reasons.join("|")), "refusal": "string" },
         "contract.stream": { "maxRetries": "nonNegativeInteger", "extract": "boolean", "abortOnEarlyViolation": "boolean", "nullAsAbsent": "boolean" },
         "extractJson": { "repair": "boolean", "maxOutputBytes": "positiveInteger", "maxDepth": "positiveInteger" },
         "enrichSystemPrompt": { "templates": templates },
         "retryPrompt": { "templates": templates, "mode": "oneOf:full|patch" },
         "toolFeedback": { "tool": "string", "templates": templates },
         "submitResultTool": { "provider": "oneOf:openai|anthropic|generic", "name": "string", "description": "string", "draft": "draft", "patch": "boolean" },
-        "checkSchema": { "draft": "draft", "provider": "oneOf:openai|anthropic", "formats": "customFormats" },
+        "checkSchema": { "draft": "draft", "provider": "oneOf:openai|anthropic", "formats": "customFormats", "resources": "resources" },
         "enforce": {
             "systemPrompt": "string",
             "messages": "messages",

@@ -34,7 +34,7 @@ fn config_error(e: SchemaError) -> String {
 
 /// `checkSchema`: `{valid, draft, diagnostics}` as JSON; never throws for bad schema text.
 #[wasm_bindgen(js_name = checkSchema)]
-pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>, formats: Vec<String>) -> Result<String, JsError> {
+pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>, formats: Vec<String>, resources_json: &str) -> Result<String, JsError> {
     let draft = match draft {
         None => None,
         Some(name) => Some(Draft::from_name(&name).ok_or_else(|| JsError::new(&format!("unknown draft {name:?}")))?),
@@ -44,7 +44,8 @@ pub fn check_schema(text: &str, draft: Option<String>, provider: Option<String>,
         Some(p @ ("openai" | "anthropic")) => tool::Provider::from_name(p),
         Some(other) => return Err(JsError::new(&format!("unknown provider {other:?}: use \"openai\" or \"anthropic\""))),
     };
-    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider, formats });
+    let resources = if resources_json.is_empty() { BTreeMap::new() } else { json_arg(resources_json, "resources")? };
+    let report = lint::check_schema(text, &lint::CheckOptions { draft, provider, formats, resources });
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 

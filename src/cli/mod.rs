@@ -65,14 +65,33 @@ pub fn run(args: &[String], io: &mut dyn Io) -> Outcome {
             cli.out.push_str(USAGE);
             Ok(true)
         }
+        Some("-V" | "--version") => {
+            cli.out.push_str(concat!("output-contract ", env!("CARGO_PKG_VERSION"), "\n"));
+            Ok(true)
+        }
         Some(other) => Err(Usage(format!("unknown command {other:?}"))),
         None => Err(Usage("a command is required".into())),
     };
     let stdout = cli.out;
     match result {
         Ok(valid) => Outcome { stdout, stderr: String::new(), code: if valid { 0 } else { 1 } },
-        Err(Usage(message)) => Outcome { stdout, stderr: format!("output-contract: {message}\n\n{USAGE}"), code: 2 },
+        Err(Usage(message)) => {
+            let synopsis = synopsis(args.first().map(String::as_str));
+            Outcome { stdout, stderr: format!("output-contract: {message}\nusage: {synopsis} (output-contract --help for every option)\n"), code: 2 }
+        }
         Err(Unusable(message)) => Outcome { stdout, stderr: format!("output-contract: {message}\n"), code: 2 },
+    }
+}
+
+/// The one line of usage shown with a wrong command line: the command's own, else the commands'.
+fn synopsis(command: Option<&str>) -> &'static str {
+    match command {
+        Some("check") => "output-contract check SCHEMA [OPTIONS]",
+        Some("validate") => "output-contract validate --schema SCHEMA [OPTIONS] [FILE|-]",
+        Some("extract") => "output-contract extract [OPTIONS] [FILE|-]",
+        Some("diff") => "output-contract diff OLD NEW [OPTIONS]",
+        Some("registry") => "output-contract registry check DIR [OPTIONS]",
+        _ => "output-contract check|validate|extract|diff|registry ...",
     }
 }
 
@@ -97,6 +116,8 @@ struct Args {
 /// The options that compile a schema, and the limits shared by every command that reads output.
 const SCHEMA_FLAGS: [&str; 4] = ["--draft", "--no-strict", "--resource", "--format"];
 const LIMIT_FLAGS: [&str; 2] = ["--max-output-bytes", "--max-depth"];
+/// The flags that take no value.
+const NO_VALUE_FLAGS: [&str; 3] = ["--no-strict", "--extract", "--repair"];
 
 fn count(flag: &str, text: &str) -> Result<usize, Failure> {
     text.parse().ok().filter(|&n| n > 0).ok_or_else(|| Usage(format!("{flag} needs a positive integer, not {text:?}")))
@@ -106,11 +127,18 @@ fn parse(args: &[String], allowed: &[&str]) -> Result<Args, Failure> {
     let mut out = Args::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let flag = arg.as_str();
+        // `--flag=VALUE` as well as `--flag VALUE` (split at the first `=`: a flag's name has none).
+        let (flag, mut inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_owned())),
+            _ => (arg.as_str(), None),
+        };
         if flag.starts_with("--") && !allowed.contains(&flag) {
             return Err(Usage(format!("unknown option {flag}")));
         }
-        let mut value = || it.next().cloned().ok_or_else(|| Usage(format!("{flag} needs a value")));
+        if inline.is_some() && NO_VALUE_FLAGS.contains(&flag) {
+            return Err(Usage(format!("{flag} takes no value")));
+        }
+        let mut value = || inline.take().or_else(|| it.next().cloned()).ok_or_else(|| Usage(format!("{flag} needs a value")));
         match flag {
             "--schema" => out.schema = Some(value()?),
             "--agent-id" => out.agent_id = Some(value()?),
@@ -393,7 +421,7 @@ mod tests {
         assert_eq!((missing.code, missing.stderr.as_str()), (2, "output-contract: cannot read nope.json: not found\n"));
         let usage = run_in(&[], "", &["frobnicate"]);
         assert_eq!(usage.code, 2);
-        assert_eq!(usage.stderr, format!("output-contract: unknown command \"frobnicate\"\n\n{USAGE}"));
+        assert_eq!(usage.stderr, "output-contract: unknown command \"frobnicate\"\nusage: output-contract check|validate|extract|diff|registry ... (output-contract --help for every option)\n");
         let registry = run_in(&[("d/a.schema.json", r#"{"type": "string"}"#), ("d/notes.txt", "")], "", &["registry", "check", "d"]);
         assert!(registry.stdout.contains("\"schemas\": 1"), "{}", registry.stdout);
     }

@@ -24,7 +24,7 @@ use crate::check::extract::{self, Repair, RepairKind};
 use crate::validator::format::{self, CustomFormat};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -62,6 +62,8 @@ pub struct CheckOptions {
     /// The names of the custom formats the schema is compiled with (`Options::custom_formats`):
     /// known, so strict mode does not flag them.
     pub formats: Vec<String>,
+    /// Schema documents by URI that `$ref`s resolve against (`Options::resources`).
+    pub resources: BTreeMap<String, Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -172,7 +174,7 @@ impl Report<'_> {
 pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     // Only the names matter here: nothing is validated against the schema.
     let custom_formats = options.formats.iter().map(|name| (name.clone(), CustomFormat::function(|_| true))).collect();
-    let compile = Options { draft: options.draft, custom_formats, ..Options::default() };
+    let compile = Options { draft: options.draft, custom_formats, resources: options.resources.clone(), ..Options::default() };
     let (schema, repaired) = match contract::parse_schema_text(text, &compile) {
         Ok(v) => (v, None),
         Err(e) => match parse_repaired(text, &e, &compile) {

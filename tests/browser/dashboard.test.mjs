@@ -260,6 +260,10 @@ test('Output Schema: the contract\'s $id and version; Compare with… marks the 
   // The other versions of "ticket" among the examples; the previous one is chosen.
   assert.deepEqual(await page.$$eval('#compare-with option', (os) => os.map((o) => o.textContent)), ['1.0.0', '2.0.0']);
   assert.equal(await page.inputValue('#compare-with'), 'https://example.com/schemas/ticket/1.0.0');
+  // Its reporter is a $ref to the person/1.0.0 example: the editor's checks resolve it among the examples.
+  await page.click('#validate-schema');
+  assert.match(await page.textContent('#schema-result'), /^Schema valid/);
+  assert.deepEqual((await diagnostics('output-diagnostics')).filter((d) => d.severity === 'error' || d.code === 'unresolvable_ref'), []);
 
   await page.click('#compare-schema');
   await page.waitForSelector('#compare-changes li.change');

@@ -132,6 +132,20 @@ test('a bad schema or command line exits 2; a schema error is told briefly', () 
   assert.match(help.out, /output-contract validate --schema SCHEMA/);
 });
 
+test('--flag=VALUE, --version, and one line of usage on a wrong command line', () => {
+  const ok = run(['validate', `--schema=${schema}`, validOutput]);
+  assert.equal(ok.code, 0, ok.err);
+  const version = run(['--version']);
+  assert.equal(version.code, 0);
+  assert.equal(version.out, `output-contract ${JSON.parse(readFileSync(`${root}pkg/package.json`, 'utf8')).version}\n`);
+  const wrong = run(['validate', '--bogus']);
+  assert.equal(wrong.code, 2);
+  assert.deepEqual(wrong.err.trim().split('\n'), [
+    'output-contract: unknown option --bogus',
+    'usage: output-contract validate --schema SCHEMA [OPTIONS] [FILE|-] (output-contract --help for every option)',
+  ]);
+});
+
 test('--no-strict, --resource URI=FILE, --max-output-bytes, --max-depth', () => {
   const ref = file('ref.json', '{"$ref": "https://example.com/item.json"}');
   const item = file('item.json', '{"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}}');

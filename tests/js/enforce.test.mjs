@@ -112,7 +112,7 @@ test('enforce: a text answer ends as the same answer streamed (stop reasons are 
 
 test('enforce: an unknown stop reason is an error for text answers as for streamed ones', async () => {
   for (const answer of [asText(good, { stopReason: 'exploded' }), asStream(good, { stopReason: 'exploded' })]) {
-    await assert.rejects(enforce(contract, scripted([answer]).model), (e) => e instanceof Error && /unknown stopReason "exploded"/.test(e.message));
+    await assert.rejects(enforce(contract, scripted([answer]).model), (e) => e instanceof Error && e.name === 'OptionError' && /^stopReason must be .* got "exploded"$/.test(e.message));
   }
 });
 

@@ -64,6 +64,7 @@ const TYPES = {
   'contract.validateToolCall': () => interfaceNames('ToolCallOptions'),
   'contract.validateMerged': () => interfaceNames('MergeOptions'),
   'contract.stream': () => interfaceNames('StreamOptions'),
+  'stream.finish': () => interfaceNames('StreamEnd'),
   extractJson: () => interfaceNames('ExtractOptions'),
   enrichSystemPrompt: () => inlineNames('export declare function enrichSystemPrompt('),
   retryPrompt: () => inlineNames('export declare function retryPrompt('),

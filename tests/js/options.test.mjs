@@ -62,7 +62,7 @@ test('a bad value names the option, what it allows and what it got', () => {
 });
 
 test('an unknown key is refused, naming it and the keys the function takes', () => {
-  assert.throws(() => checkSchema('{}', { drafts: '7' }), optionError('drafts', 'unknown option drafts: checkSchema takes draft, provider, formats'));
+  assert.throws(() => checkSchema('{}', { drafts: '7' }), optionError('drafts', 'unknown option drafts: checkSchema takes draft, provider, formats, resources'));
   assert.throws(() => contract.stream({ maxRetry: 3 }), optionError('maxRetry', 'unknown option maxRetry: contract.stream takes maxRetries, extract, abortOnEarlyViolation, nullAsAbsent'));
   assert.throws(() => Contract.compile({}, { maxBytes: 10 }), optionError('maxBytes', /^unknown option maxBytes: Contract.compile takes draft, strict, formats, .*rawOutputLimit$/));
   assert.throws(() => contract.validateText('{}', { extract: true, repiar: true }), optionError('repiar', /contract.validateText takes extract, repair$/));

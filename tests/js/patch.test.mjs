@@ -223,3 +223,85 @@ test('the submit_patch tool: a JSON Patch as tool input, applied with validateMe
   assert.match(toolFeedback(wrong, { tool: 'submit_patch' }), /patch operation 0 \(remove '\/x'\): the location does not exist[\s\S]*call `submit_patch` again/);
   assert.throws(() => submitResultTool(schema, { patch: 'yes' }), OptionError);
 });
+
+// A streamed reply whose chunks are counted as they are read.
+function counted(text, size = 8) {
+  const read = { chunks: 0, of: Math.ceil(text.length / size) };
+  async function* stream() {
+    for (let i = 0; i < text.length; i += size) {
+      read.chunks += 1;
+      yield text.slice(i, i + size);
+    }
+  }
+  return { read, reply: () => ({ stream: stream() }) };
+}
+
+test('enforce retry: patch: a streamed patch is checked against the JSON Patch shape as it arrives', async () => {
+  // The second operation's `op` is no JSON Patch operation: with abortOnEarlyViolation the
+  // reading stops there, long before the reply ends.
+  const malformed = JSON.stringify([fix[0], { op: 'delete', path: '/severity' }, ...Array.from({ length: 20 }, () => fix[1])]);
+  const { read, reply } = counted(malformed);
+  const { model, calls } = scripted([first, reply, JSON.stringify(fix)]);
+  const events = [];
+  const result = await enforce(contract, model, { retry: 'patch', maxRetries: 2, abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
+  assert.deepEqual(result, { status: 'completed', result_data: merged, attempts: 3 });
+  assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.keywords]), [
+    ['invalid', 'full', ['type', 'enum']],
+    ['aborted', 'patch', ['enum']],
+    ['valid', 'patch', []],
+  ]);
+  const cut = malformed.indexOf('"delete"') + '"delete"'.length;
+  assert.ok(read.chunks <= Math.ceil(cut / 8) + 1 && read.chunks < read.of, `read ${read.chunks} of ${read.of} chunks`);
+  assert.equal(events[1].bytes, read.chunks * 8);
+  // The next prompt names the operation (its pointer in the patch), then what is still to fix.
+  const lines = calls[2].messages.at(-1).content.split('\n').filter((l) => l.startsWith('- '));
+  assert.equal(lines.length, 3, lines.join('\n'));
+  // Told as soon as no operation's name can start so.
+  assert.match(lines[0], /^- "\/1\/op": a string starting with 'del[a-z]*' is not one of \['add', 'remove'/);
+
+  // Without abortOnEarlyViolation the reply is read whole and the patch engine's verdict decides.
+  const whole = counted(malformed);
+  const { model: reading } = scripted([first, whole.reply]);
+  const seen = [];
+  const failed = await enforce(contract, reading, { retry: 'patch', onAttempt: (e) => seen.push(e) });
+  assert.equal(failed.status, 'failed');
+  assert.equal(whole.read.chunks, whole.read.of);
+  assert.deepEqual(seen.map((e) => [e.outcome, e.mode, e.keywords]), [['invalid', 'full', ['type', 'enum']], ['invalid', 'patch', ['patch']]]);
+});
+
+test('enforce retry: patch: a streamed whole answer is not cut as a malformed patch, but read as a full answer', async () => {
+  const { read, reply } = counted(JSON.stringify(merged));
+  const { model } = scripted([first, reply]);
+  const events = [];
+  const result = await enforce(contract, model, { retry: 'patch', abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
+  assert.deepEqual(result, { status: 'completed', result_data: merged, attempts: 2 });
+  assert.equal(read.chunks, read.of);
+  assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.fallback]), [['invalid', 'full', false], ['valid', 'full', true]]);
+});
+
+test('enforce retry: patch: a provider response streams its patch through the same checks', async () => {
+  const sse = (events) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
+  const text = JSON.stringify([{ op: 'replace', path: '/line', value: 12 }, { op: 'frobnicate', path: '/severity', value: 'high' }, fix[1]]);
+  const chunks = [];
+  for (let i = 0; i < text.length; i += 10) chunks.push({ choices: [{ index: 0, delta: { content: text.slice(i, i + 10) } }] });
+  chunks.push({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  const response = new Response(sse(chunks), { headers: { 'content-type': 'text/event-stream' } });
+  const { model } = scripted([first, { response, provider: 'openai-chat' }]);
+  const events = [];
+  const result = await enforce(contract, model, { retry: 'patch', abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
+  assert.equal(result.status, 'failed');
+  assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.keywords]), [['invalid', 'full', ['type', 'enum']], ['aborted', 'patch', ['enum']]]);
+  assert.deepEqual(result.validation_error.violations.map((v) => v.pointer), ['/1/op']);
+});
+
+test('enforce retry: patch: a streamed whole answer of a contract whose output is an array is not taken for a malformed patch', async () => {
+  const list = Contract.compile({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }, minItems: 2 });
+  const answer = JSON.stringify([{ name: 'a' }, { name: 'b' }]);
+  const { read, reply } = counted(answer, 4);
+  const { model } = scripted([JSON.stringify([{ name: 'a' }]), reply]);
+  const events = [];
+  const result = await enforce(list, model, { retry: 'patch', abortOnEarlyViolation: true, onAttempt: (e) => events.push(e) });
+  assert.deepEqual(result, { status: 'completed', result_data: JSON.parse(answer), attempts: 2 });
+  assert.equal(read.chunks, read.of);
+  assert.deepEqual(events.map((e) => [e.outcome, e.mode, e.fallback]), [['invalid', 'full', false], ['valid', 'full', true]]);
+});

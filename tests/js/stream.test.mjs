@@ -231,7 +231,7 @@ test('bad stream options and stop reasons throw real Errors', () => {
   assert.throws(() => contract.stream({ maxRetires: 2 }), (e) => e.name === 'OptionError' && e.option === 'maxRetires' && /unknown option maxRetires/.test(e.message));
   const s = contract.stream();
   s.push(valid);
-  assert.throws(() => s.finish({ stopReason: 'exploded' }), (e) => e instanceof Error && /unknown stopReason/.test(e.message));
+  assert.throws(() => s.finish({ stopReason: 'exploded' }), (e) => e instanceof Error && e.name === 'OptionError' && /^stopReason must be "stop", "end_turn", .* got "exploded"$/.test(e.message));
   assert.equal(s.finish({ stopReason: 'stop' }).valid, true);
 });
 

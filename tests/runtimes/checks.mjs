@@ -18,6 +18,24 @@ export function runChecks(oc, files) {
   } catch (e) {
     schemaError = e instanceof oc.SchemaError ? e.kind : String(e);
   }
+  // Typed errors are classes every entry exports: `instanceof` holds in every runtime.
+  let formatError = null;
+  try {
+    const throwing = () => {
+      throw new Error('no');
+    };
+    oc.Contract.compile({ format: 'even' }, { formats: { even: throwing } }).validate('x');
+  } catch (e) {
+    formatError = e instanceof oc.FormatFunctionError ? e.format : String(e);
+  }
+  const freed = oc.Contract.compile({ type: 'string' });
+  freed.free();
+  let freedError = null;
+  try {
+    freed.validate('x');
+  } catch (e) {
+    freedError = e instanceof oc.FreedError ? e.kind : String(e);
+  }
   const lint = oc.checkSchema('{"type": "strng"}');
   const comparison = oc.compareSchemas({ type: 'string' }, { type: 'string', maxLength: 3 });
   // Post-merge: a JSON Patch to the valid output (its engine is in the schema tools' module).
@@ -30,6 +48,7 @@ export function runChecks(oc, files) {
     streamedViolations: streamed.error?.violations.map(oc.formatViolation) ?? [],
     mergedViolations: merged.error?.violations.map(oc.formatViolation) ?? [],
     schemaError,
+    typedErrors: { formatError, freedError },
   };
   const expected = files.violations.trimEnd().split('\n');
   const ok =
@@ -39,6 +58,8 @@ export function runChecks(oc, files) {
     JSON.stringify(result.streamedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
     JSON.stringify(result.mergedViolations) === JSON.stringify(["$.comments[0].line: '42' is not of type 'integer'"]) &&
     result.schemaError === 'meta_schema' &&
+    result.typedErrors.formatError === 'even' &&
+    result.typedErrors.freedError === 'freed' &&
     result.tools.lintValid === false &&
     JSON.stringify(result.tools.narrowed) === '["maxLength"]';
   return { ok, ...result };

@@ -102,7 +102,7 @@ test('workerd: compile at global scope, validate, stream, schema error, patch re
     }
     assert.equal(result.globalRandom, 'forbidden', 'workerd refuses random values at global scope');
     assert.equal(result.globalScopeCompile, true, 'a contract compiled there works');
-    assert.deepEqual(result.patchRetry, { status: 'completed', modes: ['full:invalid', 'patch:valid'], line: 42 }, 'enforce retries by patch');
+    assert.deepEqual(result.patchRetry, { status: 'completed', modes: ['full:invalid', 'patch:aborted', 'patch:valid'], line: 42 }, 'enforce retries by patch');
     assert.equal(result.ok, true, body);
   } finally {
     server.kill();

@@ -18,12 +18,21 @@ try {
 }
 const atGlobalScope = oc.Contract.compile(JSON.parse(blueprint).output_schema, { agentId: 'global' });
 
-// enforce's patch retries: a wrong line number, then a JSON Patch that fixes it, streamed.
+// enforce's patch retries: a wrong line number, then a streamed JSON Patch whose operation is
+// malformed (cut there, checked against the JSON Patch shape as it arrives), then one that fixes it.
 async function patchRetry() {
-  const replies = [valid.replace('"line": 42', '"line": "42"'), '[{"op": "replace", "path": "/comments/0/line", "value": 42}]'];
+  const replies = [
+    valid.replace('"line": 42', '"line": "42"'),
+    ['[{"op": "swap", ', '"path": "/comments/0/line", "value": 42}]'],
+    ['[{"op": "replace", "path": "/comments/0/line", "value": 42}]'],
+  ];
   const modes = [];
-  const model = async () => ({ stream: (async function* () { yield replies.shift(); })() });
-  const result = await oc.enforce(atGlobalScope, model, { retry: 'patch', onAttempt: (e) => modes.push(`${e.mode}:${e.outcome}`) });
+  const model = async () => {
+    const reply = replies.shift();
+    return typeof reply === 'string' ? reply : { stream: (async function* () { yield* reply; })() };
+  };
+  const options = { retry: 'patch', maxRetries: 2, abortOnEarlyViolation: true, onAttempt: (e) => modes.push(`${e.mode}:${e.outcome}`) };
+  const result = await oc.enforce(atGlobalScope, model, options);
   return { status: result.status, modes, line: result.result_data?.comments[0].line };
 }
 

@@ -51,8 +51,8 @@ export function otherVersions(text: string, current: { id: string; name: string 
   return { others, previous: at > 0 ? all[at - 1]?.id : undefined };
 }
 
-/** The example schemas as `$ref` targets, by `$id`. */
-function resources(): Record<string, JsonSchema> {
+/** The example schemas as `$ref` targets, by `$id`: what the editor's checks and the comparison resolve references against. */
+export function resources(): Record<string, JsonSchema> {
   return Object.fromEntries(examples.map((e) => [e.id, JSON.parse(e.text) as JsonSchema]));
 }
 

@@ -2,7 +2,7 @@
 // Sessions. Everything is validated in the page by the output-contract package.
 import { enrichSystemPrompt, loadSchemaTools, ready, type Draft } from 'output-contract';
 import { blueprints, type Blueprint } from './blueprints';
-import { clearComparison, compareMarks, examples, otherVersions, showComparison, versionOf } from './compare';
+import { clearComparison, compareMarks, examples, otherVersions, resources, showComparison, versionOf } from './compare';
 import { byId, el } from './dom';
 import { renderList, schemaEditor, type CheckSettings } from './schema-editor';
 import { sessionView } from './sessions';
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   const schemaResult = byId('schema-result');
 
   const draft = (): Draft | undefined => (draftSelect.value || undefined) as Draft | undefined;
-  const settings = (): CheckSettings => ({ draft: draft(), provider: (providerSelect.value || undefined) as CheckSettings['provider'] });
+  // References among the example schemas resolve (ticket's `reporter` is a person/1.0.0).
+  const settings = (): CheckSettings => ({ draft: draft(), provider: (providerSelect.value || undefined) as CheckSettings['provider'], resources: resources() });
 
   const output = schemaEditor({
     parent: byId('output-schema-editor'),
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
     if (previous) compareWith.value = previous;
     compareWith.disabled = compareButton.disabled = others.length === 0;
   }
-  const input = schemaEditor({ parent: byId('input-schema-editor'), labelledBy: 'input-schema-label', list: byId('input-diagnostics'), settings: () => ({ draft: draft() }) });
+  const input = schemaEditor({ parent: byId('input-schema-editor'), labelledBy: 'input-schema-label', list: byId('input-diagnostics'), settings: () => ({ draft: draft(), resources: resources() }) });
 
   function validateSchema(): void {
     const report = output.check();
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const test = testOutputPanel({ schemaText: () => output.text(), draft, agentId: () => name.value || 'agent' });
+  const test = testOutputPanel({ schemaText: () => output.text(), draft, agentId: () => name.value || 'agent', resources });
   const sampleSelect = byId<HTMLSelectElement>('answer-sample');
 
   function updateEnriched(): void {

@@ -7,12 +7,14 @@ import { StateEffect, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
-import { checkSchema, type CheckSchemaResult, type Diagnostic, type Draft } from 'output-contract';
+import { checkSchema, type CheckSchemaResult, type Diagnostic, type Draft, type JsonSchema } from 'output-contract';
 import { el } from './dom';
 
 export interface CheckSettings {
   draft?: Draft;
   provider?: 'openai' | 'anthropic';
+  /** Schema documents by URI that the schema's `$ref`s may name (the example registry's). */
+  resources?: Record<string, JsonSchema>;
 }
 
 export interface SchemaEditor {

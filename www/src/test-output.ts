@@ -12,6 +12,7 @@ import {
   locateJson,
   type Draft,
   type Extraction,
+  type JsonSchema,
   type OutputValidationError,
   type TextRange,
 } from 'output-contract';
@@ -53,6 +54,8 @@ export function testOutputPanel(options: {
   schemaText: () => string;
   draft: () => Draft | undefined;
   agentId: () => string;
+  /** Schema documents by URI that the Output Schema's `$ref`s may name. */
+  resources: () => Record<string, JsonSchema>;
 }): TestOutputPanel {
   const result = byId('output-result');
   const extracted = byId('extracted-json');
@@ -74,7 +77,7 @@ export function testOutputPanel(options: {
     const answer = view.state.doc.toString();
     let contract: Contract;
     try {
-      contract = Contract.compile(options.schemaText(), { draft: options.draft(), agentId: options.agentId() });
+      contract = Contract.compile(options.schemaText(), { draft: options.draft(), agentId: options.agentId(), resources: options.resources() });
     } catch (e) {
       const message = e instanceof SchemaError ? `${e.kind}: ${e.message}` : String(e);
       result.className = 'result failed';

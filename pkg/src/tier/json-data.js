@@ -9,7 +9,7 @@ const MAX_EXACT = 2 ** 53;
 // `isWellFormed` is recent (Node 20, 2023 browsers); the regular expression finds the same lone
 // surrogates where it is missing.
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
+export const wellFormed = typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
 const ObjectProto = Object.prototype;
 const ArrayProto = Array.prototype;
 const hasOwn = Object.hasOwn ?? ((o, k) => ObjectProto.hasOwnProperty.call(o, k));
