@@ -109,6 +109,22 @@ for (const [name, entries] of sources) {
   });
 }
 
+test('each schema is read as the draft it was written for', () => {
+  // Zod names its target in $schema. Pydantic, TypeBox and the documentation shapes name none:
+  // where they use a 2020-12 keyword ($defs, prefixItems) that is their draft, else Draft 7.
+  const wrong = [];
+  for (const [, { contracts }] of compiled) {
+    for (const [entry, contract] of contracts) {
+      const text = JSON.stringify(entry.schema);
+      const expected = entry.schema.$schema !== undefined
+        ? (entry.schema.$schema.includes('2020-12') ? 'draft2020-12' : 'draft7')
+        : /"(\$defs|prefixItems)":/.test(text) ? 'draft2020-12' : 'draft7';
+      if (contract.draft !== expected) wrong.push(`${entry.id}: ${contract.draft}, not ${expected}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
 test("Zod 4: the contract's verdicts equal safeParse on the input side", () => {
   const { contracts } = compiled.get('Zod 4');
   const mismatches = [];
