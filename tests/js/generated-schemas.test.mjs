@@ -26,7 +26,9 @@
 // - Pydantic: its verdicts are model_validate_json's in strict mode (the lax mode takes "1" for
 //   1, which no JSON Schema says), on validation schemas only (a serialization schema describes
 //   model_dump's output); generate.py writes no integral number with an exponent (strict mode
-//   refuses 1e300 for an int, JSON Schema's integer takes it).
+//   refuses 1e300 for an int, JSON Schema's integer takes it). For a model whose schema Pydantic
+//   writes looser than it validates (a Decimal: generate.py's LOOSER), only Pydantic's "valid"
+//   verdicts are compared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv from 'ajv';
@@ -181,6 +183,9 @@ test(`Pydantic ${pydantic.version}: the contract's verdicts equal model_validate
     for (const { instance, valid: expected } of entry.pydantic) {
       // Serialization schemas describe model_dump_json's output: Pydantic's verdicts are on input.
       if (entry.mode !== 'validation') continue;
+      // A model whose schema says less than its validator (generate.py's LOOSER says why): what
+      // Pydantic accepts, the contract accepts.
+      if (entry.looser !== undefined && !expected) continue;
       total++;
       if (expected) valid++;
       const got = contract.validate(instance).valid;
