@@ -10,7 +10,7 @@
 // `anthropic`) are fakes that answer like the real APIs and check the requests' shape.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,7 +130,7 @@ function execute(run, file) {
 }
 
 test('pkg/README.md has examples, each with a known language', () => {
-  const known = new Set(['js', 'text', 'json', 'sh', 'toml', 'capnp']);
+  const known = new Set(['js', 'text', 'json', 'sh', 'toml', 'capnp', 'python']);
   for (const b of blocks) assert.ok(known.has(b.lang), `the block at line ${b.line} is \`${b.lang}\`: js blocks are run, others are not`);
   assert.ok(runs.length >= 8, `only ${runs.length} programs`);
   // The first validation extracts the JSON from the answer: model answers have prose around it.
@@ -172,6 +172,18 @@ runs.forEach((run, index) => {
       assert.equal(error.agent_id, 'edge-agent');
     }
   });
+});
+
+// The Pydantic example: the schema its js block holds is what its python block prints, where
+// Python has Pydantic (the block's model_json_schema() is run, not copied).
+const python = blocks.findIndex((b) => b.lang === 'python');
+const pydantic = python >= 0 && spawnSync('python3', ['-c', 'import pydantic'], { encoding: 'utf8' }).status === 0;
+test("the Pydantic example's schema is what its Python prints", { skip: !pydantic && 'python3 with pydantic is not installed' }, () => {
+  const code = blocks[python].code;
+  const literal = /^const schema = (\{[\s\S]*?\n\});$/m.exec(blocks[python + 1].code);
+  assert.ok(literal, `the js block after the python block at line ${blocks[python].line} holds const schema = {…};`);
+  const printed = execFileSync('python3', ['-c', code], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(literal[1]), JSON.parse(printed));
 });
 
 test('the packed tarball carries pkg/README.md, and the README links only to files it carries', () => {
