@@ -408,8 +408,8 @@ export class Contract extends Owned {
         return { issues: result.error.violations.map((v) => ({ message: v.message, path: pathSegments(v.pointer, value) })) };
       },
       jsonSchema: {
-        input: () => contract.jsonSchema,
-        output: () => contract.jsonSchema,
+        input: (options) => standardJsonSchema(contract, options?.target),
+        output: (options) => standardJsonSchema(contract, options?.target),
       },
     };
   }
@@ -803,10 +803,24 @@ export function locateJson(text, pointers) {
   return JSON.parse(wasm.locateJson(text, pointers));
 }
 
+// The targets whose documents a contract of each draft already is (a JTD contract's JSON Schema
+// form is Draft 2020-12's): asked for one of these, `~standard.jsonSchema` answers with
+// `contract.jsonSchema` itself, without the schema tools' module.
+const OWN_TARGET = { draft7: 'draft-07', 'draft2020-12': 'draft-2020-12', jtd: 'draft-2020-12' };
+
+// Standard JSON Schema's `input`/`output`: the contract's JSON Schema written for `target`
+// (src/schema/target.rs, in the schema tools' module); without a target, as it is.
+function standardJsonSchema(contract, target) {
+  if (target === undefined || OWN_TARGET[contract.draft] === target) return contract.jsonSchema;
+  const text = schemaTools().standardJsonSchema(handleOf(contract).jsonSchemaJson, contract.draft, String(target));
+  return JSON.parse(text);
+}
+
 /**
  * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface (pass it as the
- * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 and
- * may carry keywords of their own, hence `strict: false` unless told otherwise.
+ * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 (the
+ * MCP specification's dialect for a schema without a `$schema` the library knows) and may carry
+ * keywords of their own, hence `strict: false` unless told otherwise.
  */
 export class McpJsonSchemaValidator {
   #options;
@@ -817,8 +831,17 @@ export class McpJsonSchemaValidator {
   }
 
   getValidator(schema) {
-    // Schemas from third-party servers: their tier never generates code.
-    const contract = Contract.compile(schema, { ...this.#options, codegen: false });
+    let contract;
+    try {
+      // Schemas from third-party servers: their tier never generates code.
+      contract = Contract.compile(schema, { ...this.#options, codegen: false });
+    } catch (e) {
+      if (!(e instanceof SchemaError)) throw e;
+      // The SDK asks for every listed tool's validator at once (listTools): a schema that does
+      // not compile fails that tool's calls, with the compile error, and no other.
+      const errorMessage = e.message;
+      return () => ({ valid: false, data: undefined, errorMessage });
+    }
     return (input) => {
       const result = contract.validate(input);
       if (result.valid) return { valid: true, data: input, errorMessage: undefined };

@@ -116,6 +116,31 @@ pub fn option_table() -> String {
     super::options::option_table().to_string()
 }
 
+/// The texts the adapters of pkg/src/ put around the module's violations (src/report/canonical.rs),
+/// as JSON: scripts/build.sh writes them into the main module's glue as `ADAPTER_TEXTS`, so that
+/// the main module carries none of them; the package never calls it.
+#[wasm_bindgen(js_name = adapterTexts)]
+pub fn adapter_texts() -> String {
+    serde_json::json!({ "aiSdkMismatch": crate::report::canonical::AI_SDK_MISMATCH }).to_string()
+}
+
+/// `contract['~standard'].jsonSchema.input/output({ target })` (src/schema/target.rs): the
+/// contract's JSON Schema (`schema_json`, a document of the contract's `draft`; a JTD contract's
+/// JSON Schema form is Draft 2020-12's) written for `target`, as JSON text. An unknown target, or
+/// a keyword the target has no form for, throws its message.
+#[wasm_bindgen(js_name = standardJsonSchema)]
+pub fn standard_json_schema(schema_json: &str, draft: &str, target: &str) -> Result<String, JsError> {
+    use crate::schema::target::{to_target, unknown_target_message, Target};
+    let target = Target::from_name(target).ok_or_else(|| JsError::new(&unknown_target_message(target)))?;
+    let draft = match Draft::from_name(draft) {
+        Some(Draft::Jtd) => Draft::Draft202012,
+        Some(d) => d,
+        None => return Err(JsError::new(&format!("unknown draft {draft:?}"))),
+    };
+    let schema: serde_json::Value = json_arg(schema_json, "schema")?;
+    to_target(&schema, draft, target).map(|v| v.to_string()).map_err(|e| JsError::new(&e.message))
+}
+
 /// What pkg/bin/output-contract.mjs has read for `runCli`: files by path (`{text}` or
 /// `{error}`) and folders by path (`{entries: [[path, isFolder]]}` or `{error}`).
 #[derive(Deserialize, Default)]

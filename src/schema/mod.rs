@@ -12,4 +12,5 @@ pub mod jtd;
 pub mod meta;
 pub mod registry;
 pub mod strict;
+pub mod target;
 pub mod version;
