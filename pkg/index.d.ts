@@ -318,8 +318,9 @@ export declare const ready: Promise<void>;
 
 /**
  * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas`,
- * `SchemaRegistry`, and the patch engine of `contract.validateMerged` and of `enforce`'s patch
- * retries (`enforce` loads it itself). They are a second WebAssembly module, as large again as the main one, so that
+ * `SchemaRegistry`, the patch engine of `contract.validateMerged` and of `enforce`'s patch
+ * retries (`enforce` loads it itself), and the conversions of `contract['~standard'].jsonSchema`
+ * to a target other than the contract's own dialect. They are a second WebAssembly module, as large again as the main one, so that
  * code that only validates never downloads or compiles them.
  *
  * In Node, Bun, Deno and Cloudflare Workers the module loads synchronously on the first call of

@@ -827,7 +827,8 @@ export class McpJsonSchemaValidator {
 
   constructor(options) {
     checkOptions('McpJsonSchemaValidator', options);
-    this.#options = { draft: 'draft2020-12', strict: false, ...options };
+    // An option given as undefined keeps its default, as Contract.compile's do.
+    this.#options = { ...options, draft: options?.draft ?? 'draft2020-12', strict: options?.strict ?? false };
   }
 
   getValidator(schema) {

@@ -124,8 +124,10 @@ test("MCP: elicitation's form schema, titled enums as the specification writes t
 });
 
 test('MCP: the validator takes draft, strict and formats, and compiles a schema it cannot read into a validator that says why', () => {
-  const plain = new McpJsonSchemaValidator().getValidator(pair);
-  assert.equal(plain({ pair: [1, 'a'] }).valid, true);
+  for (const options of [undefined, {}, { draft: undefined, strict: undefined }]) {
+    const plain = new McpJsonSchemaValidator(options).getValidator({ ...pair, unknownKeyword: 1 });
+    assert.equal(plain({ pair: [1, 'a'] }).valid, true);
+  }
   // `draft` decides for a schema without `$schema`: Draft 7 reads `items` as every item's schema.
   const draft7 = new McpJsonSchemaValidator({ draft: 'draft7' }).getValidator(pair);
   assert.equal(draft7({ pair: [1, 'a'] }).valid, false);
