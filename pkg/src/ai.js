@@ -2,7 +2,7 @@
 // outputs at runtime by itself; this schema carries the contract's validation, so
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
-import { ADAPTER_TEXTS } from '../wasm/output_contract.js';
+import { ADAPTERS } from '../wasm/output_contract.js';
 
 /** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
 export function toAiSdkSchema(contract) {
@@ -13,7 +13,7 @@ export function toAiSdkSchema(contract) {
       const lines = result.error.violations.map((v) => `${v.path}: ${v.message}`);
       // The SDK validates a structured output and a tool's input alike and says which around
       // this error: its text (src/report/canonical.rs) names neither.
-      const error = new Error(`${ADAPTER_TEXTS.aiSdkMismatch}:\n${lines.join('\n')}`);
+      const error = new Error(`${ADAPTERS.aiSdkMismatch}:\n${lines.join('\n')}`);
       error.name = 'OutputValidationError';
       error.outputValidationError = result.error;
       return { success: false, error };

@@ -6,6 +6,7 @@ import * as glue from '../wasm/output_contract.js';
 // Values defined by the module (src/bindings/wasm.rs, boundary_constants), written into the glue
 // as literals by scripts/build.sh.
 import {
+  ADAPTERS,
   INPUT_KEPT,
   SHORT_CHUNK,
   STATUS_ABORTED,
@@ -803,17 +804,18 @@ export function locateJson(text, pointers) {
   return JSON.parse(wasm.locateJson(text, pointers));
 }
 
-// The targets whose documents a contract of each draft already is (a JTD contract's JSON Schema
-// form is Draft 2020-12's): asked for one of these, `~standard.jsonSchema` answers with
-// `contract.jsonSchema` itself, without the schema tools' module.
-const OWN_TARGET = { draft7: 'draft-07', 'draft2020-12': 'draft-2020-12', jtd: 'draft-2020-12' };
-
 // Standard JSON Schema's `input`/`output`: the contract's JSON Schema written for `target`
-// (src/schema/target.rs, in the schema tools' module); without a target, as it is.
+// (src/schema/target.rs, in the schema tools' module); without a target, as it is. A document
+// already in the target's dialect, naming its meta-schema by the target's URI or not at all
+// (ADAPTERS.ownTargets, from the module), is answered without the schema tools' module; one that
+// names it by another URI (OpenAPI 3.1's dialect, the latest alias) is converted, which writes
+// the target's URI.
 function standardJsonSchema(contract, target) {
-  if (target === undefined || OWN_TARGET[contract.draft] === target) return contract.jsonSchema;
-  const text = schemaTools().standardJsonSchema(handleOf(contract).jsonSchemaJson, contract.draft, String(target));
-  return JSON.parse(text);
+  const schema = contract.jsonSchema;
+  if (target === undefined) return schema;
+  const own = ADAPTERS.ownTargets[contract.draft];
+  if (own !== undefined && own.target === target && (schema.$schema === undefined || schema.$schema === own.uri)) return schema;
+  return JSON.parse(schemaTools().standardJsonSchema(handleOf(contract).jsonSchemaJson, contract.draft, String(target)));
 }
 
 /**

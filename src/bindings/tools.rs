@@ -116,12 +116,25 @@ pub fn option_table() -> String {
     super::options::option_table().to_string()
 }
 
-/// The texts the adapters of pkg/src/ put around the module's violations (src/report/canonical.rs),
-/// as JSON: scripts/build.sh writes them into the main module's glue as `ADAPTER_TEXTS`, so that
-/// the main module carries none of them; the package never calls it.
-#[wasm_bindgen(js_name = adapterTexts)]
-pub fn adapter_texts() -> String {
-    serde_json::json!({ "aiSdkMismatch": crate::report::canonical::AI_SDK_MISMATCH }).to_string()
+/// What the adapters of pkg/src/ need from the module without calling it, as JSON:
+/// scripts/build.sh writes it into the main module's glue as `ADAPTERS`, so that the main module
+/// carries none of it; the package never calls this. `aiSdkMismatch`: the text toAiSdkSchema's
+/// error puts before the violations (src/report/canonical.rs). `ownTargets`: by draft name, the
+/// Standard JSON Schema target a contract's JSON Schema already is, and that target's `$schema`
+/// (src/schema/target.rs): such a document, naming that URI or none, needs no conversion.
+#[wasm_bindgen(js_name = adapterConstants)]
+pub fn adapter_constants() -> String {
+    use crate::schema::target::Target;
+    let own_targets: serde_json::Map<String, serde_json::Value> = crate::validator::draft::ALL_DRAFTS
+        .iter()
+        .chain(std::iter::once(&Draft::Jtd))
+        .filter_map(|&draft| {
+            let written = if draft == Draft::Jtd { Draft::Draft202012 } else { draft };
+            let target = Target::of_draft(written)?;
+            Some((draft.name().to_string(), serde_json::json!({ "target": target.name(), "uri": written.meta_schema_uri() })))
+        })
+        .collect();
+    serde_json::json!({ "aiSdkMismatch": crate::report::canonical::AI_SDK_MISMATCH, "ownTargets": own_targets }).to_string()
 }
 
 /// `contract['~standard'].jsonSchema.input/output({ target })` (src/schema/target.rs): the

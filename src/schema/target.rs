@@ -759,6 +759,15 @@ mod tests {
     }
 
     #[test]
+    fn a_document_already_in_the_target_names_its_meta_schema_by_the_target_uri() {
+        let schema = json!({"$schema": "https://spec.openapis.org/oas/3.1/dialect/base", "type": "object", "discriminator": {"propertyName": "k"}});
+        assert_eq!(
+            to_target(&schema, Draft::Draft202012, Target::Draft202012).unwrap(),
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "discriminator": {"propertyName": "k"}})
+        );
+    }
+
+    #[test]
     fn target_names() {
         assert_eq!(Target::from_name("draft-07"), Some(Target::Draft07));
         assert_eq!(Target::from_name("draft-99"), None);

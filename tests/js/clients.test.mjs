@@ -382,7 +382,9 @@ test('Standard Schema: contracts of the $schema values servers write, in draft-0
     const values = modernValues;
     const doc07 = checkTarget(contract, 'draft-07', values);
     assert.equal(doc07.$schema, 'http://json-schema.org/draft-07/schema#', $schema);
-    checkTarget(contract, 'draft-2020-12', values);
+    // Its own dialect, named by the target's URI rather than the one it was written with.
+    const doc2020 = checkTarget(contract, 'draft-2020-12', values);
+    assert.deepEqual(doc2020, { ...contract.jsonSchema, $schema: 'https://json-schema.org/draft/2020-12/schema' });
   }
   const own = Contract.compile({ ...modern, $schema: 'https://example.com/schemas/tool-output' }, { draft: 'draft2020-12' });
   checkTarget(own, 'draft-07', modernValues);
