@@ -323,8 +323,11 @@ impl<'s> Converter<'s> {
                 }
                 "dependentRequired" | "dependentSchemas" if to == Draft::Draft7 => {
                     let Value::Object(members) = value else { continue };
+                    let both = |name: &str| map.get("dependentRequired").and_then(|r| r.get(name)).is_some();
                     for (name, sub) in members {
-                        let converted = if k == "dependentRequired" { sub.clone() } else { self.schema(sub, &at.below(&[k, name], &["dependencies", name]))? };
+                        // A schema that shares its property with required names ends up in the `allOf`.
+                        let place: &[&str] = if both(name) { &["dependencies", name, "allOf", "0"] } else { &["dependencies", name] };
+                        let converted = if k == "dependentRequired" { sub.clone() } else { self.schema(sub, &at.below(&[k, name], place))? };
                         match dependencies.remove(name) {
                             // One property named by both: its schema and its required names, together.
                             Some(earlier) => {
@@ -636,7 +639,7 @@ mod tests {
                 "tuple": {"prefixItems": [{"$ref": "#/properties/pair/prefixItems/0"}]}
             },
             "dependentRequired": {"a": ["b"], "c": ["d"]},
-            "dependentSchemas": {"a": {"required": ["e"]}},
+            "dependentSchemas": {"a": {"required": ["e"]}, "f": {"$ref": "#/dependentSchemas/a"}},
             "$defs": {"n": {"type": "number", "$anchor": "num"}}
         });
         assert_eq!(
@@ -650,7 +653,7 @@ mod tests {
                     "list": {"type": "array", "items": {"$ref": "#/definitions/n"}},
                     "tuple": {"items": [{"$ref": "#/properties/pair/items/0"}]}
                 },
-                "dependencies": {"a": {"required": ["b"], "allOf": [{"required": ["e"]}]}, "c": ["d"]}
+                "dependencies": {"a": {"required": ["b"], "allOf": [{"required": ["e"]}]}, "c": ["d"], "f": {"$ref": "#/dependencies/a/allOf/0"}}
             })
         );
     }
