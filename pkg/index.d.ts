@@ -627,7 +627,9 @@ export interface StandardSchemaProps<T = unknown> {
  * What Standard JSON Schema's `input`/`output` are asked for. `target`: the dialect of the
  * document returned (a fresh copy on each call).
  * - The contract's own dialect (`draft-07` for a Draft 7 contract, `draft-2020-12` for a Draft
- *   2020-12 or JTD one), or no target: `contract.jsonSchema` as it is.
+ *   2020-12 or JTD one) whose `$schema` is that target's URI or absent, or no target:
+ *   `contract.jsonSchema` as it is. A `$schema` naming the dialect by another URI (OpenAPI
+ *   3.1's dialect, `http://json-schema.org/schema#`) is rewritten, as a conversion (below).
  * - Another target is converted by the schema tools' module (loaded on first use in Node, Bun,
  *   Deno and workerd; in browsers, `await loadSchemaTools()` first, or the call throws saying
  *   so). `draft-07`: `prefixItems` → array `items` (and `items` → `additionalItems`), `$defs` →
