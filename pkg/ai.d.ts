@@ -6,10 +6,15 @@ import type { FinishReason, LanguageModelUsage, Schema, TextStreamPart, ToolSet 
 import type { Contract, OutputValidationError, StreamOutcome, StreamStatus } from './index.js';
 
 /**
- * The contract as an AI SDK schema: `jsonSchema(contract.schema, { validate })`. A failed
- * validation's error carries the canonical error as `outputValidationError`.
+ * The contract as an AI SDK schema: `jsonSchema(contract.jsonSchema, { validate })`, for
+ * `Output.object({ schema })` and a tool's `inputSchema`. A failed validation's error is a
+ * `ContractValidationError` carrying the canonical error; the SDK wraps it: for
+ * `generateText`/`streamText` with `Output.object`, `NoObjectGeneratedError` → `cause`
+ * (`TypeValidationError`) → `cause` (this error): `err.cause.cause.outputValidationError`; for a
+ * tool's input, the refused `tool-call` part (`invalid: true`) holds an `InvalidToolInputError`
+ * as its `error`: `part.error.cause.cause.outputValidationError`.
  */
-export declare function toAiSdkSchema<T = unknown>(contract: Contract): Schema<T>;
+export declare function toAiSdkSchema<T = unknown>(contract: Contract<T> | Contract): Schema<T>;
 
 export interface ContractValidationError extends Error {
   name: 'OutputValidationError';

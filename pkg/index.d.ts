@@ -177,11 +177,15 @@ export declare class FreedError extends Error {
   readonly kind: 'freed';
 }
 
-/** A compiled output contract. */
-export declare class Contract {
+/**
+ * A compiled output contract. `T`, given to `Contract.compile<T>`, is the type of the values it
+ * accepts as far as TypeScript is told (nothing checks that it matches the schema): the default
+ * of `validate`'s and `validateText`'s type parameter, and `~standard.types`.
+ */
+export declare class Contract<T = unknown> {
   private constructor();
   /** Compiles `schema` (an object or JSON text), or returns the cached compilation. Throws `SchemaError`, or `OptionError` for bad options. */
-  static compile(schema: object | boolean | string, options?: CompileOptions): Contract;
+  static compile<T = unknown>(schema: object | boolean | string, options?: CompileOptions): Contract<T>;
   readonly schemaId: string;
   readonly agentId: string | null;
   readonly draft: Draft;
@@ -191,11 +195,11 @@ export declare class Contract {
    * array — is a programming error, not a model's: it throws a `TypeError` naming where it is
    * (`$.a.b: NaN is not a JSON value`).
    */
-  validate<T = unknown>(value: unknown): ValidationResult<T>;
+  validate<U = T>(value: unknown): ValidationResult<U>;
   /** Parses and validates model output text; `data` is the parsed value. */
-  validateText<T = unknown>(text: string): ValidationResult<T>;
+  validateText<U = T>(text: string): ValidationResult<U>;
   /** Finds the JSON in model text first (see `extractJson`); the result carries the extraction. */
-  validateText<T = unknown>(text: string, options: ValidateTextOptions): ValidationResult<T> & { extraction: Extraction };
+  validateText<U = T>(text: string, options: ValidateTextOptions): ValidationResult<U> & { extraction: Extraction };
   /**
    * Validates tool-call arguments (JSON text or a value; none at all fail as empty text does, a
    * value JSON cannot carry throws a `TypeError` as `validate`'s does). With `nullAsAbsent`, a null for an optional property that
@@ -220,8 +224,8 @@ export declare class Contract {
    * contract its JSON Schema form.
    */
   readonly jsonSchema: JsonSchema;
-  /** Standard Schema v1 with the Standard JSON Schema extension. */
-  readonly '~standard': StandardSchemaProps;
+  /** Standard Schema v1 with the Standard JSON Schema extension (see `StandardSchemaProps`). */
+  readonly '~standard': StandardSchemaProps<T>;
   /**
    * A stream validator for this contract: in flight while chunks arrive, then soft-complete
    * (validated, retried once on failure), hard-complete (failed again: the canonical error) or
@@ -322,8 +326,9 @@ export declare const ready: Promise<void>;
 
 /**
  * Loads the schema tools: `checkSchema`, `checkOutputSchemaConfig`, `compareSchemas`,
- * `SchemaRegistry`, and the patch engine of `contract.validateMerged` and of `enforce`'s patch
- * retries (`enforce` loads it itself). They are a second WebAssembly module, as large again as the main one, so that
+ * `SchemaRegistry`, the patch engine of `contract.validateMerged` and of `enforce`'s patch
+ * retries (`enforce` loads it itself), and the conversions of `contract['~standard'].jsonSchema`
+ * to a target other than the contract's own dialect. They are a second WebAssembly module, as large again as the main one, so that
  * code that only validates never downloads or compiles them.
  *
  * In Node, Bun, Deno and Cloudflare Workers the module loads synchronously on the first call of
@@ -614,18 +619,62 @@ export type EnforceResult<T> =
 /** The executor loop: enrich the system prompt, call, extract, validate (streaming when streamed), retry, report. */
 export declare function enforce<T = unknown>(contract: Contract, model: ModelFunction, options?: EnforceOptions): Promise<EnforceResult<T>>;
 
-/** Standard Schema v1 props (https://standardschema.dev). */
-export interface StandardSchemaProps {
+/**
+ * Standard Schema v1 props (https://standardschema.dev), with the Standard JSON Schema extension.
+ * `types` is there for TypeScript alone (undefined at run time): the `T` of `Contract.compile<T>`.
+ */
+export interface StandardSchemaProps<T = unknown> {
   readonly version: 1;
   readonly vendor: 'output-contract';
-  validate(value: unknown): { value: unknown } | { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<string | number> }> };
-  readonly jsonSchema: { input(options?: unknown): JsonSchema; output(options?: unknown): JsonSchema };
+  validate(value: unknown): { value: T } | { issues: ReadonlyArray<{ message: string; path: ReadonlyArray<string | number> }> };
+  readonly types?: { readonly input: T; readonly output: T };
+  readonly jsonSchema: { input(options?: StandardJsonSchemaOptions): JsonSchema; output(options?: StandardJsonSchemaOptions): JsonSchema };
 }
 
-/** The MCP TypeScript SDK's `jsonSchemaValidator`: pass as a Client's or Server's `jsonSchemaValidator`. */
+/**
+ * What Standard JSON Schema's `input`/`output` are asked for. `target`: the dialect of the
+ * document returned (a fresh copy on each call).
+ * - The contract's own dialect (`draft-07` for a Draft 7 contract, `draft-2020-12` for a Draft
+ *   2020-12 or JTD one) whose `$schema` is that target's URI or absent, or no target:
+ *   `contract.jsonSchema` as it is. A `$schema` naming the dialect by another URI (OpenAPI
+ *   3.1's dialect, `http://json-schema.org/schema#`) is rewritten, as a conversion (below).
+ * - Another target is converted by the schema tools' module (loaded on first use in Node, Bun,
+ *   Deno and workerd; in browsers, `await loadSchemaTools()` first, or the call throws saying
+ *   so). `draft-07`: `prefixItems` → array `items` (and `items` → `additionalItems`), `$defs` →
+ *   `definitions` with every `$ref` into them rewritten, `dependentRequired`/`dependentSchemas`
+ *   → `dependencies`, `$anchor` → `$id: "#name"`, keywords beside a `$ref` kept applying (the
+ *   `$ref` moved into an `allOf`). `draft-2020-12`: the reverse, and Draft 4's boolean
+ *   `exclusiveMaximum`/`exclusiveMinimum` as numbers. `openapi-3.0`: a `null` in `type` →
+ *   `nullable: true`, `const` → `enum`, numeric exclusive bounds → Draft 4's booleans,
+ *   `examples` → `example`, local `$ref`s inlined.
+ * - What the target cannot express (`unevaluatedProperties`, `$dynamicRef`, `minContains` in
+ *   Draft 7; tuples, `if`, `patternProperties`, a recursive `$ref` … in OpenAPI 3.0) throws an
+ *   `Error` naming the keyword and where it is; so does any other target.
+ */
+export interface StandardJsonSchemaOptions {
+  readonly target: 'draft-07' | 'draft-2020-12' | 'openapi-3.0' | (string & {});
+  readonly libraryOptions?: Record<string, unknown>;
+}
+
+/** The options of `McpJsonSchemaValidator`, passed to each schema's compile (`CompileOptions`). */
+export interface McpJsonSchemaValidatorOptions {
+  /** The draft of a schema without a `$schema` the library knows. Default: `"draft2020-12"`, MCP's. */
+  draft?: Draft;
+  /** As `CompileOptions.strict`. Default: `false` (MCP schemas may carry keywords of their own). */
+  strict?: boolean;
+  /** As `CompileOptions.formats`. */
+  formats?: boolean | Record<string, CustomFormat>;
+}
+
+/**
+ * The MCP TypeScript SDK's `jsonSchemaValidator`: pass as a Client's or Server's
+ * `jsonSchemaValidator`. A schema that does not compile gives a validator that rejects every
+ * value, its `errorMessage` the compile error: the SDK compiles every listed tool's
+ * `outputSchema` in `listTools()`, and one such schema then fails that tool's calls only. Never
+ * generates code.
+ */
 export declare class McpJsonSchemaValidator {
-  /** Defaults: `draft: "draft2020-12"`, `strict: false`. */
-  constructor(options?: CompileOptions);
+  constructor(options?: McpJsonSchemaValidatorOptions);
   getValidator<T>(schema: object): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 }
 

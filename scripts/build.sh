@@ -59,7 +59,8 @@ appendFileSync(
   `${out}/output_contract.js`,
   `\n// Added by scripts/build.sh: the module's boundaryConstants() (src/bindings/wasm.rs), as literals.\n${lines.join('\n')}\n` +
     `\n// Added by scripts/build.sh: the option table (option_table in src/bindings/options.rs), which\n` +
-    `// pkg/src/options.js checks options from; the schema tools' module reports it.\nexport const OPTION_TABLE = ${tools.optionTable()};\n`,
+    `// pkg/src/options.js checks options from; the schema tools' module reports it.\nexport const OPTION_TABLE = ${tools.optionTable()};\n` +
+    `\n// Added by scripts/build.sh: what the adapters need (adapter_constants in src/bindings/tools.rs).\nexport const ADAPTERS = ${tools.adapterConstants()};\n`,
 );
 NODE
 

@@ -2,6 +2,7 @@
 // outputs at runtime by itself; this schema carries the contract's validation, so
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
+import { ADAPTERS } from '../wasm/output_contract.js';
 
 /** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
 export function toAiSdkSchema(contract) {
@@ -10,7 +11,9 @@ export function toAiSdkSchema(contract) {
       const result = contract.validate(value);
       if (result.valid) return { success: true, value: result.data };
       const lines = result.error.violations.map((v) => `${v.path}: ${v.message}`);
-      const error = new Error(`output does not match the contract:\n${lines.join('\n')}`);
+      // The SDK validates a structured output and a tool's input alike and says which around
+      // this error: its text (src/report/canonical.rs) names neither.
+      const error = new Error(`${ADAPTERS.aiSdkMismatch}:\n${lines.join('\n')}`);
       error.name = 'OutputValidationError';
       error.outputValidationError = result.error;
       return { success: false, error };

@@ -6,6 +6,7 @@ import * as glue from '../wasm/output_contract.js';
 // Values defined by the module (src/bindings/wasm.rs, boundary_constants), written into the glue
 // as literals by scripts/build.sh.
 import {
+  ADAPTERS,
   INPUT_KEPT,
   SHORT_CHUNK,
   STATUS_ABORTED,
@@ -418,8 +419,8 @@ export class Contract extends Owned {
         return { issues: result.error.violations.map((v) => ({ message: v.message, path: pathSegments(v.pointer, value) })) };
       },
       jsonSchema: {
-        input: () => contract.jsonSchema,
-        output: () => contract.jsonSchema,
+        input: (options) => standardJsonSchema(contract, options?.target),
+        output: (options) => standardJsonSchema(contract, options?.target),
       },
     };
   }
@@ -791,22 +792,47 @@ export function locateJson(text, pointers) {
   return JSON.parse(wasm.locateJson(text, pointers));
 }
 
+// Standard JSON Schema's `input`/`output`: the contract's JSON Schema written for `target`
+// (src/schema/target.rs, in the schema tools' module); without a target, as it is. A document
+// already in the target's dialect, naming its meta-schema by the target's URI or not at all
+// (ADAPTERS.ownTargets, from the module), is answered without the schema tools' module; one that
+// names it by another URI (OpenAPI 3.1's dialect, the latest alias) is converted, which writes
+// the target's URI.
+function standardJsonSchema(contract, target) {
+  const schema = contract.jsonSchema;
+  if (target === undefined) return schema;
+  const own = ADAPTERS.ownTargets[contract.draft];
+  if (own !== undefined && own.target === target && (schema.$schema === undefined || schema.$schema === own.uri)) return schema;
+  return JSON.parse(schemaTools().standardJsonSchema(handleOf(contract).jsonSchemaJson, contract.draft, String(target)));
+}
+
 /**
  * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface (pass it as the
- * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 and
- * may carry keywords of their own, hence `strict: false` unless told otherwise.
+ * `jsonSchemaValidator` option of a Client or Server). MCP schemas default to draft 2020-12 (the
+ * MCP specification's dialect for a schema without a `$schema` the library knows) and may carry
+ * keywords of their own, hence `strict: false` unless told otherwise.
  */
 export class McpJsonSchemaValidator {
   #options;
 
   constructor(options) {
     checkOptions('McpJsonSchemaValidator', options);
-    this.#options = { draft: 'draft2020-12', strict: false, ...options };
+    // An option given as undefined keeps its default, as Contract.compile's do.
+    this.#options = { ...options, draft: options?.draft ?? 'draft2020-12', strict: options?.strict ?? false };
   }
 
   getValidator(schema) {
-    // Schemas from third-party servers: their tier never generates code.
-    const contract = Contract.compile(schema, { ...this.#options, codegen: false });
+    let contract;
+    try {
+      // Schemas from third-party servers: their tier never generates code.
+      contract = Contract.compile(schema, { ...this.#options, codegen: false });
+    } catch (e) {
+      if (!(e instanceof SchemaError)) throw e;
+      // The SDK asks for every listed tool's validator at once (listTools): a schema that does
+      // not compile fails that tool's calls, with the compile error, and no other.
+      const errorMessage = e.message;
+      return () => ({ valid: false, data: undefined, errorMessage });
+    }
     return (input) => {
       const result = contract.validate(input);
       if (result.valid) return { valid: true, data: input, errorMessage: undefined };

@@ -1,5 +1,6 @@
-// The schema tools — checkSchema, checkOutputSchemaConfig, compareSchemas, SchemaRegistry — are a
-// second WebAssembly module (src/bindings/tools.rs), as large again as the main one, so that an
+// The schema tools — checkSchema, checkOutputSchemaConfig, compareSchemas, SchemaRegistry, the
+// conversions of Standard JSON Schema's targets — are a second WebAssembly module
+// (src/bindings/tools.rs), as large again as the main one, so that an
 // agent that only validates never downloads or compiles them. Each entry says how to load it:
 // Node, Bun, Deno and workerd synchronously on the first call; browsers asynchronously, through
 // `loadSchemaTools()`, which must have settled before the first call.
@@ -36,7 +37,7 @@ export function schemaTools() {
   if (!loaded) {
     if (!load.sync) {
       throw new Error(
-        "output-contract: checkSchema, checkOutputSchemaConfig, compareSchemas, SchemaRegistry and validateMerged are a second WebAssembly module, not loaded yet; `await loadSchemaTools()` before their first call",
+        "output-contract: checkSchema, checkOutputSchemaConfig, compareSchemas, SchemaRegistry, validateMerged and ~standard.jsonSchema's conversions to another target are a second WebAssembly module, not loaded yet; `await loadSchemaTools()` before their first call",
       );
     }
     load.sync();

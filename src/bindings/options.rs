@@ -86,7 +86,7 @@ pub(super) fn option_table() -> Value {
         "compareSchemas": { "draft": "draft", "strict": "boolean", "formats": "boolean", "resources": "resources" },
         "SchemaRegistry": { "draft": "draft", "strict": "boolean", "formats": "boolean" },
         "SchemaRegistry.add": { "path": "string" },
-        "McpJsonSchemaValidator": compile,
+        "McpJsonSchemaValidator": { "draft": "draft", "strict": "boolean", "formats": "formats" },
     })
 }
 

@@ -117,6 +117,44 @@ pub fn option_table() -> String {
     super::options::option_table().to_string()
 }
 
+/// What the adapters of pkg/src/ need from the module without calling it, as JSON:
+/// scripts/build.sh writes it into the main module's glue as `ADAPTERS`, so that the main module
+/// carries none of it; the package never calls this. `aiSdkMismatch`: the text toAiSdkSchema's
+/// error puts before the violations (src/report/canonical.rs). `ownTargets`: by draft name, the
+/// Standard JSON Schema target a contract's JSON Schema already is, and that target's `$schema`
+/// (src/schema/target.rs): such a document, naming that URI or none, needs no conversion.
+#[wasm_bindgen(js_name = adapterConstants)]
+pub fn adapter_constants() -> String {
+    use crate::schema::target::Target;
+    let own_targets: serde_json::Map<String, serde_json::Value> = crate::validator::draft::ALL_DRAFTS
+        .iter()
+        .chain(std::iter::once(&Draft::Jtd))
+        .filter_map(|&draft| {
+            let written = if draft == Draft::Jtd { Draft::Draft202012 } else { draft };
+            let target = Target::of_draft(written)?;
+            Some((draft.name().to_string(), serde_json::json!({ "target": target.name(), "uri": written.meta_schema_uri() })))
+        })
+        .collect();
+    serde_json::json!({ "aiSdkMismatch": crate::report::canonical::AI_SDK_MISMATCH, "ownTargets": own_targets }).to_string()
+}
+
+/// `contract['~standard'].jsonSchema.input/output({ target })` (src/schema/target.rs): the
+/// contract's JSON Schema (`schema_json`, a document of the contract's `draft`; a JTD contract's
+/// JSON Schema form is Draft 2020-12's) written for `target`, as JSON text. An unknown target, or
+/// a keyword the target has no form for, throws its message.
+#[wasm_bindgen(js_name = standardJsonSchema)]
+pub fn standard_json_schema(schema_json: &str, draft: &str, target: &str) -> Result<String, JsError> {
+    use crate::schema::target::{to_target, unknown_target_message, Target};
+    let target = Target::from_name(target).ok_or_else(|| JsError::new(&unknown_target_message(target)))?;
+    let draft = match Draft::from_name(draft) {
+        Some(Draft::Jtd) => Draft::Draft202012,
+        Some(d) => d,
+        None => return Err(JsError::new(&format!("unknown draft {draft:?}"))),
+    };
+    let schema: serde_json::Value = json_arg(schema_json, "schema")?;
+    to_target(&schema, draft, target).map(|v| v.to_string()).map_err(|e| JsError::new(&e.message))
+}
+
 /// What pkg/bin/output-contract.mjs has read for `runCli`: files by path (`{text}` or
 /// `{error}`) and folders by path (`{entries: [[path, isFolder]]}` or `{error}`).
 #[derive(Deserialize, Default)]

@@ -82,6 +82,12 @@ impl OutputValidationError {
     }
 }
 
+/// The head of the error `toAiSdkSchema`'s validation gives the AI SDK, before the violations'
+/// lines. The SDK validates a structured output and a tool's input alike, without saying which,
+/// and names that itself around this text ("Invalid input for tool …", "No object generated …"):
+/// this text names neither.
+pub const AI_SDK_MISMATCH: &str = "the value does not match the contract";
+
 /// `$.path: message`.
 pub fn format_violation(v: &Violation) -> String {
     v.one_line()

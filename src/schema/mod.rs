@@ -12,4 +12,7 @@ pub mod jtd;
 pub mod meta;
 pub mod registry;
 pub mod strict;
+// Standard JSON Schema's targets: the schema tools' module's, never the main wasm module's.
+#[cfg(any(not(target_arch = "wasm32"), feature = "tools-module"))]
+pub mod target;
 pub mod version;

@@ -78,7 +78,7 @@ const TYPES = {
   compareSchemas: () => inlineNames('export declare function compareSchemas('),
   SchemaRegistry: () => inlineNames('export declare class SchemaRegistry'),
   'SchemaRegistry.add': () => inlineNames('  add(schema: JsonSchema | string, options'),
-  McpJsonSchemaValidator: () => interfaceNames('CompileOptions'),
+  McpJsonSchemaValidator: () => interfaceNames('McpJsonSchemaValidatorOptions'),
 };
 
 test("index.d.ts types each function's options as the module declares them", () => {

@@ -17,3 +17,14 @@ export async function aiStream(contract: Contract, fullStream: AsyncIterable<Tex
   if (outcome.state === 'soft-complete' && outcome.valid) return outcome.data.summary;
   return outcome.finishReason;
 }
+
+// A contract compiled with a type is a Standard Schema of that type: `~standard.types` carries it,
+// and the AI SDK takes the contract itself.
+export function standardOutput() {
+  const contract = Contract.compile<Review>({ type: 'object', required: ['summary'], properties: { summary: { type: 'string' } } });
+  const typed: NonNullable<(typeof contract)['~standard']['types']>['output'] = { summary: 'ok' };
+  const result = contract.validate({ summary: 'ok' });
+  const summary: string | undefined = result.valid ? result.data.summary : undefined;
+  const draft07 = contract['~standard'].jsonSchema.input({ target: 'draft-07' });
+  return [Output.object({ schema: contract }), Output.object({ schema: toAiSdkSchema(contract) }), typed, summary, draft07];
+}
