@@ -4,10 +4,10 @@
 // value that is plain JSON data (json-data.js checked it) or throws UNKNOWN when only the
 // module can tell; a node with an opcode this tier does not carry asks the module (`judge`).
 
+import { UNKNOWN } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
-/** Thrown when the tier cannot answer exactly; the caller takes the module's path. */
-export const UNKNOWN = Symbol('output-contract tier unknown');
+export { UNKNOWN };
 
 // The opcodes answered here; a node with any other (content `$`, the decimal multipleOf `m`,
 // timestamps `ts`, unevaluated `u`/`w`, `D`) is judged by the module at that node, and so is one

@@ -56,14 +56,19 @@ export function tierOf(planText, judge, options) {
     }
     calls = 0;
     try {
-      if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
-      const valid = verdict(value);
-      if (valid) misses = 0;
-      else if (adaptive && ++misses >= MISSES) {
+      if (fused === false && !isPlainJson(value, maxDepth, maxBytes)) return undefined;
+      if (verdict(value)) {
+        misses = 0;
+        return true;
+      }
+      // The checks stop at the first failure, which may come before a part that is not plain
+      // data: such a value is the module's (its TypeError), as one that fails is.
+      if (fused && !isPlainJson(value, maxDepth, maxBytes)) return undefined;
+      if (adaptive && ++misses >= MISSES) {
         misses = 0;
         skip = SKIPPED;
       }
-      return valid;
+      return false;
     } catch (e) {
       if (e === UNKNOWN) {
         if (calls > limit) skip = SKIPPED;
@@ -84,10 +89,12 @@ export function tierOf(planText, judge, options) {
   };
   // Which backend answers: `tier.backend`, for tests.
   let verdict = null;
+  let fused = false;
   tier.backend = 'closures';
   if (codegen !== null && options?.codegen !== false) {
     try {
       verdict = codegen(plan, counted);
+      fused = true;
       tier.backend = 'codegen';
     } catch {
       // Refused by the runtime, or a plan the generator cannot render: the closures answer.
