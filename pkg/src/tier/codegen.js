@@ -15,7 +15,7 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { CARRIED, codePoints, equal, unique } from './closures.js';
+import { CARRIED, codePoints, equal, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
@@ -405,6 +405,7 @@ export function compileCode(plan, judge, readNames = true) {
   function arrayBlock(ops) {
     const out = [`if (v.toJSON !== undefined || getPrototypeOf(v) !== arrayProto || e >= ${nat(maxDepth)}) throw UNKNOWN;`, 'const len = v.length;', `B += ${SLOT} * len;`];
     let covered = 0;
+    let unique = false;
     for (const k of ops) {
       const a = k[1];
       switch (k[0]) {
@@ -415,7 +416,8 @@ export function compileCode(plan, judge, readNames = true) {
           out.push(`if (len > ${nat(a)}) return false;`);
           break;
         case 'U':
-          out.push('if (!unique(v)) return false;');
+          // Last, once every item is known to be plain data.
+          unique = true;
           break;
         case 'A': {
           if (!Array.isArray(a)) throw new Unrenderable('not items');
@@ -441,6 +443,7 @@ export function compileCode(plan, judge, readNames = true) {
       }
     }
     if (covered !== Infinity) out.push(`for (let i = ${covered}; i < len; i++) ${walk('v[i]', true)}`);
+    if (unique) out.push('if (!unique(v)) return false;');
     return out.join(' ');
   }
 
@@ -778,7 +781,7 @@ export function compileCode(plan, judge, readNames = true) {
     Array.isArray,
     isRawJson,
     equal,
-    unique,
+    uniqueItems,
     codePoints,
     plainUnits,
     wellFormed,

@@ -56,14 +56,13 @@ export function tierOf(planText, judge, options) {
     }
     calls = 0;
     try {
-      if (fused === false && !isPlainJson(value, maxDepth, maxBytes)) return undefined;
       if (verdict(value)) {
         misses = 0;
         return true;
       }
       // The checks stop at the first failure, which may come before a part that is not plain
       // data: such a value is the module's (its TypeError), as one that fails is.
-      if (fused && !isPlainJson(value, maxDepth, maxBytes)) return undefined;
+      if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
       if (adaptive && ++misses >= MISSES) {
         misses = 0;
         skip = SKIPPED;
@@ -89,12 +88,10 @@ export function tierOf(planText, judge, options) {
   };
   // Which backend answers: `tier.backend`, for tests.
   let verdict = null;
-  let fused = false;
   tier.backend = 'closures';
   if (codegen !== null && options?.codegen !== false) {
     try {
       verdict = codegen(plan, counted);
-      fused = true;
       tier.backend = 'codegen';
     } catch {
       // Refused by the runtime, or a plan the generator cannot render: the closures answer.
