@@ -270,6 +270,39 @@ export function compilePlan(plan, judge) {
       object = objectBlock(objects);
       if (object === null) return delegate(n);
     }
+    // The common shapes (one `type` and its kind's keywords; an enum) as closures of their own:
+    // the general one below costs an interpreter a call for each part.
+    if (first.length === 0 && !covered) {
+      const hasScalar = scalars.length > 0;
+      switch (mask) {
+        case 16:
+          return (v, e) => {
+            if (typeof v !== 'string') return false;
+            if (!wellFormed(v)) throw UNKNOWN;
+            state.units += v.length;
+            return !hasScalar || scalar(v, e);
+          };
+        case 4:
+        case 8:
+        case 12:
+          return (v, e) => {
+            if (typeof v !== 'number' || (mask === 4 && !Number.isInteger(v))) return false;
+            if (!(v >= -MAX_EXACT && v <= MAX_EXACT)) throw UNKNOWN;
+            return !hasScalar || scalar(v, e);
+          };
+        case 2:
+          return (v) => typeof v === 'boolean';
+        case 32:
+          return (v, e) => isArray(v) && array(v, e);
+        case 64:
+          return (v, e) => typeof v === 'object' && v !== null && !isArray(v) && object(v, e);
+        default:
+      }
+    }
+    if (first.length === 1 && covered && scalars.length === 0 && arrays.length === 0 && objects.length === 0) {
+      const only = first[0];
+      return typeOk === null ? only : (v, e) => (typeBits(v) & typeOk) !== 0 && only(v, e);
+    }
     return (v, e) => {
       if (typeOk !== null && (typeBits(v) & typeOk) === 0) return false;
       if (!before(v, e)) return false;
@@ -545,7 +578,6 @@ export function compilePlan(plan, judge) {
     // The pass over every key: the members the reads found are counted (`seen`), the others
     // checked; returns the count of members, or -1 when one fails.
     const learnt = patterns.length === 0 && values === null && (extra === null || extra.refused) && names.length > 0;
-    let order = keys;
     let relearn = RELEARN;
     const pass = (v, e, f) => {
       let count = 0;
@@ -565,10 +597,6 @@ export function compilePlan(plan, judge) {
       }
       // A member the reads found that JSON leaves out (inherited, or not enumerable).
       if (seen !== f) throw UNKNOWN;
-      if (learnt && seen === count && relearn > 0) {
-        relearn--;
-        order = learn(v, names);
-      }
       return count;
     };
     const checks = rest.map((k) => objectKeyword(k));
@@ -578,10 +606,16 @@ export function compilePlan(plan, judge) {
       return true;
     };
     const size = names.length;
-    return (v, e) => {
-      if (v.toJSON !== undefined) throw UNKNOWN;
-      const proto = getPrototypeOf(v);
-      if ((proto !== ObjectProto && (proto !== null || isRawJson(v))) || e >= maxDepth) throw UNKNOWN;
+    const requiredCount = needed.filter(Boolean).length;
+    // The members checked in one pass over the keys, while they come in the order last seen
+    // (`order`, by name index); reading each by name would cost an interpreter's generic lookup.
+    let order = names.map((_, i) => i);
+    const relearnFrom = (v) => {
+      const seen = learn(v, names);
+      order = seen.map((s) => names.indexOf(s));
+    };
+    // The slow way: each name read, then the pass over every key.
+    const slow = (v, e) => {
       let f = 0;
       for (let i = 0; i < size; i++) {
         const key = keys[i];
@@ -589,33 +623,55 @@ export function compilePlan(plan, judge) {
         const m = inherited[i] && !hasOwnProperty.call(v, key) ? undefined : v[key];
         if (m !== undefined) {
           f++;
-          if (!members[i](m, e + 1)) return false;
-        } else if (needed[i]) return false;
+          if (!members[i](m, e + 1)) return -1;
+        } else if (needed[i]) return -1;
       }
+      const count = pass(v, e, f);
+      if (count >= 0) state.units += SLOT * f + keyUnits;
+      return count;
+    };
+    return (v, e) => {
+      if (v.toJSON !== undefined) throw UNKNOWN;
+      const proto = getPrototypeOf(v);
+      if ((proto !== ObjectProto && (proto !== null || isRawJson(v))) || e >= maxDepth) throw UNKNOWN;
       let count = -1;
       if (learnt) {
         // Own keys only: an inherited one (a name made enumerable on Object.prototype) is not
-        // the object's, and a name read from there is found by the count.
+        // the object's.
         count = 0;
+        let required = 0;
         const o = order;
         let p = 0;
         for (const k in v) {
-          if (!hasOwnProperty.call(v, k) || v[k] === undefined) {
+          if (!hasOwnProperty.call(v, k)) {
             count = -1;
             break;
           }
-          while (p < size && o[p] !== k) p++;
+          while (p < size && keys[o[p]] !== k) p++;
           if (p === size) {
             count = -1;
             break;
           }
-          p++;
+          const i = o[p++];
+          const m = v[k];
+          if (m === undefined) {
+            count = -1;
+            break;
+          }
+          if (!members[i](m, e + 1)) return false;
+          if (needed[i]) required++;
           count++;
         }
+        if (count >= 0) {
+          if (required !== requiredCount) return false;
+          state.units += SLOT * count + keyUnits;
+        } else if (relearn > 0) {
+          relearn--;
+          if (Object.keys(v).every((k) => known.has(k))) relearnFrom(v);
+        }
       }
-      if (count !== f) count = pass(v, e, f);
+      if (count < 0) count = slow(v, e);
       if (count < 0) return false;
-      state.units += SLOT * f + keyUnits;
       return more(v, e, count);
     };
   }
