@@ -224,9 +224,16 @@ export function compilePlan(plan, judge) {
     return testers.get(i);
   };
 
-  const get = (n) => fns[n] ?? (fns[n] = build(n));
-  // A link to a node, resolved when first called (the node may not be built yet: cycles).
-  const link = (n) => (v, e) => (fns[n] ?? get(n))(v, e);
+  // A link to a node: its closure, built now; while it is being built (a cycle back to it),
+  // a closure that calls it once it is.
+  const link = (n) => {
+    let f = fns[n];
+    if (f === undefined) {
+      fns[n] = (v, e) => fns[n](v, e);
+      f = fns[n] = build(n);
+    }
+    return f;
+  };
   // `x` (at depth e) walked plainly: its units counted.
   const walk = (x, e) => {
     state.units += typeof x === 'string' && wellFormed(x) ? x.length : plainUnits(x, maxDepth - e);
@@ -858,7 +865,7 @@ export function compilePlan(plan, judge) {
       throw UNKNOWN;
     };
   }
-  const root = get(plan.root);
+  const root = link(plan.root);
   return (value) => {
     // JSON.stringify would call a toJSON found on the prototypes plain data has.
     if (prototypesTouched()) throw UNKNOWN;
