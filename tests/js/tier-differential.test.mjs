@@ -292,3 +292,19 @@ test('values at and just past the output limits, where the checks look and where
   }
   assert.deepEqual(mismatches, []);
 });
+
+test('a multipleOf of a power of two below 1 agrees with the module\'s decimal rule', () => {
+  const numbers = [0, -0, 0.5, 1.5, -2.5, 0.25, 0.75, 0.125, 0.1, 0.3, 1e-7, 1e-30, 5e-324, 7, 3.0000000000000004, 0.30000000000000004, 123456789012.5, 99999999999999.5, 1e14 + 0.5, 2 ** 52 + 0.5, 1125899906842624.2, 2 ** 53, 1e20, 1.7976931348623157e308, 0.0009765625, 1.0009765625];
+  const mismatches = [];
+  const counts = tally();
+  for (const multipleOf of [0.5, 0.25, 0.125, 2 ** -10, 0.1, 0.3, 1.5]) {
+    const pair = bothBackends({ multipleOf }, { draft: '2020-12' });
+    for (const n of numbers) {
+      const m = compare(pair, n, counts, `multipleOf ${multipleOf} × ${n}`);
+      if (m !== null) mismatches.push(m);
+    }
+    pair.forEach((c) => c.free());
+  }
+  assert.deepEqual(mismatches, []);
+  assert.ok(counts.alone > 70, JSON.stringify(counts));
+});

@@ -14,10 +14,11 @@ import { formatTester, planPatternTester } from './strings.js';
 
 export { UNKNOWN };
 
-// The opcodes answered here; a node with any other (content `$`, the decimal multipleOf `m`,
-// timestamps `ts`, unevaluated `u`/`w`, `D`) is judged by the module at that node, and so is one
-// whose pattern the plan does not mark linear or whose format strings.js does not carry.
-export const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
+// The opcodes answered here; a node with any other (content `$`, timestamps `ts`, unevaluated
+// `u`/`w`, `D`) is judged by the module at that node, and so is one whose pattern the plan does
+// not mark linear, whose format strings.js does not carry, or whose decimal multipleOf (`m`) is
+// not a power of two (see `fractionBound`).
+export const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M', 'm', 's', 'S', '~', '%', 'i', 'I', 'U', 'A', 'c', 'q', 'o', 'O', 'P', 'pp', 'X', 'K', 'd', 'e', '&', '|', '1', '!', '?', 'j', 't', 'f', 'r', 'x', 'V', '=']);
 
 // Below the module's MAX_DEPTH (512 nested node evaluations, src/validator/mod.rs), so that a
 // chain the module would cut as `Recursion` is unknown here first. Only references can make a
@@ -153,10 +154,23 @@ export function codePoints(s) {
   return n;
 }
 
+/**
+ * For a multipleOf of 2^-k (0.5, 0.25, … 2^-10), the magnitude below which a number is a
+ * multiple exactly when `v / divisor` is an integer, as the module's decimal rule says
+ * (src/validator/value.rs, on the number's shortest form): the division by a power of two is
+ * exact, and below both 2^(53-k) and 10^(15-k) a number's shortest form is its exact value
+ * whenever that is a multiple (at most 15 digits), and names no multiple otherwise (a multiple
+ * of that size is a double of its own). 0: another divisor, the module's.
+ */
+export function fractionBound(divisor) {
+  for (let k = 1; k <= 10; k++) if (divisor === 2 ** -k) return Math.min(2 ** (53 - k), 10 ** (15 - k));
+  return 0;
+}
+
 // The keywords that look at one kind of value only (and pass any other).
 const OBJECT_OPS = new Set(['o', 'O', 'q', 'r', 'P', 'pp', 'X', 'x', 'K', 'd', 'e', 'V', '=']);
 const ARRAY_OPS = new Set(['i', 'I', 'U', 'A', 'c']);
-const SCALAR_OPS = new Set(['s', 'S', '~', '%', 'g', 'l', 'G', 'L', 'M']);
+const SCALAR_OPS = new Set(['s', 'S', '~', '%', 'g', 'l', 'G', 'L', 'M', 'm']);
 
 // How many times an object node learns a new member order (see `learn`).
 const RELEARN = 16;
@@ -789,6 +803,16 @@ export function compilePlan(plan, judge) {
           // 1e-5 its scaled form may overflow there and a float division decides: the module's.
           if (Math.abs(v) >= 1e-5) return false;
           throw UNKNOWN;
+        };
+      }
+      case 'm': {
+        const d = k[1];
+        const bound = fractionBound(d);
+        if (bound === 0) return null;
+        return (v) => {
+          if (typeof v !== 'number') return true;
+          if (!(Math.abs(v) < bound)) throw UNKNOWN;
+          return Number.isInteger(v / d);
         };
       }
       case 's': {

@@ -15,7 +15,7 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { CARRIED, codePoints, equal, uniqueItems } from './closures.js';
+import { CARRIED, codePoints, equal, fractionBound, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
@@ -26,7 +26,7 @@ import { formatTester, planPatternTester } from './strings.js';
 const OBJECT_OPS = new Set(['o', 'O', 'q', 'r', 'P', 'pp', 'X', 'x', 'K', 'd', 'e', 'V', '=']);
 const ARRAY_OPS = new Set(['i', 'I', 'U', 'A', 'c']);
 const STRING_OPS = new Set(['s', 'S', '~', '%']);
-const NUMBER_OPS = new Set(['g', 'l', 'G', 'L', 'M']);
+const NUMBER_OPS = new Set(['g', 'l', 'G', 'L', 'M', 'm']);
 
 // closures.js's DEPTH_CAP: node evaluations nested, counted alike.
 const DEPTH_CAP = 500;
@@ -373,6 +373,12 @@ export function compileCode(plan, judge, readNames = true) {
         // A fraction is never a multiple of an integer in the module's decimal rule; below 1e-5
         // its scaled form may overflow there and a float division decides: the module's.
         return `if (Number.isInteger(v)) { if (v % ${num(a)} !== 0) return false; } else if (Math.abs(v) >= 1e-5) return false; else throw UNKNOWN;`;
+      case 'm': {
+        // closures.js's fractionBound: a power-of-two divisor, below the bound.
+        const bound = fractionBound(a);
+        if (bound === 0) return null;
+        return `if (!(Math.abs(v) < ${num(bound)})) throw UNKNOWN; if (!Number.isInteger(v / ${num(a)})) return false;`;
+      }
       case 's':
         return `if (!(v.length >= ${nat(2 * a)} || (v.length >= ${nat(a)} && codePoints(v) >= ${nat(a)}))) return false;`;
       case 'S':
