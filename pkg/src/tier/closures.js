@@ -167,6 +167,65 @@ export function fractionBound(divisor) {
   return 0;
 }
 
+/**
+ * Whether a node can reach itself through in-place applicators alone (then a reference to it
+ * keeps the cycle guard: see `follow`), as `(node) => boolean` over a plan's nodes. A delegate's
+ * links are the module's affair.
+ */
+export function inPlaceCycle(nodes) {
+  const inPlace = (n) => {
+    const kws = nodes[n];
+    if (!Array.isArray(kws) || !kws.every((k) => Array.isArray(k) && CARRIED.has(k[0]))) return [];
+    const out = [];
+    for (const k of kws) {
+      switch (k[0]) {
+        case 'R':
+        case '!':
+        case 'j':
+          out.push(k[1]);
+          break;
+        case '&':
+        case '|':
+        case '1':
+          if (Array.isArray(k[1])) out.push(...k[1]);
+          break;
+        case '?':
+          out.push(k[1], k[2], k[3]);
+          break;
+        case 'e':
+          if (Array.isArray(k[1])) for (const dep of k[1]) if (Array.isArray(dep)) out.push(dep[1]);
+          break;
+        case '=':
+          if (Array.isArray(k[2])) for (const m of k[2]) if (Array.isArray(m)) out.push(m[1]);
+          break;
+        default:
+      }
+    }
+    return out.filter((t) => Number.isSafeInteger(t) && t >= 0 && t < nodes.length);
+  };
+  const cycles = new Map();
+  // Whether node m can reach itself through in-place applicators alone.
+  const cyclic = (m) => {
+    let known = cycles.get(m);
+    if (known === undefined) {
+      known = false;
+      const seen = new Set();
+      const stack = inPlace(m);
+      while (stack.length > 0 && !known) {
+        const t = stack.pop();
+        if (t === m) known = true;
+        else if (!seen.has(t)) {
+          seen.add(t);
+          stack.push(...inPlace(t));
+        }
+      }
+      cycles.set(m, known);
+    }
+    return known;
+  };
+  return cyclic;
+}
+
 // The keywords that look at one kind of value only (and pass any other).
 const OBJECT_OPS = new Set(['o', 'O', 'q', 'r', 'P', 'pp', 'X', 'x', 'K', 'd', 'e', 'V', '=']);
 const ARRAY_OPS = new Set(['i', 'I', 'U', 'A', 'c']);
@@ -393,8 +452,18 @@ export function compilePlan(plan, judge) {
     return ok;
   }
 
+  const cyclic = inPlaceCycle(nodes);
   function follow(n) {
     const target = link(n);
+    // Only a node on a cycle of in-place applicators can be met again at the same value.
+    if (!cyclic(n)) {
+      return (v, e) => {
+        if (++state.depth > maxRefs) throw UNKNOWN;
+        const ok = target(v, e);
+        state.depth--;
+        return ok;
+      };
+    }
     return (v, e) => {
       const refs = state.refs;
       for (let i = 0; i < refs.length; i += 2) {
@@ -578,8 +647,18 @@ export function compilePlan(plan, judge) {
     const needed = names.map((s) => required.has(s));
     const known = new Set(names);
     const keyUnits = names.reduce((sum, s) => sum + s.length, 0);
-    // A key that is none of the names: its member's checks, or refused.
-    const other = (k, m, e) => {
+    // A key that is none of the names: its member's checks, or refused. The common cases (a map
+    // of one schema, a closed object, an open one) have closures of their own.
+    const extraOnly = extra !== null && !extra.refused && extra.tests.length === 0 && patterns.length === 0 && values === null;
+    const refusedOnly = (closed !== null || extra?.refused === true) && patterns.length === 0 && values === null && (extra === null || extra.tests.length === 0);
+    const openOnly = extra === null && closed === null && patterns.length === 0 && values === null;
+    const other = extraOnly
+      ? (k, m, e) => extra.f(m, e + 1)
+      : refusedOnly
+        ? refuse
+        : openOnly
+          ? (k, m, e) => walk(m, e + 1)
+          : (k, m, e) => {
       let matched = false;
       for (const [test, f] of patterns) {
         if (test(k)) {
@@ -596,6 +675,7 @@ export function compilePlan(plan, judge) {
       if (!matched && values === null) walk(m, e + 1);
       return true;
     };
+    const anyNames = names.length > 0;
     // The pass over every key: the members the reads found are counted (`seen`), the others
     // checked; returns the count of members, or -1 when one fails.
     const learnt = patterns.length === 0 && values === null && (extra === null || extra.refused) && names.length > 0;
@@ -608,7 +688,7 @@ export function compilePlan(plan, judge) {
         const m = v[k];
         if (m === undefined) throw UNKNOWN;
         count++;
-        if (known.has(k)) {
+        if (anyNames && known.has(k)) {
           seen++;
           continue;
         }

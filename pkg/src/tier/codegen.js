@@ -15,7 +15,7 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { CARRIED, codePoints, equal, fractionBound, uniqueItems } from './closures.js';
+import { CARRIED, codePoints, equal, fractionBound, inPlaceCycle, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
@@ -194,57 +194,8 @@ export function compileCode(plan, judge, readNames = true) {
     follows.add(m);
     return `r${m}(${x}, e, d)`;
   };
-  // The nodes each node applies to the same value (a delegate's are the module's affair).
-  const inPlace = (n) => {
-    const kws = nodes[n];
-    if (!Array.isArray(kws) || !kws.every((k) => Array.isArray(k) && CARRIED.has(k[0]))) return [];
-    const out = [];
-    for (const k of kws) {
-      switch (k[0]) {
-        case 'R':
-        case '!':
-        case 'j':
-          out.push(k[1]);
-          break;
-        case '&':
-        case '|':
-        case '1':
-          if (Array.isArray(k[1])) out.push(...k[1]);
-          break;
-        case '?':
-          out.push(k[1], k[2], k[3]);
-          break;
-        case 'e':
-          if (Array.isArray(k[1])) for (const dep of k[1]) if (Array.isArray(dep)) out.push(dep[1]);
-          break;
-        case '=':
-          if (Array.isArray(k[2])) for (const m of k[2]) if (Array.isArray(m)) out.push(m[1]);
-          break;
-        default:
-      }
-    }
-    return out.filter((t) => Number.isSafeInteger(t) && t >= 0 && t < nodes.length);
-  };
-  const cycles = new Map();
   // Whether node m can reach itself through in-place applicators alone.
-  const cyclic = (m) => {
-    let known = cycles.get(m);
-    if (known === undefined) {
-      known = false;
-      const seen = new Set();
-      const stack = inPlace(m);
-      while (stack.length > 0 && !known) {
-        const t = stack.pop();
-        if (t === m) known = true;
-        else if (!seen.has(t)) {
-          seen.add(t);
-          stack.push(...inPlace(t));
-        }
-      }
-      cycles.set(m, known);
-    }
-    return known;
-  };
+  const cyclic = inPlaceCycle(nodes);
   // A literal for a scalar of the plan, or null for a container.
   const scalar = (x) => {
     if (x === null) return 'null';
