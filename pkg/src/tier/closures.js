@@ -741,6 +741,7 @@ export function compilePlan(plan, judge) {
         // the object's.
         count = 0;
         let required = 0;
+        let units = 0;
         const o = order;
         let p = 0;
         for (const k in v) {
@@ -759,13 +760,16 @@ export function compilePlan(plan, judge) {
             count = -1;
             break;
           }
-          if (!members[i](m, e + 1)) return false;
+          // A member no keyword constrains, most often a string, walked here without a call.
+          const check = members[i];
+          if (check === walk) units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, maxDepth - e - 1);
+          else if (!check(m, e + 1)) return false;
           if (needed[i]) required++;
           count++;
         }
         if (count >= 0) {
           if (required !== requiredCount) return false;
-          state.units += SLOT * count + keyUnits;
+          state.units += SLOT * count + keyUnits + units;
         } else if (relearn > 0) {
           relearn--;
           if (Object.keys(v).every((k) => known.has(k))) relearnFrom(v);
