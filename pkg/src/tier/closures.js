@@ -28,7 +28,7 @@ export const CARRIED = new Set(['F', 'R', 'T', 'E', 'C', 'g', 'l', 'G', 'L', 'M'
 const DEPTH_CAP = 500;
 
 // The nodes a keyword links to other than by reference (`R`, `j`).
-function nested(k) {
+export function nested(k) {
   switch (k[0]) {
     case 'A':
       return k[2] === null ? k[1] : [...k[1], k[2]];
@@ -82,7 +82,6 @@ function height(nodes, root) {
 
 const hasOwn = Object.hasOwn ?? ((o, k) => Object.prototype.hasOwnProperty.call(o, k));
 const isArray = Array.isArray;
-const isObject = (v) => typeof v === 'object' && v !== null && !isArray(v);
 
 // JSON Schema's type bits for a value (compile.rs): an integer is a number too.
 function typeBits(v) {
@@ -261,8 +260,9 @@ function all(fns) {
   }
 }
 
-// The same string as a property key: V8 compares two such keys by identity.
-function internal(s) {
+/** The same string as a property key: V8 compares two such keys by identity, where a string
+ * read from the plan would be compared character by character with each key. */
+export function internal(s) {
   return Object.keys({ [s]: 0 })[0];
 }
 

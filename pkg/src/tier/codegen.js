@@ -15,7 +15,7 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { CARRIED, codePoints, equal, fractionBound, inPlaceCycle, uniqueItems } from './closures.js';
+import { CARRIED, codePoints, equal, fractionBound, inPlaceCycle, internal, learn, nested, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
@@ -66,48 +66,9 @@ function str(s) {
   return JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
-// The member order an object node expects next: the names of `v` in its order (all of them are
-// the node's names), then the node's other names.
-function learn(v, names) {
-  const order = Object.keys(v).filter((k) => v[k] !== undefined);
-  for (const name of names) if (!order.includes(name)) order.push(name);
-  return order;
-}
-
-// The same string as a property key: V8 compares two such keys by identity, where a string
-// read from the plan would be compared character by character with each key.
-function internal(s) {
-  return Object.keys({ [s]: 0 })[0];
-}
-
 // Every node a keyword links to, by reference or nesting.
 function links(k) {
-  switch (k[0]) {
-    case 'R':
-    case 'j':
-    case 'c':
-    case 'X':
-    case 'K':
-    case '!':
-    case 'V':
-      return [k[1]];
-    case 'A':
-      return k[2] === null ? k[1] : [...k[1], k[2]];
-    case 'P':
-    case 'pp':
-    case 'e':
-      return k[1].map((p) => p[1]);
-    case '=':
-      return k[2].map((p) => p[1]);
-    case '&':
-    case '|':
-    case '1':
-      return k[1];
-    case '?':
-      return k.slice(1).filter((n) => n !== null);
-    default:
-      return [];
-  }
+  return k[0] === 'R' || k[0] === 'j' ? [k[1]] : nested(k);
 }
 
 // The longest chain of links from the root, or Infinity when links loop (recursion) or the
