@@ -250,8 +250,16 @@ class Owned {
 }
 
 export class Contract extends Owned {
+  // The verdict tier validate() asks, once built (null: none); `tiers` keeps what decides it.
+  #verdictTier = undefined;
+
   constructor(handle) {
     super(handle, wasm.WasmContract, 'use Contract.compile(schema, options) to create a Contract');
+  }
+
+  free() {
+    this.#verdictTier = undefined;
+    super.free();
   }
 
   /** Compiles (or takes from the cache) the contract for `schema`, given as an object or JSON text. */
@@ -304,9 +312,13 @@ export class Contract extends Owned {
   validate(value) {
     // The tier answers a valid value alone; anything else takes the module's path below.
     // A contract without a tier keeps null here: built once, not asked for again.
-    const tier = tiers.has(this) ? tiers.get(this) : this.#tier();
-    if (tier !== null && tier(value) === true) return { valid: true, data: value };
-    const text = jsonTextOf(value);
+    let tier = this.#verdictTier;
+    if (tier === undefined) tier = this.#verdictTier = tiers.has(this) ? tiers.get(this) : this.#tier();
+    const verdict = tier === null ? undefined : tier(value);
+    if (verdict === true) return { valid: true, data: value };
+    // An invalid value the tier looked at is plain data: its text is JSON.stringify's, with
+    // nothing for jsonTextOf to look for.
+    const text = verdict === false ? JSON.stringify(value) : jsonTextOf(value);
     const len = toInput(text);
     const failure = handleOf(this).validateText(len);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };

@@ -144,3 +144,167 @@ test('the tier is eval-free: no code generation in its source, and it runs where
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout.trim(), '[true,true,false]');
 });
+
+// What the module's path alone answers (a custom format function keeps a contract off the tier):
+// the verdict and error, or the TypeError's message.
+function moduleAnswer(contract, value) {
+  try {
+    return contract.validate(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return { typeError: e.message };
+  }
+}
+
+test('plain data is established where the checks look and walked where they do not, as the module would read it', () => {
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  const cyclic = { a: 'x' };
+  cyclic.b = { c: cyclic };
+  const nullProto = Object.assign(Object.create(null), { a: 'x', b: 1 });
+  const hiddenToJSON = { a: 'x', b: {} };
+  Object.defineProperty(hiddenToJSON.b, 'toJSON', { value: () => 1, enumerable: false });
+  const arrayToJSON = { a: 'x', b: [1] };
+  Object.defineProperty(arrayToJSON.b, 'toJSON', { value: () => 2, enumerable: false });
+  const extraArrayMember = { a: 'x', b: Object.assign([1, 2], { note: 'not JSON' }) };
+  const schemas = [
+    { type: 'object', properties: { a: { type: 'string' } } },
+    { type: 'object', properties: { a: { type: 'string' }, b: { type: 'object' } } },
+    { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: ['object', 'array', 'number', 'string', 'null'] } },
+    { type: 'object', required: ['a'] },
+    { properties: { a: {}, b: { items: { properties: { c: true } } } } },
+    { anyOf: [{ type: 'string' }, { type: 'object', properties: { a: { const: 'x' } } }] },
+    { not: { type: 'number' } },
+    { type: 'object', patternProperties: { '^b': {} }, properties: { a: { enum: ['x', 'y'] } } },
+    { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+    { type: 'array', items: { type: 'object' } },
+    { type: 'object', properties: { a: { type: 'string' }, b: { type: 'object', properties: { c: { type: 'string' } } } } },
+    { type: 'object', properties: { a: { type: 'string' }, b: { type: 'array', items: { type: 'number' } } } },
+    {},
+  ];
+  const values = [
+    { a: 'x' },
+    { a: 'x', b: NaN },
+    { a: 'x', b: Infinity },
+    { a: 'x', b: -Infinity },
+    { a: 'x', b: -0 },
+    { a: 'x', b: 1n },
+    { a: 'x', b: undefined },
+    { a: undefined },
+    { a: 'x', b: [1, , 2] }, // eslint-disable-line no-sparse-arrays
+    { a: 'x', b: { c: { d: [undefined] } } },
+    { a: 'x', b: { c: { d: [1n] } } },
+    { a: 'x', b: () => 1 },
+    { a: 'x', b: Symbol('s') },
+    { a: 'x', [Symbol('key')]: 1 },
+    { a: 'x', b: new Date(0) },
+    { a: 'x', b: new Point() },
+    new Point(),
+    { a: 'x', b: new Number(1) },
+    { a: 'x', b: { toJSON: () => 1 } },
+    { a: 'x', b: { c: { toJSON: () => 1 } } },
+    hiddenToJSON,
+    arrayToJSON,
+    extraArrayMember,
+    { a: 'x', '\ud800': 1 },
+    { a: 'x\udc00' },
+    { a: 'x', b: 'y\ud800z' },
+    { a: 'x', b: ['\udfff'] },
+    { a: 'x', b: 2 ** 60 },
+    { a: 'x', b: 2 ** 53 },
+    nullProto,
+    cyclic,
+    [{ a: 'x' }, { b: NaN }],
+    [{ a: 'x' }, [1n]],
+    'x\ud800',
+    NaN,
+    undefined,
+  ];
+  const mismatches = [];
+  for (const schema of schemas) {
+    const pair = bothBackends(schema, { draft: '2020-12' });
+    const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+    for (const [i, v] of values.entries()) {
+      const id = `${JSON.stringify(schema)} × value ${i}`;
+      const expected = moduleAnswer(reference, v);
+      for (const contract of pair) {
+        const { verdict, backend } = contract[tierVerdict](v);
+        // The tier answers true only where the module's path finds the value valid, and false
+        // only where it finds it invalid: a value the module refuses with a TypeError is unknown.
+        if (verdict !== undefined && (expected.typeError !== undefined || verdict !== expected.valid)) mismatches.push(`${id}: ${backend} ${verdict}, module ${JSON.stringify(expected)}`);
+        const got = moduleAnswer(contract, v);
+        try {
+          assert.deepEqual(got, expected);
+        } catch {
+          mismatches.push(`${id}: validate (${backend}) ${JSON.stringify(got)}, module ${JSON.stringify(expected)}`);
+        }
+      }
+    }
+    [...pair, reference].forEach((c) => c.free());
+  }
+  assert.deepEqual(mismatches, []);
+});
+
+test('a toJSON put on Object.prototype or Array.prototype leaves every value to the module', () => {
+  const schema = { type: 'object', properties: { a: { type: 'array' } } };
+  const pair = bothBackends(schema, { draft: '2020-12' });
+  const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+  for (const proto of [Object.prototype, Array.prototype]) {
+    proto.toJSON = function () {
+      return 1;
+    };
+    try {
+      for (const contract of pair) {
+        assert.equal(contract[tierVerdict]({ a: [1] }).verdict, undefined);
+        assert.deepEqual(contract.validate({ a: [1] }), reference.validate({ a: [1] }));
+      }
+    } finally {
+      delete proto.toJSON;
+    }
+  }
+  for (const contract of pair) assert.equal(contract[tierVerdict]({ a: [1] }).verdict, true);
+});
+
+test('values at and just past the output limits, where the checks look and where they walk', () => {
+  const schemas = [{}, { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array' } } } }, { properties: { a: { type: 'string' } } }, { type: 'object', additionalProperties: { type: 'string' } }];
+  const nest = (n) => (n === 0 ? 1 : [nest(n - 1)]);
+  const mismatches = [];
+  for (const schema of schemas) {
+    for (const options of [{ maxDepth: 3 }, { maxDepth: 4 }, { maxOutputBytes: 20 }, { maxOutputBytes: 200 }]) {
+      const pair = bothBackends(schema, { draft: '2020-12', ...options });
+      const reference = Contract.compile(schema, { draft: '2020-12', ...options, formats: { unused: () => true } });
+      const values = [nest(2), nest(3), nest(4), nest(5), { a: 'x'.repeat(9) }, { a: 'x'.repeat(10) }, { a: 'x'.repeat(12) }, { a: 'é'.repeat(6) }, { a: 'x'.repeat(180) }, { a: 'x'.repeat(195) }, { a: '😀'.repeat(47) }, { a: { b: { c: { d: 'x' } } } }];
+      for (const v of values) {
+        const text = JSON.stringify(v);
+        const expected = reference.validate(v).valid;
+        const id = `${JSON.stringify(schema)} ${JSON.stringify(options)} × ${text.slice(0, 40)} (${Buffer.byteLength(text)} bytes)`;
+        for (const contract of pair) {
+          const { verdict, backend } = contract[tierVerdict](v);
+          if (verdict !== undefined && verdict !== expected) mismatches.push(`${id}: ${backend} ${verdict}, module ${expected}`);
+          if (contract.validate(v).valid !== expected) mismatches.push(`${id}: validate (${backend})`);
+        }
+      }
+      [...pair, reference].forEach((c) => c.free());
+    }
+  }
+  assert.deepEqual(mismatches, []);
+});
+
+test('a multipleOf of a power of two below 1 agrees with the module\'s decimal rule', () => {
+  const numbers = [0, -0, 0.5, 1.5, -2.5, 0.25, 0.75, 0.125, 0.1, 0.3, 1e-7, 1e-30, 5e-324, 7, 3.0000000000000004, 0.30000000000000004, 123456789012.5, 99999999999999.5, 1e14 + 0.5, 2 ** 52 + 0.5, 1125899906842624.2, 2 ** 53, 1e20, 1.7976931348623157e308, 0.0009765625, 1.0009765625];
+  const mismatches = [];
+  const counts = tally();
+  for (const multipleOf of [0.5, 0.25, 0.125, 2 ** -10, 0.1, 0.3, 1.5]) {
+    const pair = bothBackends({ multipleOf }, { draft: '2020-12' });
+    for (const n of numbers) {
+      const m = compare(pair, n, counts, `multipleOf ${multipleOf} × ${n}`);
+      if (m !== null) mismatches.push(m);
+    }
+    pair.forEach((c) => c.free());
+  }
+  assert.deepEqual(mismatches, []);
+  assert.ok(counts.alone > 70, JSON.stringify(counts));
+});

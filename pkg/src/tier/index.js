@@ -56,14 +56,18 @@ export function tierOf(planText, judge, options) {
     }
     calls = 0;
     try {
+      if (verdict(value)) {
+        misses = 0;
+        return true;
+      }
+      // The checks stop at the first failure, which may come before a part that is not plain
+      // data: such a value is the module's (its TypeError), as one that fails is.
       if (!isPlainJson(value, maxDepth, maxBytes)) return undefined;
-      const valid = verdict(value);
-      if (valid) misses = 0;
-      else if (adaptive && ++misses >= MISSES) {
+      if (adaptive && ++misses >= MISSES) {
         misses = 0;
         skip = SKIPPED;
       }
-      return valid;
+      return false;
     } catch (e) {
       if (e === UNKNOWN) {
         if (calls > limit) skip = SKIPPED;

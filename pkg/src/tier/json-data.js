@@ -1,74 +1,106 @@
-// Whether a JavaScript value is plain JSON data the tier can judge exactly as the module would
-// judge its JSON.stringify text, within the contract's output limits. Anything else (toJSON,
-// boxed primitives, class instances, undefined, functions, symbols, BigInt, NaN, a lone
-// surrogate, an integer beyond 2^53 whose printed digits are not the double's value, a value
-// deeper or possibly longer than the limits, a cycle) is left to the module's path, which gives
-// today's answer or TypeError.
+// Plain JSON data: what the tier can judge exactly as the module would judge its JSON.stringify
+// text, within the contract's output limits. Anything else (toJSON, boxed primitives, class
+// instances, raw JSON objects, undefined, functions, symbols, BigInt, NaN, a lone surrogate, an
+// integer beyond 2^53 whose printed digits are not the double's value, a value deeper or
+// possibly longer than the limits, a cycle) is left to the module's path, which gives today's
+// answer or TypeError.
+//
+// Both backends establish plainness as part of their own checks (a `type: "string"` check also
+// looks for a lone surrogate, an object's check also looks at its prototype); `plainUnits` walks
+// only what the schema does not look into.
 
-const MAX_EXACT = 2 ** 53;
+/** Thrown when the tier cannot answer exactly; the caller takes the module's path. */
+export const UNKNOWN = Symbol('output-contract tier unknown');
+
+/** 2^53: every finite double of greater magnitude is an integer whose digits may not be its value. */
+export const MAX_EXACT = 2 ** 53;
+
 // `isWellFormed` is recent (Node 20, 2023 browsers); the regular expression finds the same lone
 // surrogates where it is missing.
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const wellFormed = typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
+export const hasIsWellFormed = typeof String.prototype.isWellFormed === 'function';
+export const wellFormed = hasIsWellFormed ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
 const ObjectProto = Object.prototype;
 const ArrayProto = Array.prototype;
-const hasOwn = Object.hasOwn ?? ((o, k) => ObjectProto.hasOwnProperty.call(o, k));
+const { getPrototypeOf } = Object;
+const { isArray } = Array;
+const { hasOwnProperty } = ObjectProto;
 
 /**
- * True when `value` is plain JSON data whose text is at most `maxBytes` UTF-8 bytes long (an
- * upper bound is counted: 6 bytes a UTF-16 unit of a string, the longest escape) and at most
- * `maxDepth` containers deep (as the module counts depth).
+ * Whether an object with a null prototype is JSON.rawJSON's (its text is written as it is):
+ * only such objects can be, and only where the runtime has them.
  */
-export function isPlainJson(value, maxDepth, maxBytes) {
-  // An own toJSON is a function, which the walk refuses; an inherited one can only come from
-  // the two prototypes plain data has, looked at once here rather than at each object.
-  if (ObjectProto.toJSON !== undefined || ArrayProto.toJSON !== undefined) return false;
-  const bytes = walk(value, maxDepth, maxBytes);
-  return bytes >= 0 && bytes <= maxBytes;
+export const isRawJson = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON : () => false;
+
+// The output limit is kept with a bound counted in units of 6 bytes (the longest a UTF-16 unit
+// of a string can be written: `\u001f`): each UTF-16 unit of a string or a member name is one
+// unit, and each value a slot of SLOT units (30 bytes: a separator, a member name's quotes and
+// colon, and the value's own punctuation or the longest number JSON.stringify writes,
+// -1.2345678901234567e-308).
+export const SLOT = 5;
+export const UNIT_BYTES = 6;
+
+/**
+ * The units (see SLOT) of plain data's text beyond its own slot, or throws UNKNOWN when `v` is
+ * not plain data or holds containers more than `room` deep.
+ */
+export function plainUnits(v, room) {
+  // The kinds by how often outputs hold them.
+  if (typeof v === 'string') {
+    if (wellFormed(v)) return v.length;
+    throw UNKNOWN;
+  }
+  if (typeof v === 'object') return v === null ? 0 : containerUnits(v, room);
+  // Also false for NaN and ±Infinity.
+  if (typeof v === 'number') {
+    if (v >= -MAX_EXACT && v <= MAX_EXACT) return 0;
+    throw UNKNOWN;
+  }
+  if (typeof v === 'boolean') return 0;
+  throw UNKNOWN;
 }
 
-// The bound on the value's text length in bytes, or -1 when it is not plain data (or past the
-// limits). `room` is how many more containers may nest; `budget` the bytes left.
-function walk(v, room, budget) {
-  switch (typeof v) {
-    case 'string':
-      return wellFormed(v) ? v.length * 6 + 2 : -1;
-    case 'number':
-      // 24 bytes: the longest number JSON.stringify writes (-1.2345678901234567e-308).
-      return Number.isFinite(v) && !(Math.abs(v) > MAX_EXACT && Number.isInteger(v)) ? 24 : -1;
-    case 'boolean':
-      return 5;
-    case 'object':
-      break;
-    default:
-      return -1;
-  }
-  if (v === null) return 4;
-  // Bounded depth also ends a walk around a cycle.
-  if (room === 0) return -1;
-  let bytes = 2;
-  if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== ArrayProto) return -1;
+function containerUnits(v, room) {
+  // Bounded depth also ends a walk around a cycle. An own toJSON (the prototypes' are checked
+  // once a call) is looked up on its own: it may not be enumerable.
+  if (room <= 0 || v.toJSON !== undefined) throw UNKNOWN;
+  if (isArray(v)) {
+    if (getPrototypeOf(v) !== ArrayProto) throw UNKNOWN;
     // A hole reads as undefined, which JSON.stringify writes as null: not plain.
-    for (let i = 0; i < v.length; i++) {
-      const b = walk(v[i], room - 1, budget - bytes);
-      if (b < 0) return -1;
-      bytes += b + 1;
-      if (bytes > budget) return -1;
-    }
-    return bytes;
+    const n = v.length;
+    let units = SLOT * n;
+    for (let i = 0; i < n; i++) units += plainUnits(v[i], room - 1);
+    return units;
   }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== ObjectProto && proto !== null) return -1;
-  // for-in walks V8's enum cache (no array per object, as Object.keys makes); hasOwn keeps the
+  const proto = getPrototypeOf(v);
+  if (proto !== ObjectProto && (proto !== null || isRawJson(v))) throw UNKNOWN;
+  let units = 0;
+  // for-in walks V8's enum cache (no array per object, as Object.keys makes), and
+  // hasOwnProperty.call on its keys is optimized to a check of the object's shape; it keeps the
   // own keys Object.keys and JSON.stringify see.
   for (const k in v) {
-    if (!hasOwn(v, k)) continue;
-    if (!wellFormed(k)) return -1;
-    const b = walk(v[k], room - 1, budget - bytes);
-    if (b < 0) return -1;
-    bytes += b + k.length * 6 + 4;
-    if (bytes > budget) return -1;
+    if (!hasOwnProperty.call(v, k)) continue;
+    if (!wellFormed(k)) throw UNKNOWN;
+    units += plainUnits(v[k], room - 1) + k.length + SLOT;
   }
-  return bytes;
+  return units;
+}
+
+/** Whether JSON.stringify would call a toJSON found on a prototype plain data has. */
+export function prototypesTouched() {
+  return ObjectProto.toJSON !== undefined || ArrayProto.toJSON !== undefined;
+}
+
+/**
+ * True when `value` is plain JSON data whose text is at most `maxBytes` UTF-8 bytes long (by the
+ * bound above) and at most `maxDepth` containers deep (as the module counts depth).
+ */
+export function isPlainJson(value, maxDepth, maxBytes) {
+  if (prototypesTouched()) return false;
+  try {
+    return (plainUnits(value, maxDepth) + SLOT) * UNIT_BYTES <= maxBytes;
+  } catch (e) {
+    if (e === UNKNOWN || e instanceof RangeError) return false;
+    throw e;
+  }
 }

@@ -25,17 +25,32 @@ export function planPatternTester(plan, i) {
   return Number.isSafeInteger(i) && typeof source === 'string' && plan.linear?.[i] === 1 ? patternTester(source) : null;
 }
 
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
-const TIME = /^(\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[zZ]|([+-])(\d\d):(\d\d))$/;
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const OCTET = /^(?:0|[1-9]\d{0,2})$/;
 
-function date(s) {
-  const m = DATE.exec(s);
-  if (m === null) return false;
-  const y = +m[1];
-  const month = +m[2];
-  const d = +m[3];
+// Dates and times are read a character at a time: no match arrays or slices per string.
+
+// The ASCII digit at i, or -1 (also past the end).
+function digit(s, i) {
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+// The two digits at i as a number, or -1.
+function two(s, i) {
+  const a = digit(s, i);
+  const b = digit(s, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+}
+
+// RFC 3339 full-date (`YYYY-MM-DD`) at s[start, start + 10), the whole of s up to `end`.
+function dateAt(s, start, end) {
+  if (end - start !== 10 || s.charCodeAt(start + 4) !== 0x2d || s.charCodeAt(start + 7) !== 0x2d) return false;
+  const century = two(s, start);
+  const rest = two(s, start + 2);
+  const month = two(s, start + 5);
+  const d = two(s, start + 8);
+  if (century < 0 || rest < 0 || month < 0 || d < 0) return false;
+  const y = century * 100 + rest;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   let days;
   if (month === 2) days = leap ? 29 : 28;
@@ -45,28 +60,58 @@ function date(s) {
   return d >= 1 && d <= days;
 }
 
-// RFC 3339 full-time; a leap second (60) only where the UTC time is 23:59.
-function time(s) {
-  const m = TIME.exec(s);
-  if (m === null) return false;
-  const h = +m[1];
-  const min = +m[2];
-  const sec = +m[3];
-  if (h > 23 || min > 59 || sec > 60) return false;
-  let utc = h * 60 + min;
-  if (m[4] !== undefined) {
-    const oh = +m[5];
-    const om = +m[6];
-    if (oh > 23 || om > 59) return false;
-    const t = utc + (m[4] === '+' ? -1 : 1) * (oh * 60 + om);
-    utc = ((t % 1440) + 1440) % 1440;
+function date(s) {
+  return dateAt(s, 0, s.length);
+}
+
+// RFC 3339 full-time (`hh:mm:ss[.frac](Z|±hh:mm)`) from i to the end of s; a leap second (60)
+// only where the UTC time is 23:59.
+function timeAt(s, i) {
+  const h = two(s, i);
+  const min = two(s, i + 3);
+  const sec = two(s, i + 6);
+  if (h < 0 || min < 0 || sec < 0 || s.charCodeAt(i + 2) !== 0x3a || s.charCodeAt(i + 5) !== 0x3a) return false;
+  let j = i + 8;
+  if (s.charCodeAt(j) === 0x2e) {
+    const from = ++j;
+    while (digit(s, j) >= 0) j++;
+    if (j === from) return false;
   }
+  const sign = s.charCodeAt(j);
+  let utc = h * 60 + min;
+  if (sign === 0x5a || sign === 0x7a) {
+    if (j + 1 !== s.length) return false;
+  } else if (sign === 0x2b || sign === 0x2d) {
+    const oh = two(s, j + 1);
+    const om = two(s, j + 4);
+    if (oh < 0 || om < 0 || s.charCodeAt(j + 3) !== 0x3a || j + 6 !== s.length) return false;
+    if (oh > 23 || om > 59) return false;
+    const t = utc + (sign === 0x2b ? -1 : 1) * (oh * 60 + om);
+    utc = ((t % 1440) + 1440) % 1440;
+  } else return false;
+  if (h > 23 || min > 59 || sec > 60) return false;
   return sec < 60 || utc === 23 * 60 + 59;
+}
+
+function time(s) {
+  return timeAt(s, 0);
+}
+
+// 8-4-4-4-12 hexadecimal digits.
+function uuid(s) {
+  if (s.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = s.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 0x2d) return false;
+    } else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
 }
 
 function dateTime(s) {
   const t = s.charCodeAt(10);
-  return (t === 0x54 || t === 0x74) && date(s.slice(0, 10)) && time(s.slice(11));
+  return (t === 0x54 || t === 0x74) && dateAt(s, 0, 10) && timeAt(s, 11);
 }
 
 function ipv4(s) {
@@ -136,7 +181,7 @@ function uri(s) {
   return PATH.test(path) && QUERY.test(query) && QUERY.test(fragment);
 }
 
-const FORMATS = { date, time, 'date-time': dateTime, uuid: (s) => UUID.test(s), ipv4, email, uri };
+const FORMATS = { date, time, 'date-time': dateTime, uuid, ipv4, email, uri };
 
 /**
  * `(s) => true | false | undefined` for a built-in format the tier carries, or null (the module
