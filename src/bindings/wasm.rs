@@ -118,6 +118,28 @@ impl WasmContract {
         self.contract.draft().name().to_string()
     }
 
+    /// Why the schema is read in its draft, as JSON text: `{source, message}` and, by source,
+    /// `keyword` and `pointer` (inferred) or `uri` (a dialect or an unknown `$schema`).
+    #[wasm_bindgen(getter, js_name = draftReason)]
+    pub fn draft_reason(&self) -> String {
+        use crate::schema::contract::DraftReason;
+        let reason = self.contract.draft_reason();
+        let mut out = serde_json::Map::new();
+        out.insert("source".into(), reason.source().into());
+        out.insert("message".into(), reason.message(self.contract.draft()).into());
+        match reason {
+            DraftReason::Inferred { keyword, pointer } => {
+                out.insert("keyword".into(), (*keyword).into());
+                out.insert("pointer".into(), pointer.clone().into());
+            }
+            DraftReason::Dialect { uri, .. } | DraftReason::MetaSchema { uri } | DraftReason::OptionForUnknownSchema { uri } => {
+                out.insert("uri".into(), uri.clone().into());
+            }
+            _ => {}
+        }
+        serde_json::Value::Object(out).to_string()
+    }
+
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).
     /// `undefined` when valid, else the canonical error as JSON, whose `raw_output` is empty when
     /// it is the whole text (JS puts it back).

@@ -257,7 +257,7 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator
 }
 
 fn schema_draft(schema: &Value) -> Option<Draft> {
-    schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri)
+    schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_schema_uri)
 }
 
 /// The identifier a subschema declares, if it is one in its draft (before 2019-09, `$ref`
@@ -274,7 +274,7 @@ fn id_of(value: &Value, draft: Draft) -> Option<&str> {
 /// URI ends with `suffix`; `None` when there is no such meta-schema or it lists no vocabularies.
 fn vocabulary(schema: &Value, resources: &std::collections::BTreeMap<String, Value>, suffix: &str) -> Option<bool> {
     let meta_uri = schema.get("$schema").and_then(Value::as_str)?;
-    if Draft::from_meta_schema_uri(meta_uri).is_some() {
+    if Draft::from_schema_uri(meta_uri).is_some() {
         return None;
     }
     let key = uri::normalize(meta_uri);
@@ -504,7 +504,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
             None if !(self.options.formats || self.format_assertion) => return Ok(()),
             None => match format::lookup(name, draft) {
                 Some(check) => format::Check::Builtin(check),
-                None if self.options.refuse_unknown_formats => {
+                // Beside a `pattern` (as Zod writes `xid`, `includes` …), the pattern checks:
+                // the format is an annotation.
+                None if self.options.refuse_unknown_formats && !site.value.get("pattern").is_some_and(Value::is_string) => {
                     return Err(CompileError::UnknownFormat { pointer: format!("{}/format", site.location), format: name.to_string() });
                 }
                 None => return Ok(()),

@@ -96,6 +96,12 @@ impl Draft {
         }
     }
 
+    /// The draft a `$schema` names, by its meta-schema's URI or by a dialect's URI that stands
+    /// for it (see [`Dialect`]).
+    pub fn from_schema_uri(uri: &str) -> Option<Draft> {
+        Draft::from_meta_schema_uri(uri).or_else(|| Dialect::from_uri(uri).map(|_| Draft::Draft202012))
+    }
+
     /// The keyword that holds a schema's own identifier in this draft.
     pub fn id_keyword(self) -> &'static str {
         match self {
@@ -114,6 +120,137 @@ impl Draft {
     /// (before 2019-09).
     pub fn ref_hides_siblings(self) -> bool {
         self <= Draft::Draft7
+    }
+}
+
+/// A `$schema` URI that is not a draft's meta-schema but names a dialect of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `http://json-schema.org/schema#`: the "latest draft" alias, read as Draft 2020-12 (the
+    /// newest draft the library knows; it is what validators that honour the alias resolve it to).
+    Latest,
+    /// OpenAPI 3.1's dialect (`https://spec.openapis.org/oas/3.1/dialect/base`, also with a
+    /// date such as `/dialect/2024-10-25`) and its schema object's meta-schema
+    /// (`…/oas/3.1/schema-base`, `…/oas/3.1/schema/2022-10-07`): Draft 2020-12 with OpenAPI's
+    /// annotation keywords (`discriminator`, `xml`, `externalDocs`, `example`).
+    OpenApi31,
+}
+
+/// The keywords OpenAPI 3.1's vocabulary adds to Draft 2020-12: annotations, never assertions.
+pub const OPENAPI_KEYWORDS: &[&str] = &["discriminator", "xml", "externalDocs", "example"];
+
+impl Dialect {
+    /// The dialect a `$schema` URI names; scheme, a trailing `#` and `/` are not significant.
+    pub fn from_uri(uri: &str) -> Option<Dialect> {
+        let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
+        let u = u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u);
+        if u == "json-schema.org/schema" {
+            return Some(Dialect::Latest);
+        }
+        let rest = u.strip_prefix("spec.openapis.org/oas/3.1/")?;
+        let dated = |s: &str| s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+        let known = match rest.split_once('/') {
+            None => rest == "schema-base" || rest == "schema",
+            Some(("dialect", tail)) => tail == "base" || dated(tail),
+            Some(("schema-base" | "schema", tail)) => dated(tail),
+            Some(_) => false,
+        };
+        known.then_some(Dialect::OpenApi31)
+    }
+
+    /// How people write it in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            Dialect::Latest => "the latest-draft alias",
+            Dialect::OpenApi31 => "the OpenAPI 3.1 dialect",
+        }
+    }
+}
+
+/// Whether a `$schema` URI names Draft 3, which the library does not compile.
+pub fn is_draft3_uri(uri: &str) -> bool {
+    let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
+    let u = u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u);
+    u == "json-schema.org/draft-03/schema"
+}
+
+/// Keywords that exist in Draft 2020-12 but not in Draft 7: a schema using them is written for
+/// the later drafts. `$defs` is apart: it holds reference targets in every draft (see
+/// [`infer`]).
+const LATER_ONLY: &[&str] = &[
+    "prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+    "$anchor", "$dynamicRef", "$dynamicAnchor", "minContains", "maxContains", "contentSchema",
+];
+
+/// Keywords that Draft 2020-12 dropped: a schema using them is written for an earlier draft
+/// (`items` counts when it is an array, the tuple form 2020-12 spells `prefixItems`).
+const EARLIER_ONLY: &[&str] = &["dependencies", "additionalItems", "$recursiveRef", "$recursiveAnchor"];
+
+/// A keyword found by [`infer`], with the JSON Pointer of the schema object it is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub keyword: &'static str,
+    pub pointer: String,
+}
+
+/// What the keywords of a schema without `$schema` say about its draft.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inferred {
+    /// Nothing marks a draft: the default applies.
+    Nothing,
+    /// Only keywords of Draft 2019-09/2020-12 (or `$defs` without any earlier-only keyword).
+    Later(Found),
+    /// Only keywords that Draft 2020-12 dropped.
+    Earlier(Found),
+    /// Both: a schema no one draft reads whole.
+    Mixed { later: Found, earlier: Found },
+}
+
+/// Reads the draft a schema without `$schema` is written for from the keywords it uses: the
+/// first later-only and the first earlier-only keyword in document order. Subschemas that
+/// declare their own `$schema` are their own dialect and are not read.
+pub fn infer(schema: &serde_json::Value) -> Inferred {
+    let mut later: Option<Found> = None;
+    let mut defs: Option<Found> = None;
+    let mut earlier: Option<Found> = None;
+    let mut todo = vec![(String::new(), schema, 0usize)];
+    while let Some((pointer, value, depth)) = todo.pop() {
+        let Some(obj) = value.as_object() else { continue };
+        if depth > super::keywords::MAX_WALK_DEPTH || (depth > 0 && obj.contains_key("$schema")) {
+            continue;
+        }
+        let found = |keyword: &'static str| Some(Found { keyword, pointer: pointer.clone() });
+        if later.is_none() {
+            later = LATER_ONLY.iter().find(|k| obj.contains_key(**k)).and_then(|k| found(k));
+        }
+        if defs.is_none() && obj.contains_key("$defs") {
+            defs = found("$defs");
+        }
+        if earlier.is_none() {
+            earlier = EARLIER_ONLY.iter().find(|k| obj.contains_key(**k)).and_then(|k| found(k));
+            if earlier.is_none() && obj.get("items").is_some_and(serde_json::Value::is_array) {
+                earlier = found("items");
+            }
+        }
+        let mark = todo.len();
+        super::keywords::subschemas(obj, |_| true, |key, sub, step| {
+            let mut at = format!("{pointer}/{}", crate::json::path::escape_pointer_token(key));
+            if let Some(token) = step.token() {
+                at.push('/');
+                at.push_str(&crate::json::path::escape_pointer_token(&token));
+            }
+            todo.push((at, sub, depth + 1));
+        });
+        // Reversed, so the first subschema is read first (document order).
+        if let Some(added) = todo.get_mut(mark..) {
+            added.reverse();
+        }
+    }
+    match (later, defs, earlier) {
+        (Some(later), _, Some(earlier)) => Inferred::Mixed { later, earlier },
+        (Some(found), _, None) | (None, Some(found), None) => Inferred::Later(found),
+        (None, _, Some(found)) => Inferred::Earlier(found),
+        (None, None, None) => Inferred::Nothing,
     }
 }
 
@@ -190,7 +327,7 @@ mod tests {
             "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum",
             "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
             "items", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
-            "required", "additionalProperties", "definitions", "properties", "patternProperties",
+            "required", "additionalProperties", "definitions", "$defs", "properties", "patternProperties",
             "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
         ];
         const DRAFT4: &[&str] = &["id", "additionalItems", "dependencies"];
@@ -202,14 +339,14 @@ mod tests {
         const DRAFT201909: &[&str] = &[
             "$id", "additionalItems", "const", "contains", "propertyNames", "examples", "$comment", "if",
             "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
-            "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs",
+            "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
             "dependentSchemas", "dependentRequired", "unevaluatedItems", "unevaluatedProperties",
             "maxContains", "minContains", "deprecated",
         ];
         const DRAFT202012: &[&str] = &[
             "$id", "const", "contains", "propertyNames", "examples", "$comment", "if", "then", "else",
             "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "$anchor",
-            "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$defs", "dependentSchemas",
+            "$dynamicRef", "$dynamicAnchor", "$vocabulary", "dependentSchemas",
             "dependentRequired", "unevaluatedItems", "unevaluatedProperties", "maxContains",
             "minContains", "deprecated", "prefixItems",
         ];
