@@ -263,3 +263,74 @@ fn typebox_ids_and_refs_resolve() {
     assert!(!c.is_valid(&json!({"customer": {}, "items": []})));
     assert!(!c.is_valid(&json!({"customer": {"name": "a"}, "items": [{"sku": "ab"}]})));
 }
+
+/// A discriminated union as Pydantic writes it (`discriminator` beside `oneOf`, `mapping` to the
+/// branches' `$ref`s) and as Zod writes it (the tag a `const` in each branch, `anyOf`).
+fn unions() -> Vec<Value> {
+    let defs = json!({
+        "Cat": {"type": "object", "properties": {"kind": {"const": "cat", "title": "Kind"}, "lives": {"type": "integer", "maximum": 9}}, "required": ["kind", "lives"], "title": "Cat"},
+        "Dog": {"type": "object", "properties": {"kind": {"const": "dog", "title": "Kind"}, "good": {"type": "boolean"}}, "required": ["kind", "good"], "title": "Dog"}
+    });
+    let pydantic = json!({
+        "$defs": defs,
+        "type": "object", "title": "Owner",
+        "properties": {"pet": {
+            "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+            "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}},
+            "title": "Pet"
+        }},
+        "required": ["pet"]
+    });
+    let zod = json!({
+        "type": "object",
+        "properties": {"pet": {
+            "anyOf": [
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "cat"}, "lives": {"type": "integer", "maximum": 9}}, "required": ["kind", "lives"], "additionalProperties": false},
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "dog"}, "good": {"type": "boolean"}}, "required": ["kind", "good"], "additionalProperties": false}
+            ],
+            "discriminator": {"propertyName": "kind"}
+        }},
+        "required": ["pet"]
+    });
+    vec![pydantic, zod]
+}
+
+#[test]
+fn a_discriminator_names_the_branch_reported() {
+    use output_contract::agent::stream::{OutputStream, StopReason, StreamOptions};
+    for schema in unions() {
+        let c = compile(&schema);
+        assert!(c.is_valid(&json!({"pet": {"kind": "dog", "good": true}})));
+        // A dog with a cat's member: without the tag, the cat branch (one error) would be nearer
+        // than the dog branch (two); the tag says dog.
+        let cases = [
+            (r#"{"pet": {"kind": "dog", "lives": 3}}"#, 1, "required"),
+            (r#"{"pet": {"kind": "cat", "lives": 12}}"#, 0, "maximum"),
+            (r#"{"pet": {"kind": "dog", "good": "yes"}}"#, 1, "type"),
+        ];
+        for (text, branch, keyword) in cases {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let violations = c.violations(&value);
+            assert!(!violations.is_empty(), "{text}");
+            assert!(violations.iter().all(|v| v.branch.as_ref().map(|b| b.index) == Some(branch)), "{text}: {violations:?}");
+            assert!(violations.iter().any(|v| v.keyword == keyword), "{text}: {violations:?}");
+            // The stream's early violations are the final error's, byte by byte.
+            let mut s = OutputStream::new(&c, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+            let mut early = Vec::new();
+            for b in text.as_bytes() {
+                early = s.push(std::slice::from_ref(b)).early_violations;
+            }
+            let last = match s.finish(StopReason::Stop, None) {
+                output_contract::StreamOutcome::Failed { error, .. } => error.violations,
+                output_contract::StreamOutcome::Retry { violations, .. } => violations,
+                other => panic!("{text}: {other:?}"),
+            };
+            assert!(!early.is_empty(), "{text}: no early violation");
+            let key = |v: &output_contract::Violation| (v.path.clone(), v.keyword.clone(), v.message.clone(), v.schema_path.clone(), v.branch.clone());
+            let last: Vec<_> = last.iter().map(key).collect();
+            for v in &early {
+                assert!(last.contains(&key(v)), "{text}: early {v:?} is not in the final error {last:?}");
+            }
+        }
+    }
+}

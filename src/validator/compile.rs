@@ -11,6 +11,9 @@ use crate::validator::draft::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeSet, HashMap};
 
+mod discriminator;
+pub(crate) use discriminator::Selector;
+
 pub(crate) struct SchemaNode {
     pub kws: Vec<Kw>,
     /// The schema resource the node belongs to (its dynamic scope entry).
@@ -22,6 +25,8 @@ pub(crate) struct SchemaNode {
     /// another document (a resource, or a root reached through its `$id`), so tools that read the
     /// compiled graph (schema comparison) can name the place they talk about.
     pub location: String,
+    /// As a branch of a disjunction with a `discriminator`: the tag values that select it.
+    pub selected_by: Option<Box<Selector>>,
 }
 
 pub(crate) struct Resource {
@@ -443,7 +448,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         };
         let resource = self.resource(&base);
         let index = self.nodes.len();
-        self.nodes.push(SchemaNode { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone() });
+        self.nodes.push(SchemaNode { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone(), selected_by: None });
         self.memo.insert(key, index);
         self.queue.push((index, Site { value: site.value, base, draft, location: site.location.clone(), based: true }));
         Ok(index)
@@ -558,6 +563,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
                 let mut nodes = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
                     nodes.push(self.child(site, item, &[key, &i.to_string()])?);
+                }
+                if key != "allOf" {
+                    self.discriminator(obj, site, items, &nodes)?;
                 }
                 kws.push(match key {
                     "allOf" => Kw::AllOf(nodes),
