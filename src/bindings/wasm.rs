@@ -122,22 +122,25 @@ impl WasmContract {
     /// `keyword` and `pointer` (inferred) or `uri` (a dialect or an unknown `$schema`).
     #[wasm_bindgen(getter, js_name = draftReason)]
     pub fn draft_reason(&self) -> String {
+        use crate::json::writer::{write_key, write_str};
         use crate::schema::contract::DraftReason;
         let reason = self.contract.draft_reason();
-        let mut out = serde_json::Map::new();
-        out.insert("source".into(), reason.source().into());
-        out.insert("message".into(), reason.message(self.contract.draft()).into());
-        match reason {
-            DraftReason::Inferred { keyword, pointer } => {
-                out.insert("keyword".into(), (*keyword).into());
-                out.insert("pointer".into(), pointer.clone().into());
-            }
-            DraftReason::Dialect { uri, .. } | DraftReason::MetaSchema { uri } | DraftReason::OptionForUnknownSchema { uri } => {
-                out.insert("uri".into(), uri.clone().into());
-            }
-            _ => {}
+        let mut out = String::new();
+        write_key(&mut out, true, "source");
+        write_str(&mut out, reason.source());
+        write_key(&mut out, false, "message");
+        write_str(&mut out, &reason.message(self.contract.draft()));
+        let fields: [(&str, &str); 2] = match reason {
+            DraftReason::Inferred { keyword, pointer } => [("keyword", keyword), ("pointer", pointer)],
+            DraftReason::Dialect { uri, .. } | DraftReason::MetaSchema { uri } | DraftReason::OptionForUnknownSchema { uri } => [("uri", uri), ("", "")],
+            _ => [("", ""); 2],
+        };
+        for (name, value) in fields.iter().filter(|(name, _)| !name.is_empty()) {
+            write_key(&mut out, false, name);
+            write_str(&mut out, value);
         }
-        serde_json::Value::Object(out).to_string()
+        out.push('}');
+        out
     }
 
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).

@@ -81,12 +81,7 @@ impl Draft {
     /// The draft a `$schema` URI names; `None` for a URI that is not one of the five meta-schemas.
     /// Scheme (`http`/`https`), a trailing `#` and a trailing `/` are not significant.
     pub fn from_meta_schema_uri(uri: &str) -> Option<Draft> {
-        let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
-        let u = u
-            .strip_prefix("https://")
-            .or_else(|| u.strip_prefix("http://"))
-            .unwrap_or(u);
-        match u {
+        match bare_uri(uri) {
             "json-schema.org/draft-04/schema" => Some(Draft::Draft4),
             "json-schema.org/draft-06/schema" => Some(Draft::Draft6),
             "json-schema.org/draft-07/schema" => Some(Draft::Draft7),
@@ -142,8 +137,7 @@ pub const OPENAPI_KEYWORDS: &[&str] = &["discriminator", "xml", "externalDocs", 
 impl Dialect {
     /// The dialect a `$schema` URI names; scheme, a trailing `#` and `/` are not significant.
     pub fn from_uri(uri: &str) -> Option<Dialect> {
-        let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
-        let u = u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u);
+        let u = bare_uri(uri);
         if u == "json-schema.org/schema" {
             return Some(Dialect::Latest);
         }
@@ -169,9 +163,14 @@ impl Dialect {
 
 /// Whether a `$schema` URI names Draft 3, which the library does not compile.
 pub fn is_draft3_uri(uri: &str) -> bool {
+    bare_uri(uri) == "json-schema.org/draft-03/schema"
+}
+
+/// A `$schema` URI without what does not tell meta-schemas apart: the scheme (`http`/`https`),
+/// a trailing `#` and a trailing `/`.
+fn bare_uri(uri: &str) -> &str {
     let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
-    let u = u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u);
-    u == "json-schema.org/draft-03/schema"
+    u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u)
 }
 
 /// Keywords that exist in Draft 2020-12 but not in Draft 7: a schema using them is written for
@@ -210,16 +209,30 @@ pub enum Inferred {
 /// first later-only and the first earlier-only keyword in document order. Subschemas that
 /// declare their own `$schema` are their own dialect and are not read.
 pub fn infer(schema: &serde_json::Value) -> Inferred {
-    let mut later: Option<Found> = None;
-    let mut defs: Option<Found> = None;
-    let mut earlier: Option<Found> = None;
-    let mut todo = vec![(String::new(), schema, 0usize)];
-    while let Some((pointer, value, depth)) = todo.pop() {
+    // Each subschema's step from its parent (the keyword and the token below it), so a pointer
+    // is written only for the keywords found, not for every subschema walked.
+    let mut steps: Vec<(usize, &str, Option<String>)> = Vec::new();
+    let pointer = |steps: &[(usize, &str, Option<String>)], mut at: usize| {
+        let mut tokens = Vec::new();
+        while let Some((up, key, token)) = steps.get(at) {
+            tokens.extend(token.as_deref());
+            tokens.push(*key);
+            at = *up;
+        }
+        tokens.iter().rev().fold(String::new(), |mut out, t| {
+            out.push('/');
+            out.push_str(&crate::json::path::escape_pointer_token(t));
+            out
+        })
+    };
+    let (mut later, mut defs, mut earlier): (Option<Found>, Option<Found>, Option<Found>) = (None, None, None);
+    let mut todo = vec![(usize::MAX, schema, 0usize)];
+    while let Some((at, value, depth)) = todo.pop() {
         let Some(obj) = value.as_object() else { continue };
         if depth > super::keywords::MAX_WALK_DEPTH || (depth > 0 && obj.contains_key("$schema")) {
             continue;
         }
-        let found = |keyword: &'static str| Some(Found { keyword, pointer: pointer.clone() });
+        let found = |keyword: &'static str| Some(Found { keyword, pointer: pointer(&steps, at) });
         if later.is_none() {
             later = LATER_ONLY.iter().find(|k| obj.contains_key(**k)).and_then(|k| found(k));
         }
@@ -234,12 +247,8 @@ pub fn infer(schema: &serde_json::Value) -> Inferred {
         }
         let mark = todo.len();
         super::keywords::subschemas(obj, |_| true, |key, sub, step| {
-            let mut at = format!("{pointer}/{}", crate::json::path::escape_pointer_token(key));
-            if let Some(token) = step.token() {
-                at.push('/');
-                at.push_str(&crate::json::path::escape_pointer_token(&token));
-            }
-            todo.push((at, sub, depth + 1));
+            steps.push((at, key, step.token()));
+            todo.push((steps.len() - 1, sub, depth + 1));
         });
         // Reversed, so the first subschema is read first (document order).
         if let Some(added) = todo.get_mut(mark..) {

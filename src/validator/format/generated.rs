@@ -117,8 +117,9 @@ fn jwt(s: &str) -> bool {
     if !base64url(payload) || !base64url(signature) {
         return false;
     }
-    let Some(bytes) = decode_base64url(header) else { return false };
-    let Ok(serde_json::Value::Object(header)) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return false };
+    // Read as text (`from_str`), the parser the module already carries, not a second one for bytes.
+    let Some(text) = decode_base64url(header).and_then(|b| String::from_utf8(b).ok()) else { return false };
+    let Ok(serde_json::Value::Object(header)) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
     let alg = header.get("alg").is_some_and(|a| a.as_str().is_some_and(|a| !a.is_empty()));
     alg && header.get("typ").is_none_or(|t| t == "JWT")
 }
