@@ -314,6 +314,8 @@ fn a_discriminator_names_the_branch_reported() {
             assert!(!violations.is_empty(), "{text}");
             assert!(violations.iter().all(|v| v.branch.as_ref().map(|b| b.index) == Some(branch)), "{text}: {violations:?}");
             assert!(violations.iter().any(|v| v.keyword == keyword), "{text}: {violations:?}");
+            // The one-pass path's located report is the full path's.
+            assert_eq!(c.check_text(text).err(), c.validate_text(text).err(), "{text}");
             // The stream's early violations are the final error's, byte by byte.
             let mut s = OutputStream::new(&c, StreamOptions { max_retries: 0, ..StreamOptions::default() });
             let mut early = Vec::new();
