@@ -320,6 +320,41 @@ mod tests {
     }
 
     #[test]
+    fn dialects_by_their_uris() {
+        assert_eq!(Dialect::from_uri("http://json-schema.org/schema#"), Some(Dialect::Latest));
+        assert_eq!(Dialect::from_uri("https://json-schema.org/schema"), Some(Dialect::Latest));
+        for uri in [
+            "https://spec.openapis.org/oas/3.1/dialect/base",
+            "https://spec.openapis.org/oas/3.1/dialect/2024-11-10",
+            "https://spec.openapis.org/oas/3.1/schema-base",
+            "https://spec.openapis.org/oas/3.1/schema-base/2025-09-15",
+            "https://spec.openapis.org/oas/3.1/schema/2022-10-07",
+        ] {
+            assert_eq!(Dialect::from_uri(uri), Some(Dialect::OpenApi31), "{uri}");
+            assert_eq!(Draft::from_schema_uri(uri), Some(Draft::Draft202012), "{uri}");
+        }
+        for uri in ["https://spec.openapis.org/oas/3.0/schema/2021-09-28", "https://spec.openapis.org/oas/3.1/dialect/2024", "https://example.com/schema", "http://json-schema.org/draft-03/schema#"] {
+            assert_eq!(Draft::from_schema_uri(uri), None, "{uri}");
+        }
+        assert!(is_draft3_uri("http://json-schema.org/draft-03/schema#") && !is_draft3_uri("http://json-schema.org/draft-04/schema#"));
+    }
+
+    #[test]
+    fn infers_from_the_first_keyword_of_each_era() {
+        use serde_json::json;
+        let found = |keyword, pointer: &str| Found { keyword, pointer: pointer.to_string() };
+        assert_eq!(infer(&json!({"type": "object"})), Inferred::Nothing);
+        assert_eq!(infer(&json!({"properties": {"a~b": {"items": [{}]}}})), Inferred::Earlier(found("items", "/properties/a~0b")));
+        assert_eq!(infer(&json!({"properties": {"a": {"$defs": {}}}, "allOf": [{"unevaluatedProperties": false}]})), Inferred::Later(found("unevaluatedProperties", "/allOf/0")));
+        assert_eq!(
+            infer(&json!({"$defs": {"x": {"prefixItems": [{}]}}, "dependencies": {}})),
+            Inferred::Mixed { later: found("prefixItems", "/$defs/x"), earlier: found("dependencies", "") }
+        );
+        // Under `enum`, `const` or `default` nothing is a schema.
+        assert_eq!(infer(&json!({"enum": [{"prefixItems": []}], "default": {"$defs": {}}})), Inferred::Nothing);
+    }
+
+    #[test]
     fn keywords_belong_to_their_drafts() {
         assert!(!Draft::Draft7.knows("prefixItems"));
         assert!(Draft::Draft202012.knows("prefixItems"));
