@@ -336,3 +336,14 @@ fn a_discriminator_names_the_branch_reported() {
         }
     }
 }
+
+#[test]
+fn typebox_refs_to_schemas_given_as_resources_resolve() {
+    // `Type.Ref(Customer)` in an object, `Customer` (with `$id: "Customer"`) given beside it.
+    let customer = json!({"$id": "Customer", "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    let schema = json!({"type": "object", "properties": {"customer": {"$ref": "Customer"}}, "required": ["customer"]});
+    let options = Options { resources: [("Customer".to_string(), customer)].into_iter().collect(), ..Options::default() };
+    let c = Contract::compile(&schema, &options).unwrap();
+    assert!(c.is_valid(&json!({"customer": {"name": "a"}})));
+    assert!(!c.is_valid(&json!({"customer": {}})));
+}

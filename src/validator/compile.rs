@@ -235,7 +235,9 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator
     let mut c = Compiler {
         options,
         registry: Registry { resources: HashMap::new(), anchors: HashMap::new(), recursive: BTreeSet::new() },
-        pending: options.resources.iter().map(|(k, v)| (uri::normalize(k).to_string(), v)).collect(),
+        // A relative key (TypeBox's `Customer`) names its document as a relative `$ref` does:
+        // resolved against the default base.
+        pending: options.resources.iter().map(|(k, v)| (uri::normalize(&uri::resolve(uri::DEFAULT_BASE, uri::normalize(k))).to_string(), v)).collect(),
         nodes: Vec::new(),
         queue: Vec::new(),
         memo: HashMap::new(),
