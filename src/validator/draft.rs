@@ -212,39 +212,18 @@ pub fn infer(schema: &serde_json::Value) -> Inferred {
     // Each subschema's step from its parent (the keyword and the token below it), so a pointer
     // is written only for the keywords found, not for every subschema walked.
     let mut steps: Vec<(usize, &str, Option<String>)> = Vec::new();
-    let pointer = |steps: &[(usize, &str, Option<String>)], mut at: usize| {
-        let mut tokens = Vec::new();
-        while let Some((up, key, token)) = steps.get(at) {
-            tokens.extend(token.as_deref());
-            tokens.push(*key);
-            at = *up;
-        }
-        tokens.iter().rev().fold(String::new(), |mut out, t| {
-            out.push('/');
-            out.push_str(&crate::json::path::escape_pointer_token(t));
-            out
-        })
-    };
-    let (mut later, mut defs, mut earlier): (Option<Found>, Option<Found>, Option<Found>) = (None, None, None);
+    // The first keyword of each kind, with the subschema it is in (an index into `steps`).
+    let (mut later, mut defs, mut earlier): (Option<Seen>, Option<Seen>, Option<Seen>) = (None, None, None);
     let mut todo = vec![(usize::MAX, schema, 0usize)];
     while let Some((at, value, depth)) = todo.pop() {
         let Some(obj) = value.as_object() else { continue };
         if depth > super::keywords::MAX_WALK_DEPTH || (depth > 0 && obj.contains_key("$schema")) {
             continue;
         }
-        let found = |keyword: &'static str| Some(Found { keyword, pointer: pointer(&steps, at) });
-        if later.is_none() {
-            later = LATER_ONLY.iter().find(|k| obj.contains_key(**k)).and_then(|k| found(k));
-        }
-        if defs.is_none() && obj.contains_key("$defs") {
-            defs = found("$defs");
-        }
-        if earlier.is_none() {
-            earlier = EARLIER_ONLY.iter().find(|k| obj.contains_key(**k)).and_then(|k| found(k));
-            if earlier.is_none() && obj.get("items").is_some_and(serde_json::Value::is_array) {
-                earlier = found("items");
-            }
-        }
+        let first = |list: &[&'static str]| list.iter().find(|k| obj.contains_key(**k)).map(|k| (*k, at));
+        later = later.or_else(|| first(LATER_ONLY));
+        defs = defs.or_else(|| first(&["$defs"]));
+        earlier = earlier.or_else(|| first(EARLIER_ONLY)).or_else(|| obj.get("items").filter(|i| i.is_array()).map(|_| ("items", at)));
         let mark = todo.len();
         super::keywords::subschemas(obj, |_| true, |key, sub, step| {
             steps.push((at, key, step.token()));
@@ -255,12 +234,33 @@ pub fn infer(schema: &serde_json::Value) -> Inferred {
             added.reverse();
         }
     }
-    match (later, defs, earlier) {
+    let found = |(keyword, at): Seen| Found { keyword, pointer: pointer_of(&steps, at) };
+    match (later.map(found), defs, earlier.map(found)) {
         (Some(later), _, Some(earlier)) => Inferred::Mixed { later, earlier },
-        (Some(found), _, None) | (None, Some(found), None) => Inferred::Later(found),
-        (None, _, Some(found)) => Inferred::Earlier(found),
+        (Some(later), _, None) => Inferred::Later(later),
+        (None, Some(defs), None) => Inferred::Later(found(defs)),
+        (None, _, Some(earlier)) => Inferred::Earlier(earlier),
         (None, None, None) => Inferred::Nothing,
     }
+}
+
+/// A keyword found by `infer`, and the subschema it is in (an index into its steps).
+type Seen = (&'static str, usize);
+
+/// The JSON Pointer of subschema `at` from the steps that lead to it.
+fn pointer_of(steps: &[(usize, &str, Option<String>)], mut at: usize) -> String {
+    let mut tokens = Vec::new();
+    while let Some((up, key, token)) = steps.get(at) {
+        tokens.extend(token.as_deref());
+        tokens.push(*key);
+        at = *up;
+    }
+    let mut out = String::new();
+    for t in tokens.iter().rev() {
+        out.push('/');
+        out.push_str(&crate::json::path::escape_pointer_token(t));
+    }
+    out
 }
 
 impl fmt::Display for Draft {

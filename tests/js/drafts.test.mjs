@@ -174,4 +174,9 @@ test('TypeBox-shaped $ids and $refs resolve', () => {
   const c = Contract.compile(schema);
   assert.equal(c.validate({ customer: { name: 'a' }, items: [{ sku: 'AB' }] }).valid, true);
   assert.equal(c.validate({ customer: { name: 'a' }, items: [{ sku: 'ab' }] }).valid, false);
+  // `Type.Ref(Customer)` with `Customer` given beside it, under its relative `$id`.
+  const customer = { $id: 'Customer', type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+  const order = Contract.compile({ type: 'object', properties: { customer: { $ref: 'Customer' } }, required: ['customer'] }, { resources: { Customer: customer } });
+  assert.equal(order.validate({ customer: { name: 'a' } }).valid, true);
+  assert.equal(order.validate({ customer: {} }).valid, false);
 });
