@@ -14,19 +14,28 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 export interface CompileOptions {
   /**
-   * Draft used when the schema has no `$schema`. Default: `"draft7"`. `"jtd"` reads the schema as
+   * Draft used when the schema has no `$schema`, or a `$schema` the library does not know (a
+   * known draft's or dialect's `$schema` always wins). Without it, a schema without `$schema`
+   * is read as Draft 2020-12 when it uses a keyword of 2019-09/2020-12 (`$defs`, `prefixItems`,
+   * `unevaluatedProperties`, `dependentRequired` …), else as Draft 7 (see
+   * `Contract.draftReason`). `"jtd"` reads the schema as
    * JSON Type Definition (RFC 8927): its rules refuse an invalid schema (a `SchemaError` with the
    * reason), and violations report the RFC's instance and schema paths.
    */
   draft?: Draft;
   /**
    * Refuse keywords that would never be checked: those the draft does not know, and in Drafts 4,
-   * 6 and 7 validation keywords beside `$ref` (those drafts ignore them); and unknown formats.
+   * 6 and 7 validation keywords beside `$ref` (those drafts ignore them); a schema without
+   * `$schema` that mixes keywords of Draft 2020-12 with ones it dropped; and unknown formats
+   * (but for one beside a `pattern`, which checks the value: the format is an annotation).
    * Default: `true`.
    */
   strict?: boolean;
   /**
-   * `true` (the default) asserts the built-in formats in every draft; `false` makes `format` an
+   * `true` (the default) asserts the built-in formats in every draft (a format of a later draft,
+   * such as `uuid` under Draft 7, too, as Ajv with ajv-formats does), Zod 4's string formats
+   * included (`base64`, `base64url`, `e164`, `cuid`, `cuid2`, `ulid`, `nanoid`, `jwt`, `cidrv4`,
+   * `cidrv6`, `mac`, `hex`, `emoji`, checked as Zod defines them); `false` makes `format` an
    * annotation. An object adds custom formats by name, as Ajv's `formats` option (or
    * `addFormat`) does: they are asserted whatever the default for the built-in ones, on strings
    * only (other values pass), and strict mode knows their names. A custom name overrides a
@@ -178,6 +187,22 @@ export declare class FreedError extends Error {
 }
 
 /**
+ * Why a contract reads its schema in the draft it does. `source`: `"schema"` (its `$schema` names
+ * the draft), `"dialect"` (a URI that stands for a draft: `http://json-schema.org/schema#`,
+ * OpenAPI 3.1's dialect), `"meta_schema"` (a custom meta-schema among the resources),
+ * `"option"` (no `$schema`: the `draft` option), `"option_for_unknown_schema"` (a `$schema` the
+ * library does not know: the `draft` option decides), `"inferred"` (no `$schema`, no option: a
+ * Draft 2019-09/2020-12 keyword such as `$defs` or `prefixItems`, at `pointer`), `"default"`.
+ */
+export interface DraftReason {
+  source: 'schema' | 'dialect' | 'meta_schema' | 'option' | 'option_for_unknown_schema' | 'inferred' | 'default';
+  message: string;
+  keyword?: string;
+  pointer?: string;
+  uri?: string;
+}
+
+/**
  * A compiled output contract. `T`, given to `Contract.compile<T>`, is the type of the values it
  * accepts as far as TypeScript is told (nothing checks that it matches the schema): the default
  * of `validate`'s and `validateText`'s type parameter, and `~standard.types`.
@@ -189,6 +214,8 @@ export declare class Contract<T = unknown> {
   readonly schemaId: string;
   readonly agentId: string | null;
   readonly draft: Draft;
+  /** Why the schema is read in `draft` (its `$schema`, the `draft` option, the keywords it uses …). */
+  readonly draftReason: DraftReason;
   /**
    * Validates a value (as its JSON form); every violation is collected. A value JSON cannot carry
    * — a cycle, `NaN` or `±Infinity`, a `BigInt`, `undefined` or a function at the root or in an
@@ -702,6 +729,16 @@ export type DiagnosticCode =
   | 'keyword_from_other_draft'
   // A warning: an `$id` beside `$ref` in Drafts 4–7, where it is ignored.
   | 'id_beside_ref'
+  // Notes on the draft: read from the keywords used (no `$schema`: `Contract.draftReason`), or
+  // from a dialect's URI; a warning when the `draft` option decides for an unknown `$schema`.
+  | 'draft_inferred'
+  | 'dialect_alias'
+  | 'unknown_schema_uri'
+  // Notes on formats: one a later draft defines (asserted all the same), one that schema
+  // generators write (Zod's), and an unknown one beside a `pattern` (an annotation).
+  | 'format_from_later_draft'
+  | 'format_extension'
+  | 'format_annotation'
   // Authoring lints.
   | 'root_not_object'
   | 'no_properties'

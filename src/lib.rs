@@ -51,9 +51,9 @@ pub use check::output::OutputLimits;
 pub use report::canonical::{failure_envelope, format_child_result, format_violation, OutputValidationError, ResultEnvelope};
 pub use report::violation::{Branch, Violation};
 pub use schema::cache::{CacheStats, ContractCache};
-pub use schema::contract::{Contract, Options};
+pub use schema::contract::{Contract, DraftReason, Options};
 pub use schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
-pub use validator::draft::Draft;
+pub use validator::draft::{Dialect, Draft};
 pub use validator::format::{CustomFormat, FormatFn};
 
 /// Internals that the fuzz targets and the pattern tests drive directly; not a stable API.

@@ -305,6 +305,11 @@ export class Contract extends Owned {
     return handleOf(this).draft;
   }
 
+  /** Why the schema is read in `draft`: `{ source, message, keyword?, pointer?, uri? }`. */
+  get draftReason() {
+    return JSON.parse(handleOf(this).draftReason);
+  }
+
   /**
    * Validates a JavaScript value (as its JSON form: what would be sent or stored). A value JSON
    * cannot carry (a cycle, NaN, a BigInt, …) throws a TypeError naming where it is.

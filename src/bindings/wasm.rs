@@ -118,6 +118,31 @@ impl WasmContract {
         self.contract.draft().name().to_string()
     }
 
+    /// Why the schema is read in its draft, as JSON text: `{source, message}` and, by source,
+    /// `keyword` and `pointer` (inferred) or `uri` (a dialect or an unknown `$schema`).
+    #[wasm_bindgen(getter, js_name = draftReason)]
+    pub fn draft_reason(&self) -> String {
+        use crate::json::writer::{write_key, write_str};
+        use crate::schema::contract::DraftReason;
+        let reason = self.contract.draft_reason();
+        let mut out = String::new();
+        write_key(&mut out, true, "source");
+        write_str(&mut out, reason.source());
+        write_key(&mut out, false, "message");
+        write_str(&mut out, &reason.message(self.contract.draft()));
+        let fields: [(&str, &str); 2] = match reason {
+            DraftReason::Inferred { keyword, pointer } => [("keyword", keyword), ("pointer", pointer)],
+            DraftReason::Dialect { uri, .. } | DraftReason::MetaSchema { uri } | DraftReason::OptionForUnknownSchema { uri } => [("uri", uri), ("", "")],
+            _ => [("", ""); 2],
+        };
+        for (name, value) in fields.iter().filter(|(name, _)| !name.is_empty()) {
+            write_key(&mut out, false, name);
+            write_str(&mut out, value);
+        }
+        out.push('}');
+        out
+    }
+
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).
     /// `undefined` when valid, else the canonical error as JSON, whose `raw_output` is empty when
     /// it is the whole text (JS puts it back).

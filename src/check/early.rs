@@ -294,6 +294,9 @@ struct Route {
 
 const NO_ROUTE: u32 = u32::MAX;
 
+/// A discriminated disjunction whose tag selects no branch (`Checker::chosen`).
+const UNMAPPED: usize = usize::MAX;
+
 /// The constraints that apply at one location: a conjunction of nodes (each with the evaluation
 /// path that reached it) and of disjunctions.
 #[derive(Clone)]
@@ -301,8 +304,18 @@ enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
     /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
-    /// branch reported for it once is the one reported at every location below it.
-    Any(&'static str, u32, Vec<Expr>),
+    /// branch reported for it once is the one reported at every location below it. `Tagged`
+    /// when a `discriminator` names its branches.
+    Any(&'static str, u32, Vec<Expr>, Option<Tagged>),
+}
+
+/// A discriminated disjunction (`validator::Selector`): its branches' nodes, and how far below
+/// the disjunction's own location this copy of it is (1: a member of its object, where the tag
+/// is read).
+#[derive(Clone)]
+struct Tagged {
+    depth: u8,
+    branches: std::sync::Arc<[NodeId]>,
 }
 
 /// Per open location: its constraints and what has been seen of its value.
@@ -439,7 +452,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, _, xs) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(xs) | Expr::Any(_, _, xs, _) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -496,7 +509,8 @@ impl Checker {
         for (kw, branches) in &node.any {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
-            parts.push(Expr::Any(kw, id, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
+            let tagged = self.schema.validator.branch_tag(branches).map(|_| Tagged { depth: 0, branches: branches.as_slice().into() });
+            parts.push(Expr::Any(kw, id, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
         }
         Expr::All(parts)
     }
@@ -506,7 +520,10 @@ impl Checker {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
-            Expr::Any(kw, id, xs) => Expr::Any(kw, *id, xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::Any(kw, id, xs, tagged) => {
+                let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
+                Expr::Any(kw, *id, xs.iter().map(|x| self.child(x, segment)).collect(), tagged)
+            }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
                 let validator = &self.schema.validator;
@@ -587,7 +604,10 @@ impl Checker {
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, id, xs) => {
+            Expr::Any(kw, id, xs, tagged) => {
+                if let Some(t) = tagged {
+                    self.read_tag(*id, t, check, path);
+                }
                 let mut failed = Vec::with_capacity(xs.len());
                 for x in xs {
                     match self.eval(x, check, path) {
@@ -600,6 +620,14 @@ impl Checker {
                 // each branch gave here); and keep to it, so that later checks below this
                 // disjunction do not mix in another branch's violations.
                 let chosen = self.chosen.borrow().get(id).copied();
+                // A discriminated disjunction reports the branch its tag names, as the final
+                // error does: until the tag is read, nothing (but a value that is no object, or
+                // the whole object once complete, whose errors the final error ranks alike).
+                let whole = tagged.as_ref().is_some_and(|t| t.depth == 0) && matches!(check, Check::Begin(_) | Check::End(_));
+                if tagged.is_some() && chosen.is_none() && !whole {
+                    return Ok(());
+                }
+                let chosen = chosen.filter(|c| *c != UNMAPPED);
                 let ranks = failed.iter().map(|v| Some(crate::validator::rank(v.iter().any(|f| f.wrong_type), v.iter().map(|f| f.errors).sum())));
                 let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
                     return Ok(());
@@ -617,6 +645,18 @@ impl Checker {
                 }
                 Err(found)
             }
+        }
+    }
+
+    /// At a discriminated disjunction's tag (a member of its object, complete): the branch its
+    /// value selects is the one reported from then on (`UNMAPPED` when it selects none: the
+    /// branches are ranked as any disjunction's).
+    fn read_tag(&self, id: u32, tagged: &Tagged, check: &Check<'_>, path: &InstancePath) {
+        let (1, Check::End(Value::String(value)), Some(Segment::Key(key))) = (tagged.depth, check, path.segments().last()) else { return };
+        let validator = &self.schema.validator;
+        if validator.branch_tag(&tagged.branches) == Some(key.as_str()) {
+            let index = validator.branch_for(&tagged.branches, value).unwrap_or(UNMAPPED);
+            self.chosen.borrow_mut().entry(id).or_insert(index);
         }
     }
 

@@ -9,7 +9,7 @@
 //! UTF-16 code units, as editors and JavaScript strings count them.
 
 use crate::agent::config::{shape_diagnostics, ConfigCode};
-use crate::schema::contract::{self, Contract, Options};
+use crate::schema::contract::{self, Contract, DraftReason, Options};
 use crate::validator::draft::{drafts_knowing, Draft};
 use crate::validator::keywords::{self, MAX_WALK_DEPTH};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
@@ -192,14 +192,19 @@ pub fn check_schema(text: &str, options: &CheckOptions) -> CheckReport {
     }
     let objects = subschemas(&schema);
     let draft = match Contract::compile(&schema, &compile) {
-        Ok(c) => c.draft(),
+        Ok(c) => {
+            drafts_and_formats(&mut report, &c, &objects, &options.formats);
+            c.draft()
+        }
         Err(e) => {
-            let draft = schema
-                .get("$schema")
-                .and_then(Value::as_str)
-                .and_then(Draft::from_meta_schema_uri)
-                .filter(|_| options.draft != Some(Draft::Jtd))
-                .unwrap_or(options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT));
+            let draft = contract::detect_draft(&schema, &compile).map(|(d, _)| d).unwrap_or_else(|_| {
+                schema
+                    .get("$schema")
+                    .and_then(Value::as_str)
+                    .and_then(Draft::from_schema_uri)
+                    .filter(|_| options.draft != Some(Draft::Jtd))
+                    .unwrap_or(options.draft.unwrap_or(crate::validator::draft::DEFAULT_DRAFT))
+            });
             // The meta-schema can report one problem through several of its branches.
             let mut seen = BTreeSet::new();
             for issue in e.issues.iter().filter(|i| seen.insert((i.pointer.as_str(), i.message.as_str()))) {
@@ -306,7 +311,7 @@ fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema:
         SchemaErrorKind::MetaSchema if unknown_types(report, issue, objects) => return,
         SchemaErrorKind::UnknownFormat => {
             let name = schema.pointer(&issue.pointer).and_then(Value::as_str).unwrap_or_default();
-            let built_in = FORMATS.into_iter().filter(|f| format::lookup(f, draft).is_some());
+            let built_in = FORMATS.into_iter().chain(format::GENERATED).filter(|f| format::lookup(f, draft).is_some());
             let known: Vec<&str> = built_in.chain(custom_formats.iter().map(String::as_str)).collect();
             if let Some(near) = nearest(name, &known, &FORMAT_ALIASES) {
                 let message = format!("unknown format {name:?} (did you mean {near:?}?): it would never be checked");
@@ -318,6 +323,78 @@ fn compile_issue(report: &mut Report, issue: &SchemaIssue, draft: Draft, schema:
         _ => (issue.kind.as_str(), At::Value, None),
     };
     report.add(Severity::Error, code, &issue.pointer, at, issue.message.clone(), fix);
+}
+
+/// What decided the draft, when it is not plain (`draft_inferred`, `dialect`, and the warning
+/// `unknown_schema_uri`); and the formats the draft in effect does not define although the
+/// library asserts them (`format_from_later_draft`, `format_extension`), or does not know and
+/// leaves to the `pattern` beside them (`format_annotation`).
+fn drafts_and_formats(report: &mut Report, contract: &Contract, objects: &[Object], custom_formats: &[String]) {
+    let draft = contract.draft();
+    if draft == Draft::Jtd {
+        return;
+    }
+    let reason = contract.draft_reason();
+    match reason {
+        DraftReason::Inferred { keyword, pointer } => {
+            let at = format!("{pointer}/{}", escape_pointer_token(keyword));
+            let message = format!("add \"$schema\": \"{}\" at the root", draft.meta_schema_uri());
+            report.add(Severity::Info, "draft_inferred", &at, At::Key, reason.message(draft), Some(fix(message, None)));
+        }
+        DraftReason::Dialect { .. } => report.add(Severity::Info, "dialect_alias", "/$schema", At::Value, reason.message(draft), None),
+        DraftReason::OptionForUnknownSchema { .. } => {
+            let message = format!("name the draft in \"$schema\" (\"{}\") so the schema says what it means wherever it is used", draft.meta_schema_uri());
+            report.add(Severity::Warning, "unknown_schema_uri", "/$schema", At::Value, reason.message(draft), Some(fix(message, None)));
+        }
+        _ => {}
+    }
+    let validator = contract.validator();
+    let mut notes: Vec<(String, String)> = Vec::new();
+    keywords::for_each_node(validator.root(), |n| validator.keywords(n), |n| {
+        let location = validator.location(n);
+        for kw in validator.keywords(n) {
+            if let (crate::validator::Kw::Format(format::Check::Builtin(_), name), false) = (kw, location.contains('#')) {
+                notes.push((format!("{location}/format"), name.clone()));
+            }
+        }
+        true
+    });
+    crate::sort::sort(&mut notes);
+    notes.dedup();
+    for (pointer, name) in notes {
+        match format::since(&name) {
+            Some(since) if since > draft => report.add(
+                Severity::Info,
+                "format_from_later_draft",
+                &pointer,
+                At::Value,
+                format!("format {name:?} is defined by {} and later; it is asserted in {} too, as other validators (Ajv with ajv-formats) do", since.title(), draft.title()),
+                None,
+            ),
+            Some(_) => {}
+            None => report.add(
+                Severity::Info,
+                "format_extension",
+                &pointer,
+                At::Value,
+                format!("format {name:?} is no JSON Schema format but one schema generators write (Zod's); the library asserts it as Zod defines it"),
+                None,
+            ),
+        }
+    }
+    for (pointer, map) in objects {
+        let Some(Value::String(name)) = map.get("format") else { continue };
+        if map.get("pattern").is_some_and(Value::is_string) && format::lookup(name, draft).is_none() && !custom_formats.contains(name) {
+            report.add(
+                Severity::Info,
+                "format_annotation",
+                &format!("{pointer}/format"),
+                At::Value,
+                format!("format {name:?} is not one the library knows: it is an annotation here, and the \"pattern\" beside it checks the value"),
+                None,
+            );
+        }
+    }
 }
 
 fn fix(message: String, replacement: Option<String>) -> Fix {

@@ -1,7 +1,7 @@
 //! A compiled output contract: the schema compiled once, with the options that decide what
 //! "valid" means (draft, strictness, formats, resources, limits).
 
-use crate::validator::draft::{Draft, DEFAULT_DRAFT};
+use crate::validator::draft::{self, Dialect, Draft, Found, Inferred, DEFAULT_DRAFT};
 use crate::schema::error::{SchemaError, SchemaErrorKind, SchemaIssue};
 use crate::check::extract::{self, ExtractOptions, Extraction};
 use crate::check::output::{self, OutputLimits};
@@ -28,11 +28,13 @@ pub const DEFAULT_RECEIVED_LIMIT: usize = 256;
 pub const DEFAULT_MAX_SCHEMA_BYTES: usize = 16 * 1024 * 1024;
 pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 256;
 
-/// How to compile a contract. `Options::default()` is the product's behaviour: Draft-7 unless
-/// `$schema` says otherwise, strict keywords, formats asserted.
+/// How to compile a contract. `Options::default()` is the product's behaviour: the draft of
+/// `$schema`, else the one the keywords used say (Draft 2020-12 for its keywords, else Draft 7),
+/// strict keywords, formats asserted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Used when the schema has no `$schema`; a `$schema` always wins.
+    /// Used when the schema has no `$schema`, or one that names no draft or dialect the library
+    /// knows; a known `$schema` always wins. `None`: read from the keywords (`DraftReason`).
     pub draft: Option<Draft>,
     /// Refuse keywords the draft does not know (and formats the library cannot check).
     pub strict: bool,
@@ -117,6 +119,7 @@ pub(crate) struct Compiled {
     schema_id: String,
     agent_id: Option<String>,
     draft: Draft,
+    draft_reason: DraftReason,
     limits: OutputLimits,
     raw_output_limit: usize,
     pub(crate) fingerprint: u64,
@@ -157,7 +160,7 @@ impl Contract {
     pub(crate) fn compile_with_fingerprint(schema: &Value, options: &Options, fingerprint: Fingerprint) -> Result<Contract, SchemaError> {
         check_schema_limits(schema, options)?;
         check_custom_formats(options)?;
-        let draft = detect_draft(schema, options)?;
+        let (draft, draft_reason) = detect_draft(schema, options)?;
 
         let mut issues = meta::check(schema, draft);
         // A JTD schema's unknown keywords are among its rules' issues, strict or not.
@@ -183,6 +186,7 @@ impl Contract {
                 schema_id,
                 agent_id: options.agent_id.clone(),
                 draft,
+                draft_reason,
                 limits: options.limits,
                 raw_output_limit: options.raw_output_limit,
                 fingerprint: fingerprint.contract,
@@ -202,6 +206,11 @@ impl Contract {
 
     pub fn draft(&self) -> Draft {
         self.inner.draft
+    }
+
+    /// Why the schema is read in that draft (`$schema`, the option, the keywords it uses …).
+    pub fn draft_reason(&self) -> &DraftReason {
+        &self.inner.draft_reason
     }
 
     pub fn schema(&self) -> &Value {
@@ -472,50 +481,148 @@ const MAX_META_SCHEMA_CHAIN: usize = 8;
 /// its chain of meta-schemas ends in.
 fn custom_meta_schema(schema: &Value, options: &Options) -> Option<Draft> {
     let mut uri = schema.get("$schema")?.as_str()?;
-    if Draft::from_meta_schema_uri(uri).is_some() {
+    if Draft::from_schema_uri(uri).is_some() {
         return None;
     }
     for _ in 0..MAX_META_SCHEMA_CHAIN {
         // Keyed as the compiler keys the resources, so that both find the same document.
         let doc = options.resources.iter().find(|(k, _)| engine::uri::normalize(k) == engine::uri::normalize(uri))?.1;
         uri = doc.get("$schema")?.as_str()?;
-        if let Some(draft) = Draft::from_meta_schema_uri(uri) {
+        if let Some(draft) = Draft::from_schema_uri(uri) {
             return Some(draft);
         }
     }
     None
 }
 
-/// `$schema` wins (a custom meta-schema among the resources counts as its base draft); then the
-/// `draft` option; then Draft-7.
-fn detect_draft(schema: &Value, options: &Options) -> Result<Draft, SchemaError> {
+/// Why a contract reads its schema in the draft it does (`Contract::draft_reason`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DraftReason {
+    /// `$schema` names the draft's meta-schema.
+    Schema,
+    /// `$schema` names a dialect of the draft by another URI (the latest-draft alias, OpenAPI 3.1).
+    Dialect { uri: String, dialect: Dialect },
+    /// `$schema` names a custom meta-schema among the resources, whose chain ends in the draft.
+    MetaSchema { uri: String },
+    /// No `$schema`: the `draft` option.
+    Option,
+    /// `$schema` names nothing the library knows: the `draft` option decides.
+    OptionForUnknownSchema { uri: String },
+    /// No `$schema` and no option: a keyword only the draft's era has, at `pointer`.
+    Inferred { keyword: &'static str, pointer: String },
+    /// No `$schema`, no option and no keyword that marks a draft: the library's default.
+    Default,
+}
+
+impl DraftReason {
+    /// A stable name for what decided (`"schema"`, `"dialect"`, `"meta_schema"`, `"option"`,
+    /// `"option_for_unknown_schema"`, `"inferred"`, `"default"`).
+    pub fn source(&self) -> &'static str {
+        match self {
+            DraftReason::Schema => "schema",
+            DraftReason::Dialect { .. } => "dialect",
+            DraftReason::MetaSchema { .. } => "meta_schema",
+            DraftReason::Option => "option",
+            DraftReason::OptionForUnknownSchema { .. } => "option_for_unknown_schema",
+            DraftReason::Inferred { .. } => "inferred",
+            DraftReason::Default => "default",
+        }
+    }
+
+    /// Why, in a sentence: "Draft 2020-12: the schema uses \"$defs\" (at /) and has no \"$schema\"".
+    pub fn message(&self, draft: Draft) -> String {
+        let title = draft.title();
+        match self {
+            DraftReason::Schema => format!("{title}: its \"$schema\" names it"),
+            DraftReason::Dialect { uri, dialect } => format!("{title}: \"$schema\" {uri:?} is {}, read as {title}", dialect.title()),
+            DraftReason::MetaSchema { uri } => format!("{title}: \"$schema\" {uri:?} is a meta-schema among the resources based on it"),
+            DraftReason::Option => format!("{title}: the schema has no \"$schema\" and the draft option says so"),
+            DraftReason::OptionForUnknownSchema { uri } => {
+                format!("{title}: \"$schema\" {uri:?} names no draft the library knows, so the draft option decides")
+            }
+            DraftReason::Inferred { keyword, pointer } => format!(
+                "{title}: the schema has no \"$schema\" and uses {keyword:?} (at {}), a keyword of {title}; add \"$schema\": \"{}\" to say so",
+                if pointer.is_empty() { "the root" } else { pointer.as_str() },
+                draft.meta_schema_uri(),
+            ),
+            DraftReason::Default => format!("{title}: the schema has no \"$schema\" and uses no keyword of a later draft, so the default applies"),
+        }
+    }
+}
+
+/// `$schema` wins (a custom meta-schema among the resources counts as its base draft, a known
+/// dialect as its draft); then the `draft` option; then the keywords the schema uses; then
+/// Draft-7. A `$schema` the library does not know takes the `draft` option when there is one.
+pub(crate) fn detect_draft(schema: &Value, options: &Options) -> Result<(Draft, DraftReason), SchemaError> {
     // A JTD schema has no `$schema` (RFC 8927 refuses the keyword): the option alone says so.
     if options.draft == Some(Draft::Jtd) {
-        return Ok(Draft::Jtd);
+        return Ok((Draft::Jtd, DraftReason::Option));
     }
     if let Some(draft) = custom_meta_schema(schema, options) {
-        return Ok(draft);
+        let uri = schema.get("$schema").and_then(Value::as_str).unwrap_or_default().to_string();
+        return Ok((draft, DraftReason::MetaSchema { uri }));
     }
     match schema.get("$schema") {
-        None => Ok(options.draft.unwrap_or(DEFAULT_DRAFT)),
-        Some(Value::String(uri)) => Draft::from_meta_schema_uri(uri).ok_or_else(|| {
-            SchemaError::single(
-                SchemaIssue::new(
-                    SchemaErrorKind::UnknownDraft,
-                    "/$schema",
-                    format!(
-                        "unknown $schema {uri:?}: supported drafts are 4, 6, 7, 2019-09 and 2020-12 (for example \"{}\")",
-                        Draft::Draft202012.meta_schema_uri()
-                    ),
-                )
-                .with_keyword("$schema")
-                .with_uri(uri.clone()),
-            )
-        }),
+        None => match options.draft {
+            Some(draft) => Ok((draft, DraftReason::Option)),
+            None => inferred_draft(schema, options),
+        },
+        Some(Value::String(uri)) => {
+            if let Some(draft) = Draft::from_meta_schema_uri(uri) {
+                return Ok((draft, DraftReason::Schema));
+            }
+            if let Some(dialect) = Dialect::from_uri(uri) {
+                return Ok((Draft::Draft202012, DraftReason::Dialect { uri: uri.clone(), dialect }));
+            }
+            let issue = |message: String| SchemaError::single(SchemaIssue::new(SchemaErrorKind::UnknownDraft, "/$schema", message).with_keyword("$schema").with_uri(uri.clone()));
+            if draft::is_draft3_uri(uri) {
+                return Err(issue(format!(
+                    "$schema {uri:?} is Draft 3, which the library does not support: its \"required\": true, \"extends\" and \"disallow\" have no meaning in the supported drafts 4, 6, 7, 2019-09 and 2020-12; rewrite the schema for one of them (for example \"{}\")",
+                    Draft::Draft7.meta_schema_uri()
+                )));
+            }
+            match options.draft {
+                Some(draft) => Ok((draft, DraftReason::OptionForUnknownSchema { uri: uri.clone() })),
+                None => Err(issue(format!(
+                    "unknown $schema {uri:?}: supported drafts are 4, 6, 7, 2019-09 and 2020-12 (for example \"{}\"); to compile it under one of them, pass the draft option (draft: \"draft2020-12\")",
+                    Draft::Draft202012.meta_schema_uri()
+                ))),
+            }
+        }
         Some(_) => Err(SchemaError::single(
             SchemaIssue::new(SchemaErrorKind::MetaSchema, "/$schema", "$schema must be a string URI").with_keyword("$schema"),
         )),
     }
+}
+
+/// The draft of a schema with neither `$schema` nor a `draft` option, from the keywords it uses:
+/// those of 2019-09/2020-12 make it Draft 2020-12, else Draft 7. Keywords of both eras are a
+/// schema no draft reads whole: refused in strict mode, Draft 2020-12 otherwise.
+fn inferred_draft(schema: &Value, options: &Options) -> Result<(Draft, DraftReason), SchemaError> {
+    match draft::infer(schema) {
+        Inferred::Nothing | Inferred::Earlier(_) => Ok((DEFAULT_DRAFT, DraftReason::Default)),
+        Inferred::Later(Found { keyword, pointer }) => Ok((Draft::Draft202012, DraftReason::Inferred { keyword, pointer })),
+        Inferred::Mixed { later, earlier } if options.strict => Err(SchemaError::single(mixed_drafts_issue(&later, &earlier))),
+        Inferred::Mixed { later: Found { keyword, pointer }, .. } => Ok((Draft::Draft202012, DraftReason::Inferred { keyword, pointer })),
+    }
+}
+
+/// Strict mode: a schema without `$schema` that uses keywords of Draft 2020-12 and keywords it
+/// dropped. The issue sits at the earlier keyword (the one 2020-12 would never check).
+fn mixed_drafts_issue(later: &Found, earlier: &Found) -> SchemaIssue {
+    let at = |f: &Found| if f.pointer.is_empty() { "the root".to_string() } else { f.pointer.clone() };
+    let earlier_name = if earlier.keyword == "items" { "\"items\" as an array".to_string() } else { format!("{:?}", earlier.keyword) };
+    let message = format!(
+        "the schema mixes drafts: {:?} (at {}) is a Draft 2019-09 / 2020-12 keyword and {earlier_name} (at {}) a keyword of earlier drafts, so no one draft would check both; \
+         add \"$schema\" to say which draft it is (\"{}\" or \"{}\") and write it in that draft's keywords",
+        later.keyword,
+        at(later),
+        at(earlier),
+        Draft::Draft202012.meta_schema_uri(),
+        Draft::Draft7.meta_schema_uri(),
+    );
+    let pointer = format!("{}/{}", earlier.pointer, crate::json::path::escape_pointer_token(earlier.keyword));
+    SchemaIssue::new(SchemaErrorKind::UnknownKeyword, pointer, message).with_keyword(earlier.keyword)
 }
 
 /// How the validator is to read a schema under these options (`resources`: the documents its
@@ -573,7 +680,10 @@ fn compile_issue(error: CompileError) -> SchemaIssue {
         CompileError::UnknownFormat { pointer, format } => SchemaIssue::new(
             SchemaErrorKind::UnknownFormat,
             pointer,
-            format!("unknown format {format:?}: it would never be checked (compile with strict: false to treat it as an annotation)"),
+            format!(
+                "unknown format {format:?}: it would never be checked; define it with the formats option (formats: {{ {}: … }}), add a \"pattern\" beside it, or compile with strict: false to treat every unknown format as an annotation",
+                if format.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !format.is_empty() { format.clone() } else { format!("{format:?}") }
+            ),
         )
         .with_keyword("format"),
     }

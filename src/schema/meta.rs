@@ -73,7 +73,7 @@ fn nested(value: &Value, pointer: &str, depth: usize, issues: &mut Vec<SchemaIss
             here.push_str(&escape_pointer_token(&token));
         }
         // An embedded resource (it has an identifier) may name its own draft.
-        let draft = child.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri);
+        let draft = child.get("$schema").and_then(Value::as_str).and_then(Draft::from_schema_uri);
         if let Some(d) = draft.filter(|d| child.get(d.id_keyword()).is_some()) {
             check_at(child, d, &here, issues);
         }

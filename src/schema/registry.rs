@@ -116,7 +116,7 @@ impl Registry {
     }
 
     fn draft_of(&self, schema: &Value) -> Draft {
-        schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri).or(self.options.draft).unwrap_or(crate::validator::draft::DEFAULT_DRAFT)
+        schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_schema_uri).or(self.options.draft).unwrap_or(crate::validator::draft::DEFAULT_DRAFT)
     }
 
     /// The first schema with this `$id`.

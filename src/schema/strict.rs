@@ -5,7 +5,7 @@
 //! schema object and the specification has every keyword next to it ignored, while other
 //! validators (Ajv) check them, and schemas written for those rely on it.
 
-use crate::validator::draft::{drafts_knowing, keywords, Draft};
+use crate::validator::draft::{drafts_knowing, keywords, Dialect, Draft, OPENAPI_KEYWORDS};
 use crate::validator::keywords::{self as table, Step, MAX_WALK_DEPTH};
 use crate::schema::error::{SchemaErrorKind, SchemaIssue};
 use crate::json::path::escape_pointer_token;
@@ -40,13 +40,16 @@ pub fn ids_beside_ref(schema: &Value, draft: Draft) -> Vec<SchemaIssue> {
 #[derive(Default)]
 struct Walk {
     pointer: String,
+    /// The root's `$schema` is OpenAPI 3.1's dialect: its annotation keywords are allowed.
+    openapi: bool,
     refused: Vec<SchemaIssue>,
     ignored_ids: Vec<SchemaIssue>,
 }
 
 impl Walk {
     fn run(schema: &Value, draft: Draft) -> Walk {
-        let mut walk = Walk::default();
+        let openapi = schema.get("$schema").and_then(Value::as_str).and_then(Dialect::from_uri) == Some(Dialect::OpenApi31);
+        let mut walk = Walk { openapi, ..Walk::default() };
         walk.schema(schema, draft, 0);
         walk
     }
@@ -69,8 +72,10 @@ impl Walk {
         let draft = map
             .get("$schema")
             .and_then(Value::as_str)
-            .and_then(Draft::from_meta_schema_uri)
+            .and_then(Draft::from_schema_uri)
             .unwrap_or(draft);
+        let openapi = self.openapi;
+        let allowed = |k: &str| is_allowed(k, draft) || generator_vocabulary(k, map, openapi);
         // Before 2019-09 a string `$ref` hides every keyword beside it.
         let reference = map.get("$ref").and_then(Value::as_str).filter(|_| draft.ref_hides_siblings());
         let hidden: Vec<&str> = match reference {
@@ -79,7 +84,7 @@ impl Walk {
         };
         for (key, value) in map {
             self.under(key, |w| {
-                if !is_allowed(key, draft) {
+                if !allowed(key) {
                     w.refused.push(unknown_keyword_issue(key, draft, &w.pointer));
                 } else if let (Some(reference), true) = (reference, hidden.contains(&key.as_str())) {
                     w.refused.push(ref_sibling_issue(key, reference, &hidden, draft, &w.pointer));
@@ -102,6 +107,13 @@ impl Walk {
             Step::Name(name) => self.under(name, |w| w.schema(sub, draft, depth + 1)),
         });
     }
+}
+
+/// The annotations of schema generators' vocabularies: OpenAPI's `discriminator` beside
+/// `oneOf`/`anyOf` (Pydantic and OpenAPI documents write it there), and in OpenAPI 3.1's
+/// dialect its other keywords anywhere.
+fn generator_vocabulary(key: &str, map: &serde_json::Map<String, Value>, openapi: bool) -> bool {
+    (key == "discriminator" && (map.contains_key("oneOf") || map.contains_key("anyOf"))) || (openapi && OPENAPI_KEYWORDS.contains(&key))
 }
 
 fn is_allowed(key: &str, draft: Draft) -> bool {

@@ -11,6 +11,9 @@ use crate::validator::draft::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeSet, HashMap};
 
+mod discriminator;
+pub(crate) use discriminator::Selector;
+
 pub(crate) struct SchemaNode {
     pub kws: Vec<Kw>,
     /// The schema resource the node belongs to (its dynamic scope entry).
@@ -22,6 +25,8 @@ pub(crate) struct SchemaNode {
     /// another document (a resource, or a root reached through its `$id`), so tools that read the
     /// compiled graph (schema comparison) can name the place they talk about.
     pub location: String,
+    /// As a branch of a disjunction with a `discriminator`: the tag values that select it.
+    pub selected_by: Option<Box<Selector>>,
 }
 
 pub(crate) struct Resource {
@@ -230,7 +235,9 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator
     let mut c = Compiler {
         options,
         registry: Registry { resources: HashMap::new(), anchors: HashMap::new(), recursive: BTreeSet::new() },
-        pending: options.resources.iter().map(|(k, v)| (uri::normalize(k).to_string(), v)).collect(),
+        // A relative key (TypeBox's `Customer`) names its document as a relative `$ref` does:
+        // resolved against the default base.
+        pending: options.resources.iter().map(|(k, v)| (uri::normalize(&uri::resolve(uri::DEFAULT_BASE, uri::normalize(k))).to_string(), v)).collect(),
         nodes: Vec::new(),
         queue: Vec::new(),
         memo: HashMap::new(),
@@ -257,7 +264,7 @@ pub(super) fn compile(schema: &Value, options: &Options<'_>) -> Result<Validator
 }
 
 fn schema_draft(schema: &Value) -> Option<Draft> {
-    schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_meta_schema_uri)
+    schema.get("$schema").and_then(Value::as_str).and_then(Draft::from_schema_uri)
 }
 
 /// The identifier a subschema declares, if it is one in its draft (before 2019-09, `$ref`
@@ -274,7 +281,7 @@ fn id_of(value: &Value, draft: Draft) -> Option<&str> {
 /// URI ends with `suffix`; `None` when there is no such meta-schema or it lists no vocabularies.
 fn vocabulary(schema: &Value, resources: &std::collections::BTreeMap<String, Value>, suffix: &str) -> Option<bool> {
     let meta_uri = schema.get("$schema").and_then(Value::as_str)?;
-    if Draft::from_meta_schema_uri(meta_uri).is_some() {
+    if Draft::from_schema_uri(meta_uri).is_some() {
         return None;
     }
     let key = uri::normalize(meta_uri);
@@ -443,7 +450,7 @@ impl<'s, 'o> Compiler<'s, 'o> {
         };
         let resource = self.resource(&base);
         let index = self.nodes.len();
-        self.nodes.push(SchemaNode { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone() });
+        self.nodes.push(SchemaNode { kws: Vec::new(), resource, gathers: false, draft, location: site.location.clone(), selected_by: None });
         self.memo.insert(key, index);
         self.queue.push((index, Site { value: site.value, base, draft, location: site.location.clone(), based: true }));
         Ok(index)
@@ -504,7 +511,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
             None if !(self.options.formats || self.format_assertion) => return Ok(()),
             None => match format::lookup(name, draft) {
                 Some(check) => format::Check::Builtin(check),
-                None if self.options.refuse_unknown_formats => {
+                // Beside a `pattern` (as Zod writes `xid`, `includes` …), the pattern checks:
+                // the format is an annotation.
+                None if self.options.refuse_unknown_formats && !site.value.get("pattern").is_some_and(Value::is_string) => {
                     return Err(CompileError::UnknownFormat { pointer: format!("{}/format", site.location), format: name.to_string() });
                 }
                 None => return Ok(()),
@@ -556,6 +565,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
                 let mut nodes = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
                     nodes.push(self.child(site, item, &[key, &i.to_string()])?);
+                }
+                if key != "allOf" {
+                    self.discriminator(obj, site, items, &nodes)?;
                 }
                 kws.push(match key {
                     "allOf" => Kw::AllOf(nodes),

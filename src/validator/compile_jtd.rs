@@ -59,7 +59,7 @@ fn form(mask: u8, name: &'static str, keyword: &'static str, nullable: bool) -> 
 
 impl<'s> JtdCompiler<'s> {
     fn alloc(&mut self, location: &str) -> usize {
-        self.nodes.push(SchemaNode { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd, location: location.to_string() });
+        self.nodes.push(SchemaNode { kws: Vec::new(), resource: 0, gathers: false, draft: Draft::Jtd, location: location.to_string(), selected_by: None });
         self.nodes.len() - 1
     }
 

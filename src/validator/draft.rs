@@ -81,12 +81,7 @@ impl Draft {
     /// The draft a `$schema` URI names; `None` for a URI that is not one of the five meta-schemas.
     /// Scheme (`http`/`https`), a trailing `#` and a trailing `/` are not significant.
     pub fn from_meta_schema_uri(uri: &str) -> Option<Draft> {
-        let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
-        let u = u
-            .strip_prefix("https://")
-            .or_else(|| u.strip_prefix("http://"))
-            .unwrap_or(u);
-        match u {
+        match bare_uri(uri) {
             "json-schema.org/draft-04/schema" => Some(Draft::Draft4),
             "json-schema.org/draft-06/schema" => Some(Draft::Draft6),
             "json-schema.org/draft-07/schema" => Some(Draft::Draft7),
@@ -94,6 +89,12 @@ impl Draft {
             "json-schema.org/draft/2020-12/schema" => Some(Draft::Draft202012),
             _ => None,
         }
+    }
+
+    /// The draft a `$schema` names, by its meta-schema's URI or by a dialect's URI that stands
+    /// for it (see [`Dialect`]).
+    pub fn from_schema_uri(uri: &str) -> Option<Draft> {
+        Draft::from_meta_schema_uri(uri).or_else(|| Dialect::from_uri(uri).map(|_| Draft::Draft202012))
     }
 
     /// The keyword that holds a schema's own identifier in this draft.
@@ -115,6 +116,151 @@ impl Draft {
     pub fn ref_hides_siblings(self) -> bool {
         self <= Draft::Draft7
     }
+}
+
+/// A `$schema` URI that is not a draft's meta-schema but names a dialect of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `http://json-schema.org/schema#`: the "latest draft" alias, read as Draft 2020-12 (the
+    /// newest draft the library knows; it is what validators that honour the alias resolve it to).
+    Latest,
+    /// OpenAPI 3.1's dialect (`https://spec.openapis.org/oas/3.1/dialect/base`, also with a
+    /// date such as `/dialect/2024-10-25`) and its schema object's meta-schema
+    /// (`…/oas/3.1/schema-base`, `…/oas/3.1/schema/2022-10-07`): Draft 2020-12 with OpenAPI's
+    /// annotation keywords (`discriminator`, `xml`, `externalDocs`, `example`).
+    OpenApi31,
+}
+
+/// The keywords OpenAPI 3.1's vocabulary adds to Draft 2020-12: annotations, never assertions.
+pub const OPENAPI_KEYWORDS: &[&str] = &["discriminator", "xml", "externalDocs", "example"];
+
+impl Dialect {
+    /// The dialect a `$schema` URI names; scheme, a trailing `#` and `/` are not significant.
+    pub fn from_uri(uri: &str) -> Option<Dialect> {
+        let u = bare_uri(uri);
+        if u == "json-schema.org/schema" {
+            return Some(Dialect::Latest);
+        }
+        let rest = u.strip_prefix("spec.openapis.org/oas/3.1/")?;
+        let dated = |s: &str| s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+        let known = match rest.split_once('/') {
+            None => rest == "schema-base" || rest == "schema",
+            Some(("dialect", tail)) => tail == "base" || dated(tail),
+            Some(("schema-base" | "schema", tail)) => dated(tail),
+            Some(_) => false,
+        };
+        known.then_some(Dialect::OpenApi31)
+    }
+
+    /// How people write it in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            Dialect::Latest => "the latest-draft alias",
+            Dialect::OpenApi31 => "the OpenAPI 3.1 dialect",
+        }
+    }
+}
+
+/// Whether a `$schema` URI names Draft 3, which the library does not compile.
+pub fn is_draft3_uri(uri: &str) -> bool {
+    bare_uri(uri) == "json-schema.org/draft-03/schema"
+}
+
+/// A `$schema` URI without what does not tell meta-schemas apart: the scheme (`http`/`https`),
+/// a trailing `#` and a trailing `/`.
+fn bare_uri(uri: &str) -> &str {
+    let u = uri.trim().trim_end_matches('#').trim_end_matches('/');
+    u.strip_prefix("https://").or_else(|| u.strip_prefix("http://")).unwrap_or(u)
+}
+
+/// Keywords that exist in Draft 2020-12 but not in Draft 7: a schema using them is written for
+/// the later drafts. `$defs` is apart: it holds reference targets in every draft (see
+/// [`infer`]).
+const LATER_ONLY: &[&str] = &[
+    "prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+    "$anchor", "$dynamicRef", "$dynamicAnchor", "minContains", "maxContains", "contentSchema",
+];
+
+/// Keywords that Draft 2020-12 dropped: a schema using them is written for an earlier draft
+/// (`items` counts when it is an array, the tuple form 2020-12 spells `prefixItems`).
+const EARLIER_ONLY: &[&str] = &["dependencies", "additionalItems", "$recursiveRef", "$recursiveAnchor"];
+
+/// A keyword found by [`infer`], with the JSON Pointer of the schema object it is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub keyword: &'static str,
+    pub pointer: String,
+}
+
+/// What the keywords of a schema without `$schema` say about its draft.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inferred {
+    /// Nothing marks a draft: the default applies.
+    Nothing,
+    /// Only keywords of Draft 2019-09/2020-12 (or `$defs` without any earlier-only keyword).
+    Later(Found),
+    /// Only keywords that Draft 2020-12 dropped.
+    Earlier(Found),
+    /// Both: a schema no one draft reads whole.
+    Mixed { later: Found, earlier: Found },
+}
+
+/// Reads the draft a schema without `$schema` is written for from the keywords it uses: the
+/// first later-only and the first earlier-only keyword in document order. Subschemas that
+/// declare their own `$schema` are their own dialect and are not read.
+pub fn infer(schema: &serde_json::Value) -> Inferred {
+    // Each subschema's step from its parent (the keyword and the token below it), so a pointer
+    // is written only for the keywords found, not for every subschema walked.
+    let mut steps: Vec<(usize, &str, Option<String>)> = Vec::new();
+    // The first keyword of each kind, with the subschema it is in (an index into `steps`).
+    let (mut later, mut defs, mut earlier): (Option<Seen>, Option<Seen>, Option<Seen>) = (None, None, None);
+    let mut todo = vec![(usize::MAX, schema, 0usize)];
+    while let Some((at, value, depth)) = todo.pop() {
+        let Some(obj) = value.as_object() else { continue };
+        if depth > super::keywords::MAX_WALK_DEPTH || (depth > 0 && obj.contains_key("$schema")) {
+            continue;
+        }
+        let first = |list: &[&'static str]| list.iter().find(|k| obj.contains_key(**k)).map(|k| (*k, at));
+        later = later.or_else(|| first(LATER_ONLY));
+        defs = defs.or_else(|| first(&["$defs"]));
+        earlier = earlier.or_else(|| first(EARLIER_ONLY)).or_else(|| obj.get("items").filter(|i| i.is_array()).map(|_| ("items", at)));
+        let mark = todo.len();
+        super::keywords::subschemas(obj, |_| true, |key, sub, step| {
+            steps.push((at, key, step.token()));
+            todo.push((steps.len() - 1, sub, depth + 1));
+        });
+        // Reversed, so the first subschema is read first (document order).
+        if let Some(added) = todo.get_mut(mark..) {
+            added.reverse();
+        }
+    }
+    let found = |(keyword, at): Seen| Found { keyword, pointer: pointer_of(&steps, at) };
+    match (later.map(found), defs, earlier.map(found)) {
+        (Some(later), _, Some(earlier)) => Inferred::Mixed { later, earlier },
+        (Some(later), _, None) => Inferred::Later(later),
+        (None, Some(defs), None) => Inferred::Later(found(defs)),
+        (None, _, Some(earlier)) => Inferred::Earlier(earlier),
+        (None, None, None) => Inferred::Nothing,
+    }
+}
+
+/// A keyword found by `infer`, and the subschema it is in (an index into its steps).
+type Seen = (&'static str, usize);
+
+/// The JSON Pointer of subschema `at` from the steps that lead to it.
+fn pointer_of(steps: &[(usize, &str, Option<String>)], mut at: usize) -> String {
+    let mut tokens = Vec::new();
+    while let Some((up, key, token)) = steps.get(at) {
+        tokens.extend(token.as_deref());
+        tokens.push(*key);
+        at = *up;
+    }
+    let mut out = String::new();
+    for t in tokens.iter().rev() {
+        out.push('/');
+        out.push_str(&crate::json::path::escape_pointer_token(t));
+    }
+    out
 }
 
 impl fmt::Display for Draft {
@@ -174,6 +320,41 @@ mod tests {
     }
 
     #[test]
+    fn dialects_by_their_uris() {
+        assert_eq!(Dialect::from_uri("http://json-schema.org/schema#"), Some(Dialect::Latest));
+        assert_eq!(Dialect::from_uri("https://json-schema.org/schema"), Some(Dialect::Latest));
+        for uri in [
+            "https://spec.openapis.org/oas/3.1/dialect/base",
+            "https://spec.openapis.org/oas/3.1/dialect/2024-11-10",
+            "https://spec.openapis.org/oas/3.1/schema-base",
+            "https://spec.openapis.org/oas/3.1/schema-base/2025-09-15",
+            "https://spec.openapis.org/oas/3.1/schema/2022-10-07",
+        ] {
+            assert_eq!(Dialect::from_uri(uri), Some(Dialect::OpenApi31), "{uri}");
+            assert_eq!(Draft::from_schema_uri(uri), Some(Draft::Draft202012), "{uri}");
+        }
+        for uri in ["https://spec.openapis.org/oas/3.0/schema/2021-09-28", "https://spec.openapis.org/oas/3.1/dialect/2024", "https://example.com/schema", "http://json-schema.org/draft-03/schema#"] {
+            assert_eq!(Draft::from_schema_uri(uri), None, "{uri}");
+        }
+        assert!(is_draft3_uri("http://json-schema.org/draft-03/schema#") && !is_draft3_uri("http://json-schema.org/draft-04/schema#"));
+    }
+
+    #[test]
+    fn infers_from_the_first_keyword_of_each_era() {
+        use serde_json::json;
+        let found = |keyword, pointer: &str| Found { keyword, pointer: pointer.to_string() };
+        assert_eq!(infer(&json!({"type": "object"})), Inferred::Nothing);
+        assert_eq!(infer(&json!({"properties": {"a~b": {"items": [{}]}}})), Inferred::Earlier(found("items", "/properties/a~0b")));
+        assert_eq!(infer(&json!({"properties": {"a": {"$defs": {}}}, "allOf": [{"unevaluatedProperties": false}]})), Inferred::Later(found("unevaluatedProperties", "/allOf/0")));
+        assert_eq!(
+            infer(&json!({"$defs": {"x": {"prefixItems": [{}]}}, "dependencies": {}})),
+            Inferred::Mixed { later: found("prefixItems", "/$defs/x"), earlier: found("dependencies", "") }
+        );
+        // Under `enum`, `const` or `default` nothing is a schema.
+        assert_eq!(infer(&json!({"enum": [{"prefixItems": []}], "default": {"$defs": {}}})), Inferred::Nothing);
+    }
+
+    #[test]
     fn keywords_belong_to_their_drafts() {
         assert!(!Draft::Draft7.knows("prefixItems"));
         assert!(Draft::Draft202012.knows("prefixItems"));
@@ -190,7 +371,7 @@ mod tests {
             "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum",
             "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern",
             "items", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
-            "required", "additionalProperties", "definitions", "properties", "patternProperties",
+            "required", "additionalProperties", "definitions", "$defs", "properties", "patternProperties",
             "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
         ];
         const DRAFT4: &[&str] = &["id", "additionalItems", "dependencies"];
@@ -202,14 +383,14 @@ mod tests {
         const DRAFT201909: &[&str] = &[
             "$id", "additionalItems", "const", "contains", "propertyNames", "examples", "$comment", "if",
             "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding",
-            "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs",
+            "contentSchema", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
             "dependentSchemas", "dependentRequired", "unevaluatedItems", "unevaluatedProperties",
             "maxContains", "minContains", "deprecated",
         ];
         const DRAFT202012: &[&str] = &[
             "$id", "const", "contains", "propertyNames", "examples", "$comment", "if", "then", "else",
             "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "$anchor",
-            "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$defs", "dependentSchemas",
+            "$dynamicRef", "$dynamicAnchor", "$vocabulary", "dependentSchemas",
             "dependentRequired", "unevaluatedItems", "unevaluatedProperties", "maxContains",
             "minContains", "deprecated", "prefixItems",
         ];

@@ -856,7 +856,13 @@ impl<'s, 'v> Ctx<'s, 'v> {
         // The fewest errors of an earlier branch of the right type here: a later branch is
         // nearer only with fewer (`branch_rank`), so its errors past that many change nothing.
         let mut fewest: Option<usize> = None;
+        // A discriminator's tag names the branch the value is meant for: only its errors count.
+        let selected = self.v.selected_branch(nodes, value);
         for (i, node) in nodes.iter().enumerate() {
+            if selected.is_some_and(|s| s != i) {
+                context.push(Vec::new());
+                continue;
+            }
             self.schema_path.push(Seg::Key(keyword));
             self.schema_path.push(Seg::Index(i));
             let errors = self.branch(*node, value, fewest);

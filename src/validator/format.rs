@@ -6,6 +6,11 @@
 use crate::validator::draft::Draft;
 use std::sync::Arc;
 
+mod generated;
+
+/// The formats schema generators write that no draft defines (see `generated`).
+pub(crate) use generated::NAMES as GENERATED;
+
 /// A built-in format's check.
 pub type Builtin = fn(&str) -> bool;
 
@@ -64,28 +69,42 @@ pub enum Check {
     Function(FormatFn),
 }
 
-/// The check of `name` in `draft`; `None` for a format this draft does not define.
+/// The check of `name` in `draft`; `None` for a format the library does not know. Every format
+/// is asserted in every draft, as Ajv with ajv-formats does (a Draft 7 schema that says
+/// `"format": "uuid"` means it); only `hostname` keeps Draft 4's own rule (RFC 1034).
+/// [`since`] tells which draft defined each.
 pub fn lookup(name: &str, draft: Draft) -> Option<Builtin> {
-    let since = |d: Draft| draft >= d;
     Some(match name {
         "date" => date,
         "date-time" => date_time,
         "time" => time,
-        "duration" if since(Draft::Draft201909) => duration,
+        "duration" => duration,
         "email" => email,
-        "hostname" if since(Draft::Draft7) => hostname,
+        "hostname" if draft >= Draft::Draft7 => hostname,
         "hostname" => hostname_rfc1034,
         "ipv4" => ipv4,
         "ipv6" => ipv6,
         "uri" => uri,
-        "uri-reference" if since(Draft::Draft6) => uri_reference,
-        "iri" if since(Draft::Draft7) => iri,
-        "iri-reference" if since(Draft::Draft7) => iri_reference,
-        "json-pointer" if since(Draft::Draft6) => json_pointer,
-        "relative-json-pointer" if since(Draft::Draft7) => relative_json_pointer,
-        "uri-template" if since(Draft::Draft6) => uri_template,
-        "uuid" if since(Draft::Draft201909) => uuid,
+        "uri-reference" => uri_reference,
+        "iri" => iri,
+        "iri-reference" => iri_reference,
+        "json-pointer" => json_pointer,
+        "relative-json-pointer" => relative_json_pointer,
+        "uri-template" => uri_template,
+        "uuid" => uuid,
         "regex" => regex,
+        _ => return generated::lookup(name),
+    })
+}
+
+/// Where a format comes from: the first draft that defines it, or `None` for the formats schema
+/// generators write (Zod's `e164`, `cuid`, …), which no draft defines.
+pub fn since(name: &str) -> Option<Draft> {
+    Some(match name {
+        "date-time" | "email" | "hostname" | "ipv4" | "ipv6" | "uri" | "regex" => Draft::Draft4,
+        "uri-reference" | "json-pointer" | "uri-template" => Draft::Draft6,
+        "date" | "time" | "iri" | "iri-reference" | "relative-json-pointer" => Draft::Draft7,
+        "duration" | "uuid" => Draft::Draft201909,
         _ => return None,
     })
 }

@@ -72,7 +72,9 @@ use Vocabulary::{Applicator as A, Content as C, Core, Format as F, MetaData as M
 /// Every JSON Schema keyword, in the order `KeywordSet::iter` lists a draft's keywords (the
 /// keywords of every draft first): the order the strict mode's suggestions are searched in.
 /// `definitions` is kept in every draft: later ones retain it in their meta-schemas and
-/// `$ref: "#/definitions/…"` works everywhere, so it is never a silent no-op.
+/// `$ref: "#/definitions/…"` works everywhere, so it is never a silent no-op. `$defs` likewise:
+/// a `$ref` reaches what it holds by JSON Pointer in any draft, so earlier drafts read it as a
+/// container of reference targets too (generators such as Pydantic write it without `$schema`).
 pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("$schema", D4, D20, Core, Leaf),
     kw("$ref", D4, D20, Core, Leaf),
@@ -96,6 +98,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("required", D4, D20, V, Leaf),
     kw("additionalProperties", D4, D20, A, One),
     kw("definitions", D4, D20, Core, Members),
+    kw("$defs", D4, D20, Core, Members),
     kw("properties", D4, D20, A, Members),
     kw("patternProperties", D4, D20, A, Members),
     kw("enum", D4, D20, V, Leaf),
@@ -129,7 +132,6 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("$dynamicRef", D20, D20, Core, Leaf),
     kw("$dynamicAnchor", D20, D20, Core, Leaf),
     kw("$vocabulary", D19, D20, Core, Leaf),
-    kw("$defs", D19, D20, Core, Members),
     kw("dependentSchemas", D19, D20, A, Members),
     kw("dependentRequired", D19, D20, V, Leaf),
     kw("unevaluatedItems", D19, D20, U, One),
