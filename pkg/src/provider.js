@@ -3,6 +3,8 @@
 // and feeds the output (the text, or the submit tool's arguments) to the stream state machine;
 // a status comes back per chunk, and the outcome at the end. No event crosses the boundary.
 import { providerBridge as bridge } from './internal.js';
+// The submit tool's default name (src/agent/tool.rs), written into the glue by scripts/build.sh.
+import { SUBMIT_TOOL } from '../wasm/output_contract.js';
 import { checkOptions } from './options.js';
 
 /** Why a provider stream gave no answer: the provider's error event, a cut connection, an HTTP error. */
@@ -206,11 +208,12 @@ export function providerReply(reply) {
       const { value: event, done } = await iterator.next();
       if (done) break;
       if (event.type === 'text') {
-        if (tool === undefined) {
+        if (tool === undefined && call === null) {
           wrote = true;
           yield event.text;
         } else text += event.text;
-      } else if (event.type === 'tool-call' && call === null && event.name === tool) call = event.index;
+        // Without `tool`, a call of the default submit tool is the output when no text came first.
+      } else if (event.type === 'tool-call' && call === null && event.name === (tool ?? SUBMIT_TOOL) && !wrote) call = event.index;
       else if (event.type === 'tool-arguments' && event.index === call) {
         wrote = true;
         yield event.text;

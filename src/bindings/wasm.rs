@@ -597,6 +597,7 @@ pub fn boundary_constants() -> String {
         "SHORT_CHUNK": SHORT_CHUNK,
         "PANIC_PREFIX": PANIC_PREFIX,
         "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
+        "SUBMIT_TOOL": tool::DEFAULT_NAME,
     })
     .to_string()
 }

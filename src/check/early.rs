@@ -595,7 +595,12 @@ impl Checker {
                         Err(v) => failed.push(v),
                     }
                 }
-                // No branch holds. Report the branch the final error will most likely show, by
+                // No branch holds. Branches that each failed on a const, an enum or a type alone
+                // are one violation of the disjunction, as the final error says it.
+                if let Some(found) = accepted_choices(kw, &failed, check, path) {
+                    return Err(vec![found]);
+                }
+                // Report the branch the final error will most likely show, by
                 // the rule it chooses by (`validator::rank`, on the errors, not the violations,
                 // each branch gave here); and keep to it, so that later checks below this
                 // disjunction do not mix in another branch's violations.
@@ -635,25 +640,24 @@ impl Checker {
         };
         match check {
             Check::Begin(kind) => {
-                let subject = || Partial { subject: article(*kind).to_string(), received: kind_received(*kind) };
                 if node.always_false {
-                    report("falseSchema", ErrorKind::FalseSchema, Some(subject()));
+                    report("falseSchema", ErrorKind::FalseSchema, known(check));
                 }
                 if let Some((mask, names)) = &node.types {
                     if !leaf::type_allows(*mask, kind_bits(*kind)) {
-                        report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
+                        report("type", ErrorKind::Type { expected: names.clone() }, known(check));
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
                 let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
-                    report(keyword, ErrorKind::Type { expected: names.clone() }, Some(subject()));
+                    report(keyword, ErrorKind::Type { expected: names.clone() }, known(check));
                 }
                 if let (false, Some((kw, values))) = (form_failed, &node.choices) {
                     let values_of = |v: &Value| if *kw != "const" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
                     if (values.is_array() || *kw == "const") && !values_of(values).iter().any(|v| value_kind_matches(v, *kind)) {
-                        report(kw, choice(kw, values), Some(subject()));
+                        report(kw, choice(kw, values), known(check));
                     }
                 }
             }
@@ -662,7 +666,7 @@ impl Checker {
                 if let Some(max) = node.max_length {
                     if !leaf::length_at_most(*chars, max) {
                         let text = shown();
-                        let partial = Partial { subject: crate::report::render::repr(&json!(text)), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
+                        let partial = Partial { subject: at_least("a string of", *chars, "character", "characters"), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
                         report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
                     }
                 }
@@ -673,16 +677,14 @@ impl Checker {
                         _ => Vec::new(),
                     };
                     if (values.is_array() || *kw == "const") && !strings.iter().any(|s| s.as_bytes().starts_with(prefix)) {
-                        let text = shown();
-                        let partial = Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) };
-                        report(kw, choice(kw, values), Some(partial));
+                        report(kw, choice(kw, values), known(check));
                     }
                 }
             }
             Check::Key(key, distinct) => {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
-                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: "an object".into(), received: json!(distinct) }));
+                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: at_least("an object with", *distinct as u64, "property", "properties"), received: json!(distinct) }));
                     }
                 }
                 if let Some(allowed) = &node.allowed {
@@ -712,11 +714,11 @@ impl Checker {
             Check::Item(index) => {
                 if *index >= node.prefix.len() && node.rest.is_some_and(|r| self.is_false(r)) {
                     let limit = node.prefix.len();
-                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
+                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
                 }
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
-                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
+                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
                     }
                 }
             }
@@ -780,6 +782,29 @@ impl Checker {
     }
 }
 
+/// The one violation of a disjunction `kw` whose branches each failed with one violation still
+/// incomplete (a const, an enum or a type, on what is known of the value), when the report's
+/// writer makes one of them (`report::violation`'s rule for a disjunction of accepted values).
+fn accepted_choices(kw: &'static str, failed: &[Vec<Found>], check: &Check<'_>, path: &InstancePath) -> Option<Found> {
+    let partial = known(check)?;
+    let mut context = Vec::with_capacity(failed.len());
+    for branch in failed {
+        let [Found { incomplete: Some(error), .. }] = branch.as_slice() else { return None };
+        if !matches!(error.kind, ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }) {
+            return None;
+        }
+        context.push(vec![error.clone()]);
+    }
+    // The disjunction's own location: its first branch's, before the last `/{kw}/0/`.
+    let first = context.first()?.first()?.evaluation_path.as_str();
+    let at = first.char_indices().rev().map(|(i, _)| i).find(|&i| first.get(i..).is_some_and(|rest| rest.strip_prefix('/').and_then(|r| r.strip_prefix(kw)).is_some_and(|r| r.starts_with("/0/"))))?;
+    let evaluation_path = first.get(..at + kw.len() + 1)?.to_string();
+    let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
+    let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path };
+    let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
+    (violation.keyword == kw).then(|| Found { violation, incomplete: Some(error), errors: 1, wrong_type: false })
+}
+
 /// A violation found by validating a subtree, moved to where the subtree is.
 fn relocate(v: &mut Violation, base: &InstancePath, schema_base: &str) {
     v.path = join_jsonpath(&base.to_jsonpath(), &v.path);
@@ -803,6 +828,27 @@ fn kind_received(kind: Kind) -> Value {
         Kind::Number => json!("number"),
         Kind::Bool => json!("boolean"),
     }
+}
+
+/// What a kind or value check knows of a value not complete yet, as its messages say it: its
+/// kind (`a string`), or the start of a string (`a string starting with 'ab'`).
+#[inline(never)]
+fn known(check: &Check<'_>) -> Option<Partial> {
+    match check {
+        Check::Begin(kind) => Some(Partial { subject: article(*kind).to_string(), received: kind_received(*kind) }),
+        Check::Text(prefix, _) => {
+            let text = String::from_utf8_lossy(prefix).into_owned();
+            Some(Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) })
+        }
+        _ => None,
+    }
+}
+
+/// How a size message names a value not complete yet: `an array of at least 3 items` (complete,
+/// the message names its size: `an array of 4 items`).
+#[inline(never)]
+fn at_least(what: &str, n: u64, one: &str, many: &str) -> String {
+    [what, " at least ", &n.to_string(), " ", if n == 1 { one } else { many }].concat()
 }
 
 fn article(kind: Kind) -> &'static str {
