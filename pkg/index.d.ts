@@ -914,7 +914,7 @@ export declare class ProviderError extends Error {
 export interface ProviderReply {
   response: ProviderBody;
   provider: StreamProvider;
-  /** The submit tool's name (default `submit_result`): its call's arguments are the answer (without `tool`, when no text came before the call). */
+  /** The submit tool's name (default `submit_result`): its call's arguments are the answer (without `tool`, when no text came before the call); an answer that calls another tool instead is a retryable `tool` violation naming both. */
   tool?: string;
   /** Called after the body is cancelled at an early violation (to abort the request itself). */
   cancel?: () => unknown;

@@ -743,6 +743,13 @@ pub fn provider_stop_reason(raw: Option<String>) -> String {
     .to_string()
 }
 
+/// The `tool` violation of an answer that called `called` and not `expected` (`enforce` with a
+/// provider reply), as JSON.
+#[wasm_bindgen(js_name = wrongToolViolation)]
+pub fn wrong_tool_violation(called: &str, expected: &str) -> String {
+    serde_json::to_string(&crate::report::violation::wrong_tool(called, expected)).unwrap_or_default()
+}
+
 // What pkg/src/ would otherwise write again in JavaScript: paths, pointer tokens, draft names and
 // the instance's memory. Off the hot paths (a value that is not JSON, a Standard Schema issue, an
 // option check), so a call each costs nothing that shows.

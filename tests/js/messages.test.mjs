@@ -4,7 +4,7 @@
 // breaks, and a provider answer that calls the wrong tool told which one to call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Contract, toolFeedback, validateProviderStream } from 'output-contract';
+import { Contract, enforce, toolFeedback, validateProviderStream } from 'output-contract';
 
 const only = (result) => {
   assert.equal(result.valid, false);
@@ -95,4 +95,18 @@ test('validateProviderStream: the tool defaults to submit_result, and another to
   }
   const renamed = await validateProviderStream(contract, onlyACall('submit_result', '{"a": 1}'), { provider: 'anthropic', tool: 'answer' });
   assert.equal(renamed.violations[0].message, "the answer called the tool 'submit_result' instead of 'answer': call 'answer' with the output as its arguments");
+});
+
+test('enforce: a provider reply that calls another tool is retried with a prompt naming the submit tool', async () => {
+  const contract = Contract.compile({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+  for (const tool of [undefined, 'submit_result']) {
+    const replies = [onlyACall('get_weather', '{"a": 1}'), onlyACall('submit_result', '{"a": 2}')];
+    const seen = [];
+    const result = await enforce(contract, (messages, { attempt }) => {
+      seen.push(messages.at(-1).content);
+      return { response: replies[attempt - 1], provider: 'anthropic', tool };
+    }, { task: 't' });
+    assert.deepEqual([result.status, result.result_data, result.attempts], ['completed', { a: 2 }, 2]);
+    assert.ok(seen[1].includes("the answer called the tool 'get_weather' instead of 'submit_result': call 'submit_result'"), seen[1]);
+  }
 });
