@@ -301,8 +301,10 @@ enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
     /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
-    /// branch reported for it once is the one reported at every location below it.
-    Any(&'static str, u32, Vec<Expr>),
+    /// branch reported for it once is the one reported at every location below it; and the
+    /// route of its schema when it is at this location (`None` for its branches' constraints on
+    /// a child).
+    Any(&'static str, u32, Option<u32>, Vec<Expr>),
 }
 
 /// Per open location: its constraints and what has been seen of its value.
@@ -439,7 +441,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, _, xs) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(xs) | Expr::Any(_, _, _, xs) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -496,7 +498,7 @@ impl Checker {
         for (kw, branches) in &node.any {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
-            parts.push(Expr::Any(kw, id, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
+            parts.push(Expr::Any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect()));
         }
         Expr::All(parts)
     }
@@ -506,7 +508,7 @@ impl Checker {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
-            Expr::Any(kw, id, xs) => Expr::Any(kw, *id, xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::Any(kw, id, _, xs) => Expr::Any(kw, *id, None, xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
                 let validator = &self.schema.validator;
@@ -587,7 +589,7 @@ impl Checker {
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, id, xs) => {
+            Expr::Any(kw, id, here, xs) => {
                 let mut failed = Vec::with_capacity(xs.len());
                 for x in xs {
                     match self.eval(x, check, path) {
@@ -597,7 +599,7 @@ impl Checker {
                 }
                 // No branch holds. Branches that each failed on a const, an enum or a type alone
                 // are one violation of the disjunction, as the final error says it.
-                if let Some(found) = accepted_choices(kw, &failed, check, path) {
+                if let Some(found) = here.and_then(|route| accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
                     return Err(vec![found]);
                 }
                 // Report the branch the final error will most likely show, by
@@ -782,25 +784,21 @@ impl Checker {
     }
 }
 
-/// The one violation of a disjunction `kw` whose branches each failed with one violation still
-/// incomplete (a const, an enum or a type, on what is known of the value), when the report's
-/// writer makes one of them (`report::violation`'s rule for a disjunction of accepted values).
-fn accepted_choices(kw: &'static str, failed: &[Vec<Found>], check: &Check<'_>, path: &InstancePath) -> Option<Found> {
+/// The one violation of the disjunction `kw` at `evaluation_path`, at this location, whose
+/// branches each failed with one violation still incomplete (a const, an enum or a type, on what
+/// is known of the value), when the report's writer makes one of them (`report::violation`'s
+/// rule for a disjunction of accepted values).
+fn accepted_choices(kw: &'static str, evaluation_path: &str, failed: &mut [Vec<Found>], check: &Check<'_>, path: &InstancePath) -> Option<Found> {
     let partial = known(check)?;
-    let mut context = Vec::with_capacity(failed.len());
-    for branch in failed {
-        let [Found { incomplete: Some(error), .. }] = branch.as_slice() else { return None };
-        if !matches!(error.kind, ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }) {
-            return None;
-        }
-        context.push(vec![error.clone()]);
+    let simple = |branch: &Vec<Found>| {
+        matches!(branch.as_slice(), [Found { incomplete: Some(Error { kind: ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }, .. }), .. }])
+    };
+    if failed.is_empty() || !failed.iter().all(simple) {
+        return None;
     }
-    // The disjunction's own location: its first branch's, before the last `/{kw}/0/`.
-    let first = context.first()?.first()?.evaluation_path.as_str();
-    let at = first.char_indices().rev().map(|(i, _)| i).find(|&i| first.get(i..).is_some_and(|rest| rest.strip_prefix('/').and_then(|r| r.strip_prefix(kw)).is_some_and(|r| r.starts_with("/0/"))))?;
-    let evaluation_path = first.get(..at + kw.len() + 1)?.to_string();
+    let context = failed.iter_mut().map(|branch| branch.iter_mut().filter_map(|f| f.incomplete.take()).collect()).collect();
     let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
-    let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path };
+    let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
     let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
     (violation.keyword == kw).then(|| Found { violation, incomplete: Some(error), errors: 1, wrong_type: false })
 }
