@@ -935,9 +935,12 @@ export type ProviderBody = Response | ReadableStream<Uint8Array> | AsyncIterable
 export interface ProviderStreamOptions {
   provider: StreamProvider;
   /**
-   * The submit tool's name. When the answer calls it, the call's arguments are the output and the
-   * text around the call is not (text may arrive before it); when the answer does not call it,
-   * its text is read as a text answer is. Without `tool`, the text is the output.
+   * The submit tool's name (default `submit_result`, the name `submitResultTool` gives). When the
+   * answer calls it, the call's arguments are the output and the text around the call is not
+   * (text may arrive before it); when the answer does not call it, its text is read as a text
+   * answer is. An answer that calls another tool and gives no output is a retryable `tool`
+   * violation naming both tools. Without `tool`, the text is read as it arrives until a call of
+   * `submit_result` comes.
    */
   tool?: string;
   /** As for `contract.stream()`: whether an invalid answer's outcome is a `retry` (default: 1) or final. */
@@ -1011,7 +1014,7 @@ export declare class ProviderError extends Error {
 export interface ProviderReply {
   response: ProviderBody;
   provider: StreamProvider;
-  /** The submit tool's name: its call's arguments are the answer. */
+  /** The submit tool's name (default `submit_result`): its call's arguments are the answer (without `tool`, when no text came before the call); an answer that calls another tool instead is a retryable `tool` violation naming both. */
   tool?: string;
   /** Called after the body is cancelled at an early violation (to abort the request itself). */
   cancel?: () => unknown;

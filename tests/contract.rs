@@ -201,3 +201,55 @@ fn validate_hands_back_the_data() {
     assert_eq!(error.raw_output, "{}");
     assert_eq!(error.violations[0].keyword, "required");
 }
+
+/// Messages a model can act on: one violation listing what a disjunction of values accepts, a
+/// pattern as the schema writes it, sizes named by their count.
+#[test]
+fn messages_name_what_is_accepted_and_never_paste_large_values() {
+    let message = |schema: Value, value: Value| {
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let e = contract.validate(&value).unwrap_err();
+        assert_eq!(e.violations.len(), 1, "{:?}", e.violations);
+        let v = e.violations.into_iter().next().unwrap();
+        (v.keyword, v.schema_path, v.expected, v.message)
+    };
+    assert_eq!(
+        message(json!({"anyOf": [{"const": 1}, {"const": 2}, {"type": "null"}]}), json!(3)),
+        ("anyOf".into(), "/anyOf".into(), json!({"enum": [1, 2], "type": ["null"]}), "3 is not one of [1, 2] and not of type 'null'".into())
+    );
+    assert_eq!(message(json!({"enum": [1, 2, null]}), json!(3)).3, "3 is not one of [1, 2, null]");
+    assert_eq!(
+        message(json!({"anyOf": [{"const": 1}, {"enum": [2]}, {"const": null}]}), json!(3)),
+        ("anyOf".into(), "/anyOf".into(), json!([1, 2, null]), "3 is not one of [1, 2, null]".into())
+    );
+    assert_eq!(
+        message(json!({"oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}), json!("m")),
+        ("oneOf".into(), "/oneOf".into(), json!(["s", "l"]), "'m' is not one of ['s', 'l']".into())
+    );
+    assert_eq!(message(json!({"anyOf": [{"type": "string"}, {"type": "null"}]}), json!(3)).3, "3 is not of type 'string', 'null'");
+    // A branch that failed on more than its value or type: its closest branch speaks, as before.
+    assert_eq!(message(json!({"anyOf": [{"type": "string", "minLength": 3}, {"const": 1}]}), json!("ab")).0, "minLength");
+    // The pattern as written, between slashes.
+    assert_eq!(message(json!({"pattern": "^\\d+\\.\\d+$"}), json!("v1")).3, "'v1' does not match /^\\d+\\.\\d+$/");
+    // Sizes by their count.
+    let big = json!([{"id": "step-0", "kind": "http"}, {"a": 1}, {"b": 2}]);
+    assert_eq!(message(json!({"maxItems": 2}), big.clone()).3, "an array of 3 items has more than 2");
+    assert_eq!(message(json!({"minItems": 2}), json!([1])).3, "an array of 1 item has fewer than 2");
+    assert_eq!(message(json!({"maxLength": 3}), json!("abcdef")).3, "a string of 6 characters is longer than 3");
+    assert_eq!(message(json!({"minLength": 2}), json!("é")).3, "a string of 1 character is shorter than 2");
+    assert_eq!(message(json!({"maxProperties": 1}), json!({"a": 1, "b": 2})).3, "an object with 2 properties has more than 1");
+    assert_eq!(message(json!({"minProperties": 2}), json!({"a": 1})).3, "an object with 1 property has fewer than 2");
+    assert_eq!(message(json!({"uniqueItems": true}), json!([1, 2, 1])).3, "an array of 3 items has non-unique elements");
+    assert_eq!(message(json!({"items": [{}], "additionalItems": false}), json!([1, 2, 3])).3, "an array of 3 items has more than 1 (additional items are not allowed)");
+    let v202012 = |mut s: Value| {
+        s["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+        s
+    };
+    assert_eq!(message(json!({"contains": {"const": 1}}), json!([2, 3])).3, "an array of 2 items has 0 items matching the 'contains' schema, fewer than 1");
+    assert_eq!(message(v202012(json!({"contains": {"const": 1}, "minContains": 2})), json!([1, 3])).3, "an array of 2 items has 1 item matching the 'contains' schema, fewer than 2");
+    assert_eq!(message(v202012(json!({"contains": {"const": 1}, "maxContains": 1})), json!([1, 1, 1])).3, "an array of 3 items has 3 items matching the 'contains' schema, more than 1");
+    // A large array or object is named by its size wherever a message would quote it.
+    let long: Value = (0..40).map(|i| json!({"i": i})).collect();
+    assert_eq!(message(json!({"type": "string"}), long).3, "an array of 40 items is not of type 'string'");
+    assert_eq!(message(json!({"type": "string"}), json!([1, 2])).3, "[1, 2] is not of type 'string'");
+}

@@ -119,3 +119,26 @@ fn validate_text_with_extraction() {
     assert!(result.is_ok());
     assert_eq!(ex.repairs.len(), 1);
 }
+
+#[test]
+fn broken_json_in_a_fence_or_after_prose_is_reported_where_it_breaks() {
+    // JSON written with single quotes (a Python dict) is the answer's JSON, broken: a `json`
+    // violation at its line and column within the answer, not "no JSON".
+    let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    for (text, at) in [
+        ("```json\n{'name':'x'}\n```", "line 2, column 2"),
+        ("Here it is: {'name':'x'}", "line 1, column 14"),
+        ("Sure.\n\n```\n{'name':'x'}\n```", "line 4, column 2"),
+    ] {
+        let (_, result) = contract.extract_and_validate(text, false);
+        let v = &result.unwrap_err().violations[0];
+        assert_eq!(v.keyword, "json", "{text}");
+        assert!(v.message.starts_with(&format!("invalid JSON at {at}: ")), "{text}: {}", v.message);
+    }
+    // Prose in braces is still passed over.
+    let (_, result) = contract.extract_and_validate("Fill {name} in: {\"name\": \"x\"}", false);
+    assert_eq!(result.unwrap(), json!({"name": "x"}));
+    let (_, result) = contract.extract_and_validate("No {name} given.", false);
+    assert_eq!(result.unwrap_err().violations[0].message, "No JSON output found but output_schema requires structured output");
+}

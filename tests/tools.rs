@@ -171,7 +171,7 @@ fn tool_calls_validate_against_the_original_schema() {
     // A null for a required property stays a violation; the original's minLength still holds.
     let e = validate_tool_call_text(&contract, r#"{"summary": "short", "approval": null}"#, opts).unwrap_err();
     assert_eq!(e.lines(), vec![
-        "$.summary: 'short' is shorter than 10 characters".to_string(),
+        "$.summary: a string of 5 characters is shorter than 10".to_string(),
         "$.approval: null is not one of ['approve', 'request_changes', 'comment']".to_string(),
         "$.approval: null is not of type 'string'".to_string(),
     ]);

@@ -988,6 +988,9 @@ Object.assign(providerBridge, {
   stopReason(raw) {
     return wasm.providerStopReason(raw ?? undefined);
   },
+  wrongTool(called, expected) {
+    return JSON.parse(wasm.wrongToolViolation(called, expected));
+  },
   // A provider stream's status, read as an OutputStream's.
   status: statusOf,
 });

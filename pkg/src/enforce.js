@@ -27,7 +27,9 @@ function normalise(reply) {
 async function endOf(reply) {
   // `end` may be a function, so a streaming reply can say how it stopped after its last delta.
   const end = typeof reply.end === 'function' ? await reply.end() : reply.end ?? reply;
-  return { stopReason: end?.stopReason ?? undefined, refusal: end?.refusal ?? undefined };
+  // A provider reply's `end()` also says when the answer called another tool than the submit tool.
+  const wrongTool = typeof reply.end === 'function' ? end?.wrongTool : undefined;
+  return { stopReason: end?.stopReason ?? undefined, refusal: end?.refusal ?? undefined, wrongTool };
 }
 
 // Streams one attempt into the machine; stops reading (and cancels the upstream through the
@@ -56,7 +58,9 @@ async function streamAttempt(stream, reply, repair) {
   const end = aborted ? {} : await endOf(reply);
   // The whole text goes along: when the streamed reading finds no JSON or broken JSON (prose
   // braces before the answer), the machine reads it by extractJson's rule instead.
-  return { text, bytes, aborted, outcome: stream[finishText](end, text, true, repair) };
+  const refused = end.refusal != null || end.stopReason === 'refusal';
+  const outcome = end.wrongTool !== undefined && !refused ? stream[finishFailed]([end.wrongTool], text) : stream[finishText](end, text, true, repair);
+  return { text, bytes, aborted, outcome };
 }
 
 async function textAttempt(stream, reply, repair) {

@@ -47,6 +47,7 @@ export const PATCH_TOOL = {
 /**
  * What pkg/src/provider.js needs of the module, filled in by api.js (which holds the guarded
  * calls and each Contract's handle): `open(contract, provider, optionsJson)`, `events(provider)`,
- * `free(handle)`, `stopReason(raw)`, `status(packed, handle, last)`.
+ * `free(handle)`, `stopReason(raw)`, `wrongTool(called, expected)` (the `tool` violation),
+ * `status(packed, handle, last)`.
  */
 export const providerBridge = {};

@@ -3,6 +3,8 @@
 // and feeds the output (the text, or the submit tool's arguments) to the stream state machine;
 // a status comes back per chunk, and the outcome at the end. No event crosses the boundary.
 import { providerBridge as bridge } from './internal.js';
+// The submit tool's default name (src/agent/tool.rs), written into the glue by scripts/build.sh.
+import { SUBMIT_TOOL } from '../wasm/output_contract.js';
 import { OPTIONS, OptionError, checkOptions } from './options.js';
 
 /** Why a provider stream gave no answer: the provider's error event, a cut connection, an HTTP error. */
@@ -201,10 +203,14 @@ export async function* providerEvents(body, options) {
  */
 export function providerReply(reply) {
   const { response, provider, tool } = reply;
+  const expected = tool ?? SUBMIT_TOOL;
   let end = {};
   let iterator = null;
+  // The first other tool the answer called, while it has not called the submit tool.
+  let other = null;
+  let call = null;
+  let said = '';
   async function* output() {
-    let call = null;
     let text = '';
     let wrote = false;
     iterator = providerEvents(response, { provider })[Symbol.asyncIterator]();
@@ -212,24 +218,33 @@ export function providerReply(reply) {
       const { value: event, done } = await iterator.next();
       if (done) break;
       if (event.type === 'text') {
-        if (tool === undefined) {
+        said += event.text;
+        if (tool === undefined && call === null) {
           wrote = true;
           yield event.text;
         } else text += event.text;
-      } else if (event.type === 'tool-call' && call === null && event.name === tool) call = event.index;
+        // Without `tool`, a call of the default submit tool is the output when no text came first.
+      } else if (event.type === 'tool-call' && call === null && event.name === expected && !wrote) call = event.index;
+      else if (event.type === 'tool-call' && call === null && other === null) other = event.name;
       else if (event.type === 'tool-arguments' && event.index === call) {
         wrote = true;
         yield event.text;
       } else if (event.type === 'refusal') end.refusal = (end.refusal ?? '') + event.text;
       else if (event.type === 'end') end = { ...end, stopReason: event.stopReason ?? undefined };
     }
-    // The tool was not called: the answer's text is the output.
-    if (!wrote && text !== '') yield text;
+    // The tool was not called: the answer's text is the output (unless another tool was called).
+    if (!wrote && text !== '' && other === null) yield text;
   }
   return {
     stream: output(),
     // A provider's own reason (`completed`, `max_output_tokens`, …) as the machine reads it.
-    end: () => ({ stopReason: bridge.stopReason(end.stopReason), refusal: end.refusal }),
+    // An answer that called another tool, and gave no output (no text with a bracket in it,
+    // without `tool`), ends with the `tool` violation naming both.
+    end: () => ({
+      stopReason: bridge.stopReason(end.stopReason),
+      refusal: end.refusal,
+      wrongTool: call === null && other !== null && (tool !== undefined || !/[[{]/.test(said)) ? bridge.wrongTool(other, expected) : undefined,
+    }),
     // Stopping the events cancels the body; the reply's own cancel (an AbortController's) runs too.
     cancel: async () => {
       await iterator?.return();

@@ -225,6 +225,12 @@ impl OutputStream {
         self
     }
 
+    /// Starts the attempt's reading over, the same attempt: what was pushed is not the output
+    /// (a provider answer's text before the call of the submit tool).
+    pub(crate) fn restart_attempt(&mut self) {
+        self.restart();
+    }
+
     fn restart(&mut self) {
         let limits = self.contract.limits();
         self.parser = Parser::new(limits.max_output_bytes, limits.max_depth, self.options.extract);

@@ -622,6 +622,7 @@ pub fn boundary_constants() -> String {
         "SHORT_CHUNK": SHORT_CHUNK,
         "PANIC_PREFIX": PANIC_PREFIX,
         "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
+        "SUBMIT_TOOL": tool::DEFAULT_NAME,
     })
     .to_string()
 }
@@ -765,6 +766,13 @@ pub fn provider_stop_reason(raw: Option<String>) -> String {
         StopReason::ToolUse => "tool_use",
     }
     .to_string()
+}
+
+/// The `tool` violation of an answer that called `called` and not `expected` (`enforce` with a
+/// provider reply), as JSON.
+#[wasm_bindgen(js_name = wrongToolViolation)]
+pub fn wrong_tool_violation(called: &str, expected: &str) -> String {
+    serde_json::to_string(&crate::report::violation::wrong_tool(called, expected)).unwrap_or_default()
 }
 
 // What pkg/src/ would otherwise write again in JavaScript: paths, pointer tokens, draft names and

@@ -304,9 +304,10 @@ enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
     /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
-    /// branch reported for it once is the one reported at every location below it. `Tagged`
-    /// when a `discriminator` names its branches.
-    Any(&'static str, u32, Vec<Expr>, Option<Tagged>),
+    /// branch reported for it once is the one reported at every location below it; the route of
+    /// its schema when it is at this location (`None` for its branches' constraints on a child);
+    /// `Tagged` when a `discriminator` names its branches.
+    Any(&'static str, u32, Option<u32>, Vec<Expr>, Option<Tagged>),
 }
 
 /// A discriminated disjunction (`validator::Selector`): its branches' nodes, and how far below
@@ -452,7 +453,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, _, xs, _) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -510,7 +511,7 @@ impl Checker {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
             let tagged = self.schema.validator.branch_tag(branches).map(|_| Tagged { depth: 0, branches: branches.as_slice().into() });
-            parts.push(Expr::Any(kw, id, branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
+            parts.push(Expr::Any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
         }
         Expr::All(parts)
     }
@@ -520,9 +521,9 @@ impl Checker {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
-            Expr::Any(kw, id, xs, tagged) => {
+            Expr::Any(kw, id, _, xs, tagged) => {
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::Any(kw, *id, xs.iter().map(|x| self.child(x, segment)).collect(), tagged)
+                Expr::Any(kw, *id, None, xs.iter().map(|x| self.child(x, segment)).collect(), tagged)
             }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
@@ -604,7 +605,7 @@ impl Checker {
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, id, xs, tagged) => {
+            Expr::Any(kw, id, here, xs, tagged) => {
                 if let Some(t) = tagged {
                     self.read_tag(*id, t, check, path);
                 }
@@ -615,7 +616,12 @@ impl Checker {
                         Err(v) => failed.push(v),
                     }
                 }
-                // No branch holds. Report the branch the final error will most likely show, by
+                // No branch holds. Branches that each failed on a const, an enum or a type alone
+                // are one violation of the disjunction, as the final error says it.
+                if let Some(found) = here.and_then(|route| accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
+                    return Err(vec![found]);
+                }
+                // Report the branch the final error will most likely show, by
                 // the rule it chooses by (`validator::rank`, on the errors, not the violations,
                 // each branch gave here); and keep to it, so that later checks below this
                 // disjunction do not mix in another branch's violations.
@@ -675,25 +681,24 @@ impl Checker {
         };
         match check {
             Check::Begin(kind) => {
-                let subject = || Partial { subject: article(*kind).to_string(), received: kind_received(*kind) };
                 if node.always_false {
-                    report("falseSchema", ErrorKind::FalseSchema, Some(subject()));
+                    report("falseSchema", ErrorKind::FalseSchema, known(check));
                 }
                 if let Some((mask, names)) = &node.types {
                     if !leaf::type_allows(*mask, kind_bits(*kind)) {
-                        report("type", ErrorKind::Type { expected: names.clone() }, Some(subject()));
+                        report("type", ErrorKind::Type { expected: names.clone() }, known(check));
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
                 let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
-                    report(keyword, ErrorKind::Type { expected: names.clone() }, Some(subject()));
+                    report(keyword, ErrorKind::Type { expected: names.clone() }, known(check));
                 }
                 if let (false, Some((kw, values))) = (form_failed, &node.choices) {
                     let values_of = |v: &Value| if *kw != "const" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
                     if (values.is_array() || *kw == "const") && !values_of(values).iter().any(|v| value_kind_matches(v, *kind)) {
-                        report(kw, choice(kw, values), Some(subject()));
+                        report(kw, choice(kw, values), known(check));
                     }
                 }
             }
@@ -702,7 +707,7 @@ impl Checker {
                 if let Some(max) = node.max_length {
                     if !leaf::length_at_most(*chars, max) {
                         let text = shown();
-                        let partial = Partial { subject: crate::report::render::repr(&json!(text)), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
+                        let partial = Partial { subject: at_least("a string of", *chars, "character", "characters"), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
                         report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
                     }
                 }
@@ -713,16 +718,14 @@ impl Checker {
                         _ => Vec::new(),
                     };
                     if (values.is_array() || *kw == "const") && !strings.iter().any(|s| s.as_bytes().starts_with(prefix)) {
-                        let text = shown();
-                        let partial = Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) };
-                        report(kw, choice(kw, values), Some(partial));
+                        report(kw, choice(kw, values), known(check));
                     }
                 }
             }
             Check::Key(key, distinct) => {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
-                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: "an object".into(), received: json!(distinct) }));
+                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: at_least("an object with", *distinct as u64, "property", "properties"), received: json!(distinct) }));
                     }
                 }
                 if let Some(allowed) = &node.allowed {
@@ -752,11 +755,11 @@ impl Checker {
             Check::Item(index) => {
                 if *index >= node.prefix.len() && node.rest.is_some_and(|r| self.is_false(r)) {
                     let limit = node.prefix.len();
-                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
+                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
                 }
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
-                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: "an array".into(), received: json!(index + 1) }));
+                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
                     }
                 }
             }
@@ -820,6 +823,25 @@ impl Checker {
     }
 }
 
+/// The one violation of the disjunction `kw` at `evaluation_path`, at this location, whose
+/// branches each failed with one violation still incomplete (a const, an enum or a type, on what
+/// is known of the value), when the report's writer makes one of them (`report::violation`'s
+/// rule for a disjunction of accepted values).
+fn accepted_choices(kw: &'static str, evaluation_path: &str, failed: &mut [Vec<Found>], check: &Check<'_>, path: &InstancePath) -> Option<Found> {
+    let partial = known(check)?;
+    let simple = |branch: &Vec<Found>| {
+        matches!(branch.as_slice(), [Found { incomplete: Some(Error { kind: ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }, .. }), .. }])
+    };
+    if failed.is_empty() || !failed.iter().all(simple) {
+        return None;
+    }
+    let context = failed.iter_mut().map(|branch| branch.iter_mut().filter_map(|f| f.incomplete.take()).collect()).collect();
+    let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
+    let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
+    let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
+    (violation.keyword == kw).then(|| Found { violation, incomplete: Some(error), errors: 1, wrong_type: false })
+}
+
 /// A violation found by validating a subtree, moved to where the subtree is.
 fn relocate(v: &mut Violation, base: &InstancePath, schema_base: &str) {
     v.path = join_jsonpath(&base.to_jsonpath(), &v.path);
@@ -843,6 +865,27 @@ fn kind_received(kind: Kind) -> Value {
         Kind::Number => json!("number"),
         Kind::Bool => json!("boolean"),
     }
+}
+
+/// What a kind or value check knows of a value not complete yet, as its messages say it: its
+/// kind (`a string`), or the start of a string (`a string starting with 'ab'`).
+#[inline(never)]
+fn known(check: &Check<'_>) -> Option<Partial> {
+    match check {
+        Check::Begin(kind) => Some(Partial { subject: article(*kind).to_string(), received: kind_received(*kind) }),
+        Check::Text(prefix, _) => {
+            let text = String::from_utf8_lossy(prefix).into_owned();
+            Some(Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) })
+        }
+        _ => None,
+    }
+}
+
+/// How a size message names a value not complete yet: `an array of at least 3 items` (complete,
+/// the message names its size: `an array of 4 items`).
+#[inline(never)]
+fn at_least(what: &str, n: u64, one: &str, many: &str) -> String {
+    [what, " at least ", &n.to_string(), " ", if n == 1 { one } else { many }].concat()
 }
 
 fn article(kind: Kind) -> &'static str {

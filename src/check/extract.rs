@@ -411,9 +411,11 @@ fn looks_like_json(text: &str, start: usize) -> bool {
             // A comment right after the bracket: JSON with comments, not prose.
             Some(b'/') if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => return true,
             Some(&b) => {
+                // A single quote after the bracket is JSON written with a language's own quotes
+                // (`{'name': 'x'}`, a Python dict): meant as JSON, reported where it breaks.
                 return match open {
-                    Some(b'{') => matches!(b, b'"' | b'}'),
-                    _ => matches!(b, b'{' | b'[' | b'"' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'),
+                    Some(b'{') => matches!(b, b'"' | b'\'' | b'}'),
+                    _ => matches!(b, b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'),
                 }
             }
             None => return false,
@@ -515,6 +517,14 @@ fn collect(
                     return;
                 }
             }
+            // A bracketed span that is the fence's whole content is the author's JSON as well:
+            // broken, it is reported where it breaks, not passed over as prose in braces.
+            let before = out.len();
+            scan_brackets(text, from, to, fence, repair, max_depth, out);
+            for c in out.iter_mut().skip(before).filter(|c| (c.start, c.end) == (s, e)) {
+                c.whole_fence = true;
+            }
+            return;
         }
         scan_brackets(text, from, to, fence, repair, max_depth, out);
         return;

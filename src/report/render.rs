@@ -23,6 +23,37 @@ pub fn quote(s: &str) -> String {
     cut(out, MESSAGE_VALUE_CHARS)
 }
 
+/// A schema's regular expression as its author wrote it, between slashes as a JavaScript
+/// literal shows one: `/^\d+\.\d+$/`. Nothing in it is escaped, so the model reads the schema's
+/// own regex, not a string-escaped copy of it.
+pub fn pattern(source: &str) -> String {
+    let mut out = cut(["/", source].concat(), MESSAGE_VALUE_CHARS);
+    out.push('/');
+    out
+}
+
+/// A string, array or object named by its size: `a string of 12 characters`, `an array of 3
+/// items`, `an object with 1 property` (what size keywords' messages say instead of pasting the
+/// value); any other value as `repr` writes it.
+pub fn sized(value: &Value) -> String {
+    let (what, n, one, many) = match value {
+        Value::String(s) => ("a string of ", s.chars().count(), " character", " characters"),
+        Value::Array(items) => ("an array of ", items.len(), " item", " items"),
+        Value::Object(map) => ("an object with ", map.len(), " property", " properties"),
+        other => return repr(other),
+    };
+    [what, &n.to_string(), if n == 1 { one } else { many }].concat()
+}
+
+/// A value as a message names it: `repr`'s rendering, except an array or object too long to
+/// quote whole, which is named by its size (`sized`) rather than pasted in part.
+pub fn describe(value: &Value) -> String {
+    match value {
+        Value::Array(_) | Value::Object(_) if json_len(value, MESSAGE_VALUE_CHARS).is_none() => sized(value),
+        other => repr(other),
+    }
+}
+
 fn cut(s: String, max_chars: usize) -> String {
     match s.char_indices().nth(max_chars) {
         None => s,

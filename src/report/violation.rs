@@ -3,7 +3,7 @@
 
 use crate::json::writer::{write_key, write_str, write_value};
 use crate::json::path::InstancePath;
-use crate::report::render::{quote, repr, truncate_value};
+use crate::report::render::{describe, pattern, quote, repr, sized, truncate_value};
 use crate::validator::{branch_rank, nearest_branch, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -171,7 +171,9 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
     let (path, order) = InstancePath::resolve(&error.instance_path, root);
     // The instance's rendering only where a message quotes it: rendering costs as much as the
     // rest of a violation, and a `required` on a large object never shows it.
-    let r = || subject.map_or_else(|| repr(instance), str::to_string);
+    let r = || subject.map_or_else(|| describe(instance), str::to_string);
+    // Size keywords name the size, never the value (`an array of 3 items`).
+    let size = || subject.map_or_else(|| sized(instance), str::to_string);
     let keyword = error.keyword;
     let (expected, message): (Value, String) = match &error.kind {
         ErrorKind::Type { expected } => {
@@ -205,7 +207,7 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
             (json!("no unevaluated items"), format!("Unevaluated items are not allowed ({} {verb} unexpected)", items.join(", ")))
         }
         ErrorKind::AdditionalItems { limit } => {
-            (json!(limit), format!("{} has more than {limit} items (additional items are not allowed)", r()))
+            (json!(limit), format!("{} has more than {limit} (additional items are not allowed)", size()))
         }
         ErrorKind::Minimum { limit } => (json!(limit), format!("{} is less than minimum {limit}", r())),
         ErrorKind::Maximum { limit } => (json!(limit), format!("{} is greater than maximum {limit}", r())),
@@ -216,28 +218,24 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
             (json!(limit), format!("{} is greater than or equal to exclusive maximum {limit}", r()))
         }
         ErrorKind::MultipleOf { multiple_of } => (json!(multiple_of), format!("{} is not a multiple of {multiple_of}", r())),
-        ErrorKind::MinLength { limit } => {
-            (json!(limit), format!("{} is shorter than {limit} character{}", r(), plural(*limit)))
-        }
-        ErrorKind::MaxLength { limit } => {
-            (json!(limit), format!("{} is longer than {limit} character{}", r(), plural(*limit)))
-        }
-        ErrorKind::MinItems { limit } => (json!(limit), format!("{} has fewer than {limit} item{}", r(), plural(*limit))),
-        ErrorKind::MaxItems { limit } => (json!(limit), format!("{} has more than {limit} item{}", r(), plural(*limit))),
-        ErrorKind::MinProperties { limit } => {
-            (json!(limit), format!("{} has fewer than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
-        }
-        ErrorKind::MaxProperties { limit } => {
-            (json!(limit), format!("{} has more than {limit} propert{}", r(), if *limit == 1 { "y" } else { "ies" }))
-        }
-        ErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", r())),
-        ErrorKind::Pattern { pattern } => (json!(pattern), format!("{} does not match {}", r(), quote(pattern))),
+        ErrorKind::MinLength { limit } => (json!(limit), format!("{} is shorter than {limit}", size())),
+        ErrorKind::MaxLength { limit } => (json!(limit), format!("{} is longer than {limit}", size())),
+        ErrorKind::MinItems { limit } | ErrorKind::MinProperties { limit } => (json!(limit), format!("{} has fewer than {limit}", size())),
+        ErrorKind::MaxItems { limit } | ErrorKind::MaxProperties { limit } => (json!(limit), format!("{} has more than {limit}", size())),
+        ErrorKind::UniqueItems => (json!("unique items"), format!("{} has non-unique elements", size())),
+        ErrorKind::Pattern { pattern: source } => (json!(source), format!("{} does not match {}", r(), pattern(source))),
         ErrorKind::Backtracked { .. } => {
             (Value::Null, format!("{} could not be checked against its pattern: {BACKTRACKED}", r()))
         }
         ErrorKind::Format { format } => (json!(format), format!("{} is not a valid {}", r(), quote(format))),
-        ErrorKind::Contains => {
-            (Value::Null, format!("{} does not contain the required number of items matching the 'contains' schema", r()))
+        ErrorKind::Contains { matched, min, max } => {
+            // The keyword says which bound: `maxContains` the upper, else the lower.
+            let (limit, than) = match max {
+                Some(max) if keyword == "maxContains" => (*max, "more"),
+                _ => (*min, "fewer"),
+            };
+            let message = format!("{} has {matched} item{} matching the 'contains' schema, {than} than {limit}", size(), plural(*matched));
+            (json!(limit), message)
         }
         ErrorKind::Not { schema } => (json!({ "not": schema }), format!("{} must not be valid under {}", r(), repr(schema))),
         ErrorKind::FalseSchema => (json!(false), format!("False schema does not allow {}", r())),
@@ -256,14 +254,17 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
             format!("{} is valid under more than one of the schemas listed in 'oneOf'", r()),
         ),
         ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
-            if let Some((index, errors)) = closest_branch(context, &error.instance_path) {
+            if let Some((expected, accepted)) = accepted_choices(context, &error.instance_path) {
+                (expected, format!("{} {accepted}", r()))
+            } else if let Some((index, errors)) = closest_branch(context, &error.instance_path) {
                 let here = Branch { keyword: keyword.to_string(), index, count: context.len() };
                 for e in errors {
                     convert(e, root, cap, Some(branch.unwrap_or(&here)), None, out);
                 }
                 return;
+            } else {
+                (Value::Null, format!("{} is not valid under any of the schemas listed in '{keyword}'", r()))
             }
-            (Value::Null, format!("{} is not valid under any of the schemas listed in '{keyword}'", r()))
         }
         ErrorKind::Recursion => {
             (Value::Null, format!("{} could not be checked: the schema's references nest deeper than {} levels here", r(), crate::validator::MAX_DEPTH))
@@ -274,6 +275,53 @@ fn convert(error: &Error<'_>, root: &Value, cap: usize, branch: Option<&Branch>,
     v.received = truncate_value(instance, cap);
     v.message = message;
     out.push(v);
+}
+
+/// What a disjunction accepts when each of its branches failed on a `const`, an `enum` or a
+/// `type` alone, where the disjunction is (`anyOf: [{const: 1}, {const: 2}, {type: 'null'}]`):
+/// the `expected` of the one violation it becomes, and the message after its subject —
+/// `is not one of [1, 2]`, `is not of type 'null'`, or both joined (`is not one of [1, 2] and
+/// not of type 'null'`). `None` when a branch failed otherwise: its closest branch speaks.
+fn accepted_choices(context: &[Vec<Error<'_>>], at: &str) -> Option<(Value, String)> {
+    if context.is_empty() {
+        return None;
+    }
+    let mut values: Vec<Value> = Vec::new();
+    let mut types: Vec<&str> = Vec::new();
+    for branch in context {
+        let [only] = branch.as_slice() else { return None };
+        if only.instance_path != at {
+            return None;
+        }
+        match &only.kind {
+            ErrorKind::Const { expected } => values.push(expected.clone()),
+            ErrorKind::Enum { options: Value::Array(options) } => values.extend(options.iter().cloned()),
+            ErrorKind::Type { expected } => types.extend(expected.iter().copied()),
+            _ => return None,
+        }
+    }
+    let mut unique_types: Vec<&str> = Vec::with_capacity(types.len());
+    for t in types {
+        if !unique_types.contains(&t) {
+            unique_types.push(t);
+        }
+    }
+    let quoted = unique_types.iter().map(|t| quote(t)).collect::<Vec<_>>().join(", ");
+    let listed = Value::Array(values);
+    Some(match (listed.as_array().is_some_and(|v| !v.is_empty()), unique_types.is_empty()) {
+        (true, true) => (listed.clone(), format!("is not one of {}", repr(&listed))),
+        (false, _) => {
+            let expected = match unique_types.as_slice() {
+                [one] => json!(one),
+                many => json!(many),
+            };
+            (expected, format!("is not of type {quoted}"))
+        }
+        (true, false) => {
+            let message = format!("is not one of {} and not of type {quoted}", repr(&listed));
+            (json!({ "enum": listed, "type": unique_types }), message)
+        }
+    })
 }
 
 fn required_message(property: &str) -> String {
@@ -317,6 +365,13 @@ fn plural(n: u64) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// The `tool` violation of an answer that called the tool `called` and not `expected`, the tool
+/// whose arguments are the output. Retryable: the model can call the right tool.
+pub fn wrong_tool(called: &str, expected: &str) -> Violation {
+    let message = format!("the answer called the tool {} instead of {1}: call {1} with the output as its arguments", quote(called), quote(expected));
+    Violation::of_output("tool", json!(expected), json!(called), message)
 }
 
 /// Why a patch (RFC 6902 JSON Patch, RFC 7396 merge patch) could not be applied: the `patch`

@@ -458,10 +458,10 @@ impl<'s, 'v> Ctx<'s, 'v> {
         }
         if count < min {
             let keyword = if min_written { "minContains" } else { "contains" };
-            return self.fail(keyword, Some(keyword), value, ErrorKind::Contains);
+            return self.fail(keyword, Some(keyword), value, ErrorKind::Contains { matched: count, min, max });
         }
         match max {
-            Some(max) if count > max => self.fail("maxContains", Some("maxContains"), value, ErrorKind::Contains),
+            Some(max) if count > max => self.fail("maxContains", Some("maxContains"), value, ErrorKind::Contains { matched: count, min, max: Some(max) }),
             _ => true,
         }
     }

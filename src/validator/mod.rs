@@ -103,8 +103,9 @@ pub enum ErrorKind<'v> {
     UniqueItems,
     /// Items past `limit` where the schema allows none.
     AdditionalItems { limit: usize },
-    /// `contains`, `minContains` or `maxContains` (the error's keyword says which).
-    Contains,
+    /// `contains`, `minContains` or `maxContains` (the error's keyword says which): `matched`
+    /// items matched the `contains` schema, where `min` (at most `max`) were to.
+    Contains { matched: u64, min: u64, max: Option<u64> },
     Required { property: String },
     MinProperties { limit: u64 },
     MaxProperties { limit: u64 },
@@ -159,7 +160,7 @@ impl ErrorKind<'_> {
             ErrorKind::MaxItems { limit } => ErrorKind::MaxItems { limit },
             ErrorKind::UniqueItems => ErrorKind::UniqueItems,
             ErrorKind::AdditionalItems { limit } => ErrorKind::AdditionalItems { limit },
-            ErrorKind::Contains => ErrorKind::Contains,
+            ErrorKind::Contains { matched, min, max } => ErrorKind::Contains { matched, min, max },
             ErrorKind::Required { property } => ErrorKind::Required { property },
             ErrorKind::MinProperties { limit } => ErrorKind::MinProperties { limit },
             ErrorKind::MaxProperties { limit } => ErrorKind::MaxProperties { limit },

@@ -83,7 +83,7 @@ test('enforce: the retry prompt is written by the machine with the given templat
   const { model, calls } = scripted([short, good]);
   const templates = { retry: 'Fix this:\n{errors}', retryLine: '* {path} — {message}' };
   assert.equal((await enforce(contract, model, { templates })).status, 'completed');
-  assert.equal(calls[1].messages.at(-1).content, "Fix this:\n* $.summary — 'short' is shorter than 10 characters");
+  assert.equal(calls[1].messages.at(-1).content, "Fix this:\n* $.summary — a string of 5 characters is shorter than 10");
 });
 
 test('enforce: a text answer ends as the same answer streamed (stop reasons are the machine’s)', async () => {

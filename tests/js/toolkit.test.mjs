@@ -79,7 +79,7 @@ test('validateText with extract: data, extraction and the canonical error', () =
   const bad = contract.validateText('Sure! {"summary": "short", "approval": "maybe"}', { extract: true });
   assert.equal(bad.valid, false);
   assert.deepEqual(bad.error.violations.map((v) => `${v.path}: ${v.message}`), [
-    "$.summary: 'short' is shorter than 10 characters",
+    "$.summary: a string of 5 characters is shorter than 10",
     "$.approval: 'maybe' is not one of ['approve', 'request_changes', 'comment']",
   ]);
   assert.equal(bad.error.raw_output, 'Sure! {"summary": "short", "approval": "maybe"}');
@@ -96,13 +96,13 @@ test('prompts: the exact seed texts, templates overridable', () => {
   // From a validation result and a canonical error, too.
   const contract = Contract.compile(prReviewer);
   const result = contract.validate({ summary: 'short', approval: 'approve' });
-  assert.equal(toolFeedback(result), "## Validation Failed\n\nYour output does not match the expected schema:\n\n1. **$.summary**: 'short' is shorter than 10 characters\n\nPlease fix these issues and call `submit_result` again.");
+  assert.equal(toolFeedback(result), "## Validation Failed\n\nYour output does not match the expected schema:\n\n1. **$.summary**: a string of 5 characters is shorter than 10\n\nPlease fix these issues and call `submit_result` again.");
   // The tool the caller declared, by the name it gave it.
   const named = submitResultTool(prReviewer, { name: 'record_review' });
   assert.ok(toolFeedback(result, { tool: named.tool.name }).endsWith('call `record_review` again.'));
   assert.equal(toolFeedback(result, { tool: submitResultTool(prReviewer).tool.name }), toolFeedback(result));
   assert.equal(toolFeedback(contract.validate(valid)), 'Output validated successfully. You may now complete the task.');
-  assert.ok(retryPrompt(result.error, prReviewer).includes("- $.summary: 'short' is shorter than 10 characters\n"));
+  assert.ok(retryPrompt(result.error, prReviewer).includes("- $.summary: a string of 5 characters is shorter than 10\n"));
   assert.equal(retryPrompt(result, { type: 'object' }, { templates: { retry: 'Fix:\n{errors}', retryLine: '* {keyword} at {path}' } }), 'Fix:\n* minLength at $.summary');
   assert.throws(() => enrichSystemPrompt('s', {}, { templates: { nope: 'x' } }), /unknown option templates.nope/);
 });
@@ -193,7 +193,7 @@ test('enforce: enrich, validate, retry once in the same conversation, envelopes'
   const second = fixed.calls[1].messages;
   assert.equal(second.length, 4);
   assert.equal(second[2].role, 'assistant');
-  assert.ok(second[3].content.startsWith("<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n- $.summary: 'short' is shorter than 10 characters\n"));
+  assert.ok(second[3].content.startsWith("<output-validation-error>\nYour output did not match the required schema.\n\n## Validation Errors\n- $.summary: a string of 5 characters is shorter than 10\n"));
   assert.deepEqual(events.map((e) => [e.attempt, e.outcome, e.keywords]), [[1, 'invalid', ['minLength']], [2, 'valid', []]]);
 
   const twice = await enforce(contract, scripted(['{"summary": "short", "approval": "approve"}']).model);
@@ -201,7 +201,7 @@ test('enforce: enrich, validate, retry once in the same conversation, envelopes'
   assert.deepEqual(twice.error, {
     type: 'output_schema_validation_failed',
     message: 'Output did not match schema after 1 retry',
-    validation_errors: ["$.summary: 'short' is shorter than 10 characters"],
+    validation_errors: ["$.summary: a string of 5 characters is shorter than 10"],
   });
   assert.equal(twice.attempts, 2);
   assert.equal(twice.validation_error.retryable, false);
@@ -279,7 +279,7 @@ test('AI SDK: generateText and streamText with Output.object validate through th
   assert.deepEqual(ok.output, valid);
   await assert.rejects(
     generateText({ model: generate('{"summary": "short", "approval": "approve"}'), prompt: 'review', output: Output.object({ schema }) }),
-    (e) => NoObjectGeneratedError.isInstance(e) && /shorter than 10 characters/.test(e.cause?.message ?? e.message),
+    (e) => NoObjectGeneratedError.isInstance(e) && /a string of 5 characters is shorter than 10/.test(e.cause?.message ?? e.message),
   );
   // A Contract is itself a Standard Schema with JSON Schema: the SDK takes it as it is.
   const direct = await generateText({ model: generate(JSON.stringify(valid)), prompt: 'review', output: Output.object({ schema: contract }) });

@@ -144,7 +144,9 @@ pub struct ProviderOutcome {
 #[derive(Clone, Debug, Default)]
 pub struct ProviderOptions {
     pub stream: StreamOptions,
-    /// The submit tool's name: when the answer calls it, its arguments are the output.
+    /// The submit tool's name: when the answer calls it, its arguments are the output. Not
+    /// given, it is `submit_result` (the name `submit_result_tool` gives), and the answer's text
+    /// is read as it arrives until such a call comes.
     pub tool: Option<String>,
 }
 
@@ -152,7 +154,12 @@ pub struct ProviderOptions {
 pub struct ProviderStream {
     events: EventDecoder,
     stream: OutputStream,
-    tool: Option<String>,
+    /// The submit tool's name (`submit_result` when not given).
+    tool: String,
+    /// Whether the caller named the tool: then the answer's text is never the streamed output.
+    declared: bool,
+    /// The first other tool the answer called, while it has not called the submit tool.
+    other: Option<String>,
     /// The submit call's index, once the answer called the tool.
     call: Option<u64>,
     /// The answer's text deltas: the output without `tool`, else what is read when no call came.
@@ -172,7 +179,9 @@ impl ProviderStream {
         ProviderStream {
             events: EventDecoder::new(provider),
             stream: OutputStream::new(contract, stream),
-            tool: options.tool,
+            declared: options.tool.is_some(),
+            tool: options.tool.unwrap_or_else(|| crate::agent::tool::DEFAULT_NAME.to_string()),
+            other: None,
             call: None,
             text: String::new(),
             arguments: String::new(),
@@ -222,14 +231,21 @@ impl ProviderStream {
         }
         match event {
             ProviderEvent::Text { text } => {
-                if self.tool.is_none() {
+                if !self.declared && self.call.is_none() {
                     self.stream.push_quiet(text.as_bytes());
                 }
                 self.text.push_str(&text);
             }
             ProviderEvent::ToolCall { index, name, .. } => {
-                if self.call.is_none() && self.tool.as_deref() == Some(name.as_str()) {
+                if self.call.is_none() && self.tool == name {
                     self.call = Some(index);
+                    if !self.declared {
+                        // The answer's text was read until now: the call's arguments are the
+                        // output instead (a forced tool choice, or prose before the call).
+                        self.stream.restart_attempt();
+                    }
+                } else if self.call.is_none() && self.other.is_none() {
+                    self.other = Some(name);
                 }
             }
             ProviderEvent::ToolArguments { index, text } => {
@@ -274,7 +290,12 @@ impl ProviderStream {
                 (true, _) => "",
             };
             self.stream.finish(StopReason::Refusal, Some(said))
-        } else if self.tool.is_some() && self.call.is_none() {
+        } else if let Some(other) = self.other.as_deref().filter(|_| self.call.is_none() && (self.declared || !self.stream.parser().started())) {
+            // Another tool was called, and no output came: the model is told which tool to call.
+            let violation = crate::report::violation::wrong_tool(other, &self.tool);
+            let error = self.stream.contract.failure(vec![violation], &self.text);
+            self.stream.conclude(Err(error))
+        } else if self.declared && self.call.is_none() {
             // The tool was not called: the answer's text is read as a text answer is.
             self.stream.finish_text(reason, None, &self.text, false, false)
         } else {
@@ -315,6 +336,43 @@ mod tests {
         assert_eq!(out.outcome, StreamOutcome::Valid { valid: true, data: json!({"a": 1}), attempt: 1 });
         assert_eq!(out.stop_reason.as_deref(), Some("tool_use"));
         assert_eq!(out.usage, Some(json!({"output_tokens": 9})));
+    }
+
+    /// An Anthropic answer that only calls `name` with `arguments` (a forced tool choice).
+    fn only_a_call(name: &str, arguments: &str) -> String {
+        format!(
+            concat!(
+                "event: content_block_start\ndata: {{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"{}\",\"input\":{{}}}}}}\n\n",
+                "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":{}}}}}\n\n",
+                "event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"tool_use\"}}}}\n\n",
+                "event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n",
+            ),
+            name,
+            serde_json::to_string(arguments).unwrap()
+        )
+    }
+
+    #[test]
+    fn without_a_tool_a_submit_result_call_is_the_output() {
+        let out = run(Provider::Anthropic, None, &only_a_call("submit_result", "{\"a\": 4}")).unwrap();
+        assert_eq!(out.outcome, StreamOutcome::Valid { valid: true, data: json!({"a": 4}), attempt: 1 });
+        let StreamOutcome::Retry { violations, .. } = run(Provider::Anthropic, None, &only_a_call("submit_result", "{\"a\": \"x\"}")).unwrap().outcome else { panic!() };
+        assert_eq!(violations.iter().map(|v| v.keyword.as_str()).collect::<Vec<_>>(), ["type"]);
+    }
+
+    #[test]
+    fn an_answer_that_calls_another_tool_is_told_which_to_call() {
+        for tool in [None, Some("submit_result")] {
+            let StreamOutcome::Retry { violations, prompt, .. } = run(Provider::Anthropic, tool, &only_a_call("get_weather", "{\"a\": 4}")).unwrap().outcome else { panic!() };
+            assert_eq!(violations.len(), 1);
+            let v = &violations[0];
+            assert_eq!((v.keyword.as_str(), &v.expected, &v.received), ("tool", &json!("submit_result"), &json!("get_weather")));
+            assert_eq!(v.message, "the answer called the tool 'get_weather' instead of 'submit_result': call 'submit_result' with the output as its arguments");
+            assert!(v.is_retryable());
+            assert!(prompt.contains("call 'submit_result'"), "{prompt}");
+        }
+        let StreamOutcome::Retry { violations, .. } = run(Provider::Anthropic, Some("answer"), &only_a_call("submit_result", "{\"a\": 4}")).unwrap().outcome else { panic!() };
+        assert_eq!(violations[0].message, "the answer called the tool 'submit_result' instead of 'answer': call 'answer' with the output as its arguments");
     }
 
     #[test]
