@@ -29,7 +29,7 @@ async function endOf(reply) {
   const end = typeof reply.end === 'function' ? await reply.end() : reply.end ?? reply;
   // A provider reply's `end()` also says when the answer called another tool than the submit tool.
   const wrongTool = typeof reply.end === 'function' ? end?.wrongTool : undefined;
-  return { stopReason: end?.stopReason ?? undefined, refusal: end?.refusal ?? undefined, wrongTool };
+  return [{ stopReason: end?.stopReason ?? undefined, refusal: end?.refusal ?? undefined }, wrongTool];
 }
 
 // Streams one attempt into the machine; stops reading (and cancels the upstream through the
@@ -55,16 +55,16 @@ async function streamAttempt(stream, reply, repair) {
   }
   text += decoder.decode();
   // An attempt the machine ended is not asked how the model would have ended it.
-  const end = aborted ? {} : await endOf(reply);
+  const [end, wrongTool] = aborted ? [{}, undefined] : await endOf(reply);
   // The whole text goes along: when the streamed reading finds no JSON or broken JSON (prose
   // braces before the answer), the machine reads it by extractJson's rule instead.
   const refused = end.refusal != null || end.stopReason === 'refusal';
-  const outcome = end.wrongTool !== undefined && !refused ? stream[finishFailed]([end.wrongTool], text) : stream[finishText](end, text, true, repair);
+  const outcome = wrongTool !== undefined && !refused ? stream[finishFailed]([wrongTool], text) : stream[finishText](end, text, true, repair);
   return { text, bytes, aborted, outcome };
 }
 
 async function textAttempt(stream, reply, repair) {
-  const end = await endOf(reply);
+  const [end] = await endOf(reply);
   const text = reply.text ?? '';
   const outcome = stream[finishText](end, text, false, repair);
   // A refusal is not read, so no bytes were.
@@ -131,7 +131,7 @@ async function patchAttempt(contract, stream, reply, base, repair, abortEarly) {
       return { text, bytes: encoder.encode(text).length, aborted: true, mode: 'patch', fallback: false, applied: false, outcome };
     }
   }
-  const end = await endOf(reply);
+  const [end] = await endOf(reply);
   const refused = end.refusal != null || end.stopReason === 'refusal';
   if (refused || !isPatch(extractJson(text).value)) {
     const outcome = stream[finishText](end, text, false, repair);

@@ -184,7 +184,7 @@ test("AI SDK: a contract as a tool's inputSchema (toAiSdkSchema): the error says
   assert.equal(message, call.error.message);
   assert.match(message, /^Invalid input for tool weather: /);
   assert.doesNotMatch(message, /output/);
-  assert.match(message, /the value does not match the contract:\n\$\.city: 'X' is shorter than 3 characters/);
+  assert.match(message, /the value does not match the contract:\n\$\.city: a string of 1 character is shorter than 3/);
   const ours = call.error.cause.cause;
   assert.equal(ours.name, 'OutputValidationError');
   assert.equal(ours.outputValidationError.error, 'output_validation_failed');
@@ -198,7 +198,7 @@ test('AI SDK: Output.object with toAiSdkSchema: the canonical error at err.cause
   const err = await generateText({ model, prompt: 'city?', output: Output.object({ schema: toAiSdkSchema(contract) }) }).catch((e) => e);
   assert.ok(NoObjectGeneratedError.isInstance(err));
   assert.equal(err.cause.name, 'AI_TypeValidationError');
-  assert.deepEqual(err.cause.cause.outputValidationError.violations[0].message, "'X' is shorter than 3 characters");
+  assert.deepEqual(err.cause.cause.outputValidationError.violations[0].message, "a string of 1 character is shorter than 3");
   assert.match(err.cause.message, /the value does not match the contract/);
   assert.deepEqual(model.doGenerateCalls[0].responseFormat.schema, contract.jsonSchema);
 });
@@ -226,15 +226,15 @@ test('AI SDK: a contract as a Standard Schema: draft-07 sent with additionalProp
   });
   const err = await generateText({ model: answering('{"city": "X"}'), prompt: 'city?', output: Output.object({ schema: contract }) }).catch((e) => e);
   assert.ok(NoObjectGeneratedError.isInstance(err));
-  assert.deepEqual(err.cause.cause, [{ message: "'X' is shorter than 3 characters", path: ['city'] }]);
+  assert.deepEqual(err.cause.cause, [{ message: "a string of 1 character is shorter than 3", path: ['city'] }]);
 
   // As a tool's inputSchema.
   const seen = [];
   const weather = tool({ inputSchema: contract, execute: async (input) => (seen.push(input), 'sunny') });
   const called = await generateText({ model: calling('{"city": "X"}'), prompt: 'weather?', tools: { weather } });
   const refused = called.steps[0].content.find((p) => p.type === 'tool-call');
-  assert.match(refused.error.message, /^Invalid input for tool weather: .*'X' is shorter than 3 characters/s);
-  assert.deepEqual(refused.error.cause.cause, [{ message: "'X' is shorter than 3 characters", path: ['city'] }]);
+  assert.match(refused.error.message, /^Invalid input for tool weather: .*a string of 1 character is shorter than 3/s);
+  assert.deepEqual(refused.error.cause.cause, [{ message: "a string of 1 character is shorter than 3", path: ['city'] }]);
   assert.deepEqual(seen, []);
 });
 
