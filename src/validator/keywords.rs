@@ -7,6 +7,7 @@
 //! (the nodes a compiled keyword links to), each one exhaustive match, so a new `Kw` variant
 //! cannot compile without saying both; `for_each_node` is the one walk over the compiled graph.
 
+use super::compile;
 use super::draft::Draft;
 use super::Kw;
 use serde_json::{Map, Value};
@@ -138,6 +139,70 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("minContains", D19, D20, V, Leaf),
     kw("deprecated", D19, D20, M, Leaf),
     kw("prefixItems", D20, D20, A, List),
+];
+
+/// One step of compiling a schema object: the keywords it reads and the compiler's function
+/// that reads them into `Kw`s. A step runs when the object has one of its keywords; the function
+/// reads each only where the node's draft has it (`Draft::knows`, from the rows above).
+pub(crate) struct CompileStep {
+    pub reads: &'static [&'static str],
+    pub compile: compile::CompileFn,
+    /// Skipped when the root's meta-schema leaves out the validation vocabulary.
+    pub validation: bool,
+}
+
+const fn step(reads: &'static [&'static str], compile: compile::CompileFn) -> CompileStep {
+    CompileStep { reads, compile, validation: false }
+}
+
+const fn assertion(reads: &'static [&'static str], compile: compile::CompileFn) -> CompileStep {
+    CompileStep { reads, compile, validation: true }
+}
+
+/// How a schema object compiles: the steps in the order a node evaluates its keywords (and so
+/// reports their errors): references, the assertions on the value itself, then the applicators,
+/// `unevaluated*` last as they need what every other keyword evaluated. A step reads the
+/// keywords that compile together (`if` with `then`/`else`, `items` with its companions). Apart
+/// from the rows above because that order is not the table's (which strict mode's suggestions
+/// follow); `every_applying_row_compiles` checks the two agree.
+pub(crate) const COMPILE_STEPS: &[CompileStep] = &[
+    step(&["$ref"], compile::reference),
+    step(&["$dynamicRef"], compile::dynamic_ref),
+    step(&["$recursiveRef"], compile::recursive_ref),
+    assertion(&["type"], compile::type_),
+    assertion(&["enum"], compile::enum_),
+    assertion(&["const"], compile::const_),
+    assertion(&["minimum"], compile::minimum),
+    assertion(&["maximum"], compile::maximum),
+    assertion(&["exclusiveMinimum"], compile::exclusive_minimum),
+    assertion(&["exclusiveMaximum"], compile::exclusive_maximum),
+    assertion(&["multipleOf"], compile::multiple_of),
+    assertion(&["minLength"], compile::min_length),
+    assertion(&["maxLength"], compile::max_length),
+    assertion(&["pattern"], compile::pattern),
+    assertion(&["contentEncoding", "contentMediaType"], compile::content),
+    assertion(&["minItems"], compile::min_items),
+    assertion(&["maxItems"], compile::max_items),
+    assertion(&["uniqueItems"], compile::unique_items),
+    assertion(&["required"], compile::required),
+    assertion(&["minProperties"], compile::min_properties),
+    assertion(&["maxProperties"], compile::max_properties),
+    assertion(&["dependentRequired", "dependencies"], compile::dependent_required),
+    step(&["format"], compile::format_),
+    step(&["allOf"], compile::all_of),
+    step(&["anyOf"], compile::any_of),
+    step(&["oneOf"], compile::one_of),
+    step(&["not"], compile::not),
+    step(&["if", "then", "else"], compile::if_),
+    step(&["prefixItems", "items", "additionalItems"], compile::items),
+    step(&["contains", "minContains", "maxContains"], compile::contains),
+    step(&["properties"], compile::properties),
+    step(&["patternProperties"], compile::pattern_properties),
+    step(&["additionalProperties"], compile::additional_properties),
+    step(&["propertyNames"], compile::property_names),
+    step(&["dependentSchemas", "dependencies"], compile::dependent_schemas),
+    step(&["unevaluatedItems"], compile::unevaluated_items),
+    step(&["unevaluatedProperties"], compile::unevaluated_properties),
 ];
 
 /// The keywords of a JTD schema (RFC 8927 section 2): a language of its own, none of the table's
@@ -545,5 +610,21 @@ mod tests {
             true
         });
         assert_eq!(order, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn every_applying_row_compiles() {
+        // Each row that asserts or applies (not an identifier, annotation or comment) is read
+        // by a compile step, and each step reads only rows of the table. `contentEncoding` and
+        // `contentMediaType` assert up to Draft 7; `contentSchema` is only ever an annotation.
+        let read = |name: &str| COMPILE_STEPS.iter().any(|s| s.reads.contains(&name));
+        for row in KEYWORDS {
+            let applies = matches!(row.vocabulary, Vocabulary::Applicator | Vocabulary::Unevaluated | Vocabulary::Validation | Vocabulary::Format)
+                || (row.vocabulary == Vocabulary::Content && row.shape == Shape::Leaf);
+            assert_eq!(applies || matches!(row.name, "$ref" | "$dynamicRef" | "$recursiveRef"), read(row.name), "{}", row.name);
+        }
+        for s in COMPILE_STEPS {
+            assert!(s.reads.iter().all(|k| lookup(k).is_some()), "{:?}", s.reads);
+        }
     }
 }
