@@ -2,6 +2,7 @@
 // outputs at runtime by itself; this schema carries the contract's validation, so
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
+import { formatViolation } from './api.js';
 
 /** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
 export function toAiSdkSchema(contract) {
@@ -9,7 +10,7 @@ export function toAiSdkSchema(contract) {
     validate(value) {
       const result = contract.validate(value);
       if (result.valid) return { success: true, value: result.data };
-      const lines = result.error.violations.map((v) => `${v.path}: ${v.message}`);
+      const lines = result.error.violations.map(formatViolation);
       const error = new Error(`output does not match the contract:\n${lines.join('\n')}`);
       error.name = 'OutputValidationError';
       error.outputValidationError = result.error;
