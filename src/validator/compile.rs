@@ -4,7 +4,7 @@
 
 use super::ecma::Pattern;
 use super::format;
-use super::keywords;
+use super::keywords::{self, Compile};
 use super::uri;
 use super::{CompileError, Options, Validator};
 use crate::validator::draft::Draft;
@@ -522,7 +522,26 @@ impl<'s, 'o> Compiler<'s, 'o> {
             if (step.validation && !self.validation) || !step.reads.iter().any(|k| obj.contains_key(*k)) {
                 continue;
             }
-            (step.compile)(self, obj, site, &mut kws)?;
+            let (draft, name) = (site.draft, step.reads.first().copied().unwrap_or_default());
+            match step.compile {
+                Compile::Count(kw) => kws.extend(count_of(obj, draft, name).map(kw)),
+                Compile::Number(kw) => kws.extend(number_of(obj, draft, name).map(kw)),
+                Compile::One(kw) => {
+                    if let Some(sub) = get(obj, draft, name) {
+                        kws.push(kw(self.child(site, sub, &[name])?));
+                    }
+                }
+                Compile::List(kw) => {
+                    if let Some(Value::Array(items)) = get(obj, draft, name) {
+                        let mut nodes = Vec::with_capacity(items.len());
+                        for (i, item) in items.iter().enumerate() {
+                            nodes.push(self.child(site, item, &[name, &i.to_string()])?);
+                        }
+                        kws.push(kw(nodes));
+                    }
+                }
+                Compile::With(f) => f(self, obj, site, &mut kws)?,
+            }
             // Before 2019-09 a `$ref` is the whole schema.
             if site.draft.ref_hides_siblings() && matches!(kws.as_slice(), [Kw::Ref(_)]) {
                 break;
@@ -691,27 +710,6 @@ pub(crate) fn exclusive_maximum<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<Strin
     Ok(())
 }
 
-pub(crate) fn multiple_of<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = number_of(obj, site.draft, "multipleOf") {
-        kws.push(Kw::MultipleOf(n));
-    }
-    Ok(())
-}
-
-pub(crate) fn min_length<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "minLength") {
-        kws.push(Kw::MinLength(n));
-    }
-    Ok(())
-}
-
-pub(crate) fn max_length<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "maxLength") {
-        kws.push(Kw::MaxLength(n));
-    }
-    Ok(())
-}
-
 pub(crate) fn pattern<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
     if let Some(Value::String(p)) = get(obj, site.draft, "pattern") {
         let index = c.pattern(site, p, &["pattern"])?;
@@ -735,20 +733,6 @@ pub(crate) fn content<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>,
     Ok(())
 }
 
-pub(crate) fn min_items<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "minItems") {
-        kws.push(Kw::MinItems(n));
-    }
-    Ok(())
-}
-
-pub(crate) fn max_items<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "maxItems") {
-        kws.push(Kw::MaxItems(n));
-    }
-    Ok(())
-}
-
 pub(crate) fn unique_items<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
     if get(obj, site.draft, "uniqueItems") == Some(&Value::Bool(true)) {
         kws.push(Kw::UniqueItems);
@@ -762,20 +746,6 @@ pub(crate) fn required<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>
         if !names.is_empty() {
             kws.push(Kw::Required(names));
         }
-    }
-    Ok(())
-}
-
-pub(crate) fn min_properties<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "minProperties") {
-        kws.push(Kw::MinProperties(n));
-    }
-    Ok(())
-}
-
-pub(crate) fn max_properties<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(n) = count_of(obj, site.draft, "maxProperties") {
-        kws.push(Kw::MaxProperties(n));
     }
     Ok(())
 }
@@ -800,31 +770,6 @@ pub(crate) fn format_<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>,
     if let Some(Value::String(name)) = get(obj, site.draft, "format") {
         c.format(site, name, site.draft, kws)?;
     }
-    Ok(())
-}
-
-/// The nodes of an array of subschemas (`allOf`, `anyOf`, `oneOf`).
-fn subschema_list<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, key: &str) -> Result<Option<Vec<usize>>, CompileError> {
-    let Some(Value::Array(items)) = get(obj, site.draft, key) else { return Ok(None) };
-    let mut nodes = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        nodes.push(c.child(site, item, &[key, &i.to_string()])?);
-    }
-    Ok(Some(nodes))
-}
-
-pub(crate) fn all_of<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    kws.extend(subschema_list(c, obj, site, "allOf")?.map(Kw::AllOf));
-    Ok(())
-}
-
-pub(crate) fn any_of<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    kws.extend(subschema_list(c, obj, site, "anyOf")?.map(Kw::AnyOf));
-    Ok(())
-}
-
-pub(crate) fn one_of<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    kws.extend(subschema_list(c, obj, site, "oneOf")?.map(Kw::OneOf));
     Ok(())
 }
 
@@ -937,13 +882,6 @@ pub(crate) fn additional_properties<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<S
     Ok(())
 }
 
-pub(crate) fn property_names<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(names) = get(obj, site.draft, "propertyNames") {
-        kws.push(Kw::PropertyNames(c.child(site, names, &["propertyNames"])?));
-    }
-    Ok(())
-}
-
 /// `dependentSchemas`, and the members of `dependencies` that are subschemas.
 pub(crate) fn dependent_schemas<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
     for key in ["dependentSchemas", "dependencies"] {
@@ -959,20 +897,6 @@ pub(crate) fn dependent_schemas<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<Strin
                 kws.push(Kw::DependentSchemas(keyword, schemas));
             }
         }
-    }
-    Ok(())
-}
-
-pub(crate) fn unevaluated_items<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(sub) = get(obj, site.draft, "unevaluatedItems") {
-        kws.push(Kw::UnevaluatedItems(c.child(site, sub, &["unevaluatedItems"])?));
-    }
-    Ok(())
-}
-
-pub(crate) fn unevaluated_properties<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(sub) = get(obj, site.draft, "unevaluatedProperties") {
-        kws.push(Kw::UnevaluatedProperties(c.child(site, sub, &["unevaluatedProperties"])?));
     }
     Ok(())
 }

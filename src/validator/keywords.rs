@@ -141,21 +141,36 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("prefixItems", D20, D20, A, List),
 ];
 
-/// One step of compiling a schema object: the keywords it reads and the compiler's function
-/// that reads them into `Kw`s. A step runs when the object has one of its keywords; the function
-/// reads each only where the node's draft has it (`Draft::knows`, from the rows above).
+/// One step of compiling a schema object: the keywords it reads (the first is the one it
+/// compiles; the others compile with it) and how. A step runs when the object has one of them,
+/// and reads each only where the node's draft has it (`Draft::knows`, from the rows above).
 pub(crate) struct CompileStep {
     pub reads: &'static [&'static str],
-    pub compile: compile::CompileFn,
+    pub compile: Compile,
     /// Skipped when the root's meta-schema leaves out the validation vocabulary.
     pub validation: bool,
 }
 
-const fn step(reads: &'static [&'static str], compile: compile::CompileFn) -> CompileStep {
+/// How a step's keyword compiles to `Kw`.
+#[derive(Clone, Copy)]
+pub(crate) enum Compile {
+    /// A non-negative integer (also written as `2.0`).
+    Count(fn(u64) -> Kw),
+    /// A number.
+    Number(fn(serde_json::Number) -> Kw),
+    /// One subschema.
+    One(fn(usize) -> Kw),
+    /// An array of subschemas.
+    List(fn(Vec<usize>) -> Kw),
+    /// The compiler's function for the keyword.
+    With(compile::CompileFn),
+}
+
+const fn step(reads: &'static [&'static str], compile: Compile) -> CompileStep {
     CompileStep { reads, compile, validation: false }
 }
 
-const fn assertion(reads: &'static [&'static str], compile: compile::CompileFn) -> CompileStep {
+const fn assertion(reads: &'static [&'static str], compile: Compile) -> CompileStep {
     CompileStep { reads, compile, validation: true }
 }
 
@@ -165,45 +180,48 @@ const fn assertion(reads: &'static [&'static str], compile: compile::CompileFn) 
 /// keywords that compile together (`if` with `then`/`else`, `items` with its companions). Apart
 /// from the rows above because that order is not the table's (which strict mode's suggestions
 /// follow); `every_applying_row_compiles` checks the two agree.
-pub(crate) const COMPILE_STEPS: &[CompileStep] = &[
-    step(&["$ref"], compile::reference),
-    step(&["$dynamicRef"], compile::dynamic_ref),
-    step(&["$recursiveRef"], compile::recursive_ref),
-    assertion(&["type"], compile::type_),
-    assertion(&["enum"], compile::enum_),
-    assertion(&["const"], compile::const_),
-    assertion(&["minimum"], compile::minimum),
-    assertion(&["maximum"], compile::maximum),
-    assertion(&["exclusiveMinimum"], compile::exclusive_minimum),
-    assertion(&["exclusiveMaximum"], compile::exclusive_maximum),
-    assertion(&["multipleOf"], compile::multiple_of),
-    assertion(&["minLength"], compile::min_length),
-    assertion(&["maxLength"], compile::max_length),
-    assertion(&["pattern"], compile::pattern),
-    assertion(&["contentEncoding", "contentMediaType"], compile::content),
-    assertion(&["minItems"], compile::min_items),
-    assertion(&["maxItems"], compile::max_items),
-    assertion(&["uniqueItems"], compile::unique_items),
-    assertion(&["required"], compile::required),
-    assertion(&["minProperties"], compile::min_properties),
-    assertion(&["maxProperties"], compile::max_properties),
-    assertion(&["dependentRequired", "dependencies"], compile::dependent_required),
-    step(&["format"], compile::format_),
-    step(&["allOf"], compile::all_of),
-    step(&["anyOf"], compile::any_of),
-    step(&["oneOf"], compile::one_of),
-    step(&["not"], compile::not),
-    step(&["if", "then", "else"], compile::if_),
-    step(&["prefixItems", "items", "additionalItems"], compile::items),
-    step(&["contains", "minContains", "maxContains"], compile::contains),
-    step(&["properties"], compile::properties),
-    step(&["patternProperties"], compile::pattern_properties),
-    step(&["additionalProperties"], compile::additional_properties),
-    step(&["propertyNames"], compile::property_names),
-    step(&["dependentSchemas", "dependencies"], compile::dependent_schemas),
-    step(&["unevaluatedItems"], compile::unevaluated_items),
-    step(&["unevaluatedProperties"], compile::unevaluated_properties),
-];
+pub(crate) const COMPILE_STEPS: &[CompileStep] = {
+    use Compile::{Count, List, Number, One, With};
+    &[
+        step(&["$ref"], With(compile::reference)),
+        step(&["$dynamicRef"], With(compile::dynamic_ref)),
+        step(&["$recursiveRef"], With(compile::recursive_ref)),
+        assertion(&["type"], With(compile::type_)),
+        assertion(&["enum"], With(compile::enum_)),
+        assertion(&["const"], With(compile::const_)),
+        assertion(&["minimum"], With(compile::minimum)),
+        assertion(&["maximum"], With(compile::maximum)),
+        assertion(&["exclusiveMinimum"], With(compile::exclusive_minimum)),
+        assertion(&["exclusiveMaximum"], With(compile::exclusive_maximum)),
+        assertion(&["multipleOf"], Number(Kw::MultipleOf)),
+        assertion(&["minLength"], Count(Kw::MinLength)),
+        assertion(&["maxLength"], Count(Kw::MaxLength)),
+        assertion(&["pattern"], With(compile::pattern)),
+        assertion(&["contentEncoding", "contentMediaType"], With(compile::content)),
+        assertion(&["minItems"], Count(Kw::MinItems)),
+        assertion(&["maxItems"], Count(Kw::MaxItems)),
+        assertion(&["uniqueItems"], With(compile::unique_items)),
+        assertion(&["required"], With(compile::required)),
+        assertion(&["minProperties"], Count(Kw::MinProperties)),
+        assertion(&["maxProperties"], Count(Kw::MaxProperties)),
+        assertion(&["dependentRequired", "dependencies"], With(compile::dependent_required)),
+        step(&["format"], With(compile::format_)),
+        step(&["allOf"], List(Kw::AllOf)),
+        step(&["anyOf"], List(Kw::AnyOf)),
+        step(&["oneOf"], List(Kw::OneOf)),
+        step(&["not"], With(compile::not)),
+        step(&["if", "then", "else"], With(compile::if_)),
+        step(&["prefixItems", "items", "additionalItems"], With(compile::items)),
+        step(&["contains", "minContains", "maxContains"], With(compile::contains)),
+        step(&["properties"], With(compile::properties)),
+        step(&["patternProperties"], With(compile::pattern_properties)),
+        step(&["additionalProperties"], With(compile::additional_properties)),
+        step(&["propertyNames"], One(Kw::PropertyNames)),
+        step(&["dependentSchemas", "dependencies"], With(compile::dependent_schemas)),
+        step(&["unevaluatedItems"], One(Kw::UnevaluatedItems)),
+        step(&["unevaluatedProperties"], One(Kw::UnevaluatedProperties)),
+        ]
+};
 
 /// The keywords of a JTD schema (RFC 8927 section 2): a language of its own, none of the table's
 /// rows apply to it.
