@@ -155,12 +155,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     node.properties = o.properties.unwrap_or_default().to_vec();
     node.patterns = o.patterns.unwrap_or_default().to_vec();
     node.additional = o.additional;
-    if let Some((prefix, prefix_keyword, rest, rest_keyword)) = o.items {
-        node.prefix = prefix.to_vec();
-        node.rest = rest;
-        node.prefix_keyword = prefix_keyword;
-        node.rest_keyword = rest_keyword;
-    }
+    (node.prefix, node.prefix_keyword, node.rest, node.rest_keyword) = o.items_rule();
     node.all.extend(o.reference.map(|n| (Token::Key("$ref"), n)));
     node.all.extend(o.all_of.unwrap_or_default().iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
     node.any.extend(o.any_of.map(|list| ("anyOf", list.to_vec())));

@@ -321,12 +321,7 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
     c.min_items = o.min_items;
     c.max_items = o.max_items;
     c.unique = o.unique;
-    if let Some((prefix, prefix_keyword, rest, rest_keyword)) = o.items {
-        c.prefix = prefix.to_vec();
-        c.items = rest;
-        c.prefix_keyword = prefix_keyword;
-        c.items_keyword = rest_keyword;
-    }
+    (c.prefix, c.prefix_keyword, c.items, c.items_keyword) = o.items_rule();
     c.arrays = c.min_items.is_some() || c.max_items.is_some() || c.unique.is_some() || o.items.is_some();
     // Matches are kept as bits of a u64.
     let required = match o.required {

@@ -68,4 +68,13 @@ impl<'k> Outline<'k> {
         }
         o
     }
+
+    /// The items' rule owned: the prefix and its keyword, the rest and its keyword (as 2020-12
+    /// names them where the node has none).
+    pub(crate) fn items_rule(&self) -> (Vec<usize>, &'static str, Option<usize>, &'static str) {
+        match self.items {
+            Some((prefix, prefix_keyword, rest, rest_keyword)) => (prefix.to_vec(), prefix_keyword, rest, rest_keyword),
+            None => (Vec::new(), "prefixItems", None, "items"),
+        }
+    }
 }
