@@ -158,8 +158,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     (node.prefix, node.prefix_keyword, node.rest, node.rest_keyword) = o.items_rule();
     node.all.extend(o.reference.map(|n| (Token::Key("$ref"), n)));
     node.all.extend(o.all_of.unwrap_or_default().iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
-    node.any.extend(o.any_of.map(|list| ("anyOf", list.to_vec())));
-    node.any.extend(o.one_of.map(|list| ("oneOf", list.to_vec())));
+    node.any.extend(o.disjunctions.iter().map(|(kw, list)| (kw.name(), list.to_vec())));
     for &(_, kw) in &o.others {
         match kw {
             Kw::JtdType { kind, nullable } => {

@@ -343,8 +343,10 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
     c.objects = o.required.is_some() || c.min_properties.is_some() || c.max_properties.is_some() || o.properties.is_some() || o.patterns.is_some() || o.additional.is_some();
     c.all.extend(o.reference);
     c.all.extend_from_slice(o.all_of.unwrap_or_default());
-    c.any = o.any_of.unwrap_or_default().to_vec();
-    c.one = o.one_of.unwrap_or_default().to_vec();
+    for &(kw, list) in &o.disjunctions {
+        let branches = if matches!(kw, Kw::OneOf(_)) { &mut c.one } else { &mut c.any };
+        *branches = list.to_vec();
+    }
     c.not = o.not;
     for &(index, kw) in &o.others {
         match kw {

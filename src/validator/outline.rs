@@ -31,8 +31,8 @@ pub(crate) struct Outline<'k> {
     pub additional: Option<usize>,
     pub reference: Option<usize>,
     pub all_of: Option<&'k [usize]>,
-    pub any_of: Option<&'k [usize]>,
-    pub one_of: Option<&'k [usize]>,
+    /// `anyOf` and `oneOf` in keyword order: the keyword and its branches.
+    pub disjunctions: Vec<(&'k Kw, &'k [usize])>,
     pub not: Option<usize>,
     /// Every other keyword, with its index.
     pub others: Vec<(usize, &'k Kw)>,
@@ -60,8 +60,7 @@ impl<'k> Outline<'k> {
                 Kw::AdditionalProperties { node, .. } => o.additional = Some(*node),
                 Kw::Ref(node) => o.reference = Some(*node),
                 Kw::AllOf(list) => o.all_of = Some(list),
-                Kw::AnyOf(list) => o.any_of = Some(list),
-                Kw::OneOf(list) => o.one_of = Some(list),
+                Kw::AnyOf(list) | Kw::OneOf(list) => o.disjunctions.push((kw, list)),
                 Kw::Not(node, _) => o.not = Some(*node),
                 _ => o.others.push((index, kw)),
             }
