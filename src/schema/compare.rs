@@ -542,15 +542,19 @@ impl<'v> Walker<'v> {
     /// The count bounds: lengths, numbers of items and of properties, `contains` counts.
     fn counts(&mut self, ok: &[Kw], nk: &[Kw], at: &str) {
         type Get = fn(&Kw) -> Option<u64>;
-        let table: [(&str, &str, bool, Get); 6] = [
-            ("minLength", "characters", true, |k| if let Kw::MinLength(n) = k { Some(*n) } else { None }),
-            ("maxLength", "characters", false, |k| if let Kw::MaxLength(n) = k { Some(*n) } else { None }),
-            ("minItems", "items", true, |k| if let Kw::MinItems(n) = k { Some(*n) } else { None }),
-            ("maxItems", "items", false, |k| if let Kw::MaxItems(n) = k { Some(*n) } else { None }),
-            ("minProperties", "properties", true, |k| if let Kw::MinProperties(n) = k { Some(*n) } else { None }),
-            ("maxProperties", "properties", false, |k| if let Kw::MaxProperties(n) = k { Some(*n) } else { None }),
+        // What each counts and whether it is a lower bound; the keyword is the compiled one's name.
+        let table: [(&str, bool, Get); 6] = [
+            ("characters", true, |k| if let Kw::MinLength(n) = k { Some(*n) } else { None }),
+            ("characters", false, |k| if let Kw::MaxLength(n) = k { Some(*n) } else { None }),
+            ("items", true, |k| if let Kw::MinItems(n) = k { Some(*n) } else { None }),
+            ("items", false, |k| if let Kw::MaxItems(n) = k { Some(*n) } else { None }),
+            ("properties", true, |k| if let Kw::MinProperties(n) = k { Some(*n) } else { None }),
+            ("properties", false, |k| if let Kw::MaxProperties(n) = k { Some(*n) } else { None }),
         ];
-        for (keyword, unit, lower, get) in table {
+        for (unit, lower, get) in table {
+            let named = |kws: &[Kw]| kws.iter().find(|k| get(k).is_some()).map(Kw::name);
+            // Neither side has the bound: nothing changed.
+            let Some(keyword) = named(nk).or_else(|| named(ok)) else { continue };
             let pick = |kws: &[Kw]| {
                 let found = kws.iter().filter_map(get);
                 if lower { found.max() } else { found.min() }
@@ -575,12 +579,11 @@ impl<'v> Walker<'v> {
 
     fn strings(&mut self, ok: &[Kw], nk: &[Kw], at: &str) {
         type Get = for<'k> fn(&'k Kw) -> Option<&'k str>;
-        let table: [(&str, Get); 2] = [
-            ("pattern", |k| if let Kw::Pattern(_, s) = k { Some(s.as_str()) } else { None }),
-            ("format", |k| if let Kw::Format(_, s) = k { Some(s.as_str()) } else { None }),
-        ];
-        for (keyword, get) in table {
+        let table: [Get; 2] = [|k| if let Kw::Pattern(_, s) = k { Some(s.as_str()) } else { None }, |k| if let Kw::Format(_, s) = k { Some(s.as_str()) } else { None }];
+        for get in table {
             let (a, b): (BTreeSet<&str>, BTreeSet<&str>) = (ok.iter().filter_map(get).collect(), nk.iter().filter_map(get).collect());
+            // The keyword is the compiled one's name; a side without it has an empty set.
+            let Some(keyword) = ok.iter().chain(nk).find(|k| get(k).is_some()).map(Kw::name) else { continue };
             if a == b {
                 continue;
             }
