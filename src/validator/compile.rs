@@ -595,7 +595,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
 /// from the schema object, each only where the node's draft reads it, and pushes their `Kw`s.
 pub(crate) type CompileFn = for<'s, 'o> fn(&mut Compiler<'s, 'o>, &'s Map<String, Value>, &Site<'s>, &mut Vec<Kw>) -> Result<(), CompileError>;
 
-/// The member `k` of a schema object, where `draft` reads it.
+/// The member `k` of a schema object, where `draft` reads it. Out of line: every step reads
+/// through it, and a copy of the table's lookup in each would grow the module.
+#[inline(never)]
 fn get<'s>(obj: &'s Map<String, Value>, draft: Draft, k: &str) -> Option<&'s Value> {
     obj.get(k).filter(|_| reads(draft, k))
 }
@@ -611,30 +613,25 @@ fn count_of(obj: &Map<String, Value>, draft: Draft, k: &str) -> Option<u64> {
     get(obj, draft, k).and_then(count)
 }
 
-pub(crate) fn reference<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let Some(Value::String(r)) = obj.get("$ref") {
-        let (target, _) = c.resolve(site, r, "$ref")?;
-        kws.push(Kw::Ref(c.node(&target)?));
-    }
-    Ok(())
-}
-
-pub(crate) fn dynamic_ref<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let (true, Some(Value::String(r))) = (site.draft.knows("$dynamicRef"), obj.get("$dynamicRef")) {
-        let (target, anchor) = c.resolve(site, r, "$dynamicRef")?;
-        if let Some(name) = &anchor {
-            c.dynamic_names.insert(name.clone());
-        }
-        kws.push(Kw::DynamicRef { target: c.node(&target)?, anchor });
-    }
-    Ok(())
-}
-
-pub(crate) fn recursive_ref<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    if let (true, Some(Value::String(r))) = (site.draft.knows("$recursiveRef"), obj.get("$recursiveRef")) {
-        let (target, _) = c.resolve(site, r, "$recursiveRef")?;
-        c.recursive_refs = true;
-        kws.push(Kw::RecursiveRef(c.node(&target)?));
+/// `$ref`, and where the draft has them `$dynamicRef` and `$recursiveRef`.
+pub(crate) fn references<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    for keyword in ["$ref", "$dynamicRef", "$recursiveRef"] {
+        let Some(Value::String(r)) = obj.get(keyword).filter(|_| keyword == "$ref" || site.draft.knows(keyword)) else { continue };
+        let (target, anchor) = c.resolve(site, r, keyword)?;
+        let target = c.node(&target)?;
+        kws.push(match keyword {
+            "$ref" => Kw::Ref(target),
+            "$dynamicRef" => {
+                if let Some(name) = &anchor {
+                    c.dynamic_names.insert(name.clone());
+                }
+                Kw::DynamicRef { target, anchor }
+            }
+            _ => {
+                c.recursive_refs = true;
+                Kw::RecursiveRef(target)
+            }
+        });
     }
     Ok(())
 }

@@ -183,9 +183,7 @@ const fn assertion(reads: &'static [&'static str], compile: Compile) -> CompileS
 pub(crate) const COMPILE_STEPS: &[CompileStep] = {
     use Compile::{Count, List, Number, One, With};
     &[
-        step(&["$ref"], With(compile::reference)),
-        step(&["$dynamicRef"], With(compile::dynamic_ref)),
-        step(&["$recursiveRef"], With(compile::recursive_ref)),
+        step(&["$ref", "$dynamicRef", "$recursiveRef"], With(compile::references)),
         assertion(&["type"], With(compile::type_)),
         assertion(&["enum"], With(compile::enum_)),
         assertion(&["const"], With(compile::const_)),

@@ -39,6 +39,8 @@ pub(crate) struct Outline<'k> {
 }
 
 impl<'k> Outline<'k> {
+    /// Out of line: both readers call it.
+    #[inline(never)]
     pub(crate) fn of(kws: &'k [Kw]) -> Self {
         let mut o = Outline::default();
         for (index, kw) in kws.iter().enumerate() {
