@@ -398,7 +398,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
         Some(Site { value: current, base, draft, location, based })
     }
 
-    /// The target of a reference written at `site`, and whether it is a dynamic anchor.
+    /// The target of a reference written at `site`, and whether it is a dynamic anchor. Out of
+    /// line (module size): it is large, and its one caller is small.
+    #[inline(never)]
     fn resolve(&mut self, site: &Site<'s>, reference: &str, keyword: &str) -> Result<(Site<'s>, Option<String>), CompileError> {
         let full = uri::resolve(&site.base, reference);
         let (doc_uri, fragment) = uri::split_fragment(&full);
@@ -637,25 +639,21 @@ pub(crate) fn references<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Valu
 }
 
 pub(crate) fn type_<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-    match get(obj, site.draft, "type") {
-        Some(Value::String(t)) => {
-            if let Some((mask, name)) = type_bit(t) {
-                kws.push(Kw::Type { mask, names: vec![name] });
-            }
+    let list = match get(obj, site.draft, "type") {
+        // A name the validator does not know alone constrains nothing.
+        Some(one @ Value::String(t)) if type_bit(t).is_some() => std::slice::from_ref(one),
+        Some(Value::Array(list)) => list.as_slice(),
+        _ => return Ok(()),
+    };
+    // As written, once each.
+    let (mut mask, mut names) = (0u8, Vec::new());
+    for (bit, name) in list.iter().filter_map(Value::as_str).filter_map(type_bit) {
+        if mask & bit == 0 {
+            mask |= bit;
+            names.push(name);
         }
-        Some(Value::Array(list)) => {
-            let mut found: Vec<(u8, &'static str)> = list.iter().filter_map(Value::as_str).filter_map(type_bit).collect();
-            // As written, once each.
-            let mut seen = 0u8;
-            found.retain(|(bit, _)| {
-                let first = seen & bit == 0;
-                seen |= bit;
-                first
-            });
-            kws.push(Kw::Type { mask: found.iter().fold(0, |m, (b, _)| m | b), names: found.iter().map(|(_, n)| *n).collect() });
-        }
-        _ => {}
     }
+    kws.push(Kw::Type { mask, names });
     Ok(())
 }
 
