@@ -1,7 +1,9 @@
 //! The keyword table: for each JSON Schema keyword, the drafts that define it, its vocabulary and
 //! where its value holds subschemas. Every walker of schema documents (the compiler's registry,
 //! strict mode, the meta-schema shortcut, the editor's lints) reads the shapes here, and the
-//! drafts' keyword lists (`Draft::knows`) are this table's rows; a new keyword is one row.
+//! drafts' keyword lists (`Draft::knows`) are this table's rows. How a schema object compiles is
+//! here as well (`COMPILE_STEPS`: each step's keywords and its compile function), so a new
+//! keyword is a row, a step, and its own compile and evaluation functions.
 //!
 //! The compiled side is here too: `Kw::name` (the keyword an error names) and `Kw::children`
 //! (the nodes a compiled keyword links to), each one exhaustive match, so a new `Kw` variant
