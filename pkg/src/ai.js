@@ -3,6 +3,7 @@
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
 import { ADAPTERS } from '../wasm/output_contract.js';
+import { formatViolation } from './api.js';
 
 /** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
 export function toAiSdkSchema(contract) {
@@ -10,7 +11,7 @@ export function toAiSdkSchema(contract) {
     validate(value) {
       const result = contract.validate(value);
       if (result.valid) return { success: true, value: result.data };
-      const lines = result.error.violations.map((v) => `${v.path}: ${v.message}`);
+      const lines = result.error.violations.map(formatViolation);
       // The SDK validates a structured output and a tool's input alike and says which around
       // this error: its text (src/report/canonical.rs) names neither.
       const error = new Error(`${ADAPTERS.aiSdkMismatch}:\n${lines.join('\n')}`);

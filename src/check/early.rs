@@ -12,6 +12,7 @@
 use crate::json::partial::{Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
+use crate::validator::outline::Outline;
 use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -135,74 +136,31 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         node.dynamic = true;
         return node;
     }
-    let mut structural = true;
-    let mut decided = true;
+    let (mut decided, mut structural) = (true, true);
     for kw in kws {
-        let (own_decided, own_structural) = match kw {
-            Kw::False => {
-                node.always_false = true;
-                (false, false)
-            }
-            Kw::Type { mask, names } => {
-                node.types = Some((*mask, names.clone()));
-                let decided = mask & INTEGER == 0;
-                (decided, decided)
-            }
-            Kw::Enum(values) => {
-                node.choices = Some(("enum", values.clone()));
-                (false, false)
-            }
-            Kw::Const(value) => {
-                node.choices = Some(("const", value.clone()));
-                (false, false)
-            }
-            Kw::MaxLength(n) => {
-                node.max_length = Some(*n);
-                (false, false)
-            }
-            Kw::MaxItems(n) => {
-                node.max_items = Some(*n);
-                (false, false)
-            }
-            Kw::MaxProperties(n) => {
-                node.max_properties = Some(*n);
-                (false, false)
-            }
-            Kw::Required(names) => {
-                node.required.clone_from(names);
-                (false, true)
-            }
-            Kw::Properties(list) => {
-                node.properties.clone_from(list);
-                (false, true)
-            }
-            Kw::PatternProperties(list) => {
-                node.patterns = list.iter().map(|(p, source, n)| (*p, source.clone(), *n)).collect();
-                (false, false)
-            }
-            Kw::AdditionalProperties { node: n, .. } => {
-                node.additional = Some(*n);
-                (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty())
-            }
-            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
-                node.prefix.clone_from(prefix);
-                node.rest = *rest;
-                node.prefix_keyword = prefix_keyword;
-                node.rest_keyword = rest_keyword;
-                (false, prefix.is_empty() && rest.is_some())
-            }
-            Kw::Ref(n) => {
-                node.all.push((Token::Key("$ref"), *n));
-                (false, false)
-            }
-            Kw::AllOf(list) => {
-                node.all.extend(list.iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
-                (false, false)
-            }
-            Kw::AnyOf(list) | Kw::OneOf(list) => {
-                node.any.push((kw.name(), list.clone()));
-                (false, false)
-            }
+        let (own_decided, own_structural) = shallow(validator, kw);
+        decided &= own_decided;
+        structural &= own_structural || own_decided;
+    }
+    node.decided_at_begin = decided;
+    node.shallow = structural;
+    let o = Outline::of(kws);
+    node.always_false = o.always_false;
+    node.types = o.types.map(|(_, mask, names)| (mask, names.to_vec()));
+    node.choices = o.choices.last().map(|&(_, keyword, value)| (keyword, value.clone()));
+    node.max_length = o.max_length;
+    node.max_items = o.max_items;
+    node.max_properties = o.max_properties;
+    node.required = o.required.unwrap_or_default().to_vec();
+    node.properties = o.properties.unwrap_or_default().to_vec();
+    node.patterns = o.patterns.unwrap_or_default().to_vec();
+    node.additional = o.additional;
+    (node.prefix, node.prefix_keyword, node.rest, node.rest_keyword) = o.items_rule();
+    node.all.extend(o.reference.map(|n| (Token::Key("$ref"), n)));
+    node.all.extend(o.all_of.unwrap_or_default().iter().enumerate().map(|(i, n)| (Token::Index("allOf", i), *n)));
+    node.any.extend(o.disjunctions.iter().map(|(kw, list)| (kw.name(), list.to_vec())));
+    for &(_, kw) in &o.others {
+        match kw {
             Kw::JtdType { kind, nullable } => {
                 // The JSON type is told when the value begins; the range or the timestamp when it
                 // is complete (the node's closed value is validated then).
@@ -211,39 +169,36 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
                     names.push("null");
                 }
                 node.types = Some((kind.mask() | if *nullable { NULL } else { 0 }, names));
-                (false, false)
             }
-            Kw::JtdForm { mask, names, keyword } => {
-                node.form = Some((*mask, names.clone(), keyword));
-                (false, false)
-            }
+            Kw::JtdForm { mask, names, keyword } => node.form = Some((*mask, names.clone(), keyword)),
             // A null for a nullable `ref` satisfies it whatever the definition says: only a
             // `ref` that is not nullable applies its definition everywhere.
             Kw::JtdRef { node: n, name, nullable: false } => {
                 node.definition = Some(name.clone());
                 node.all.push((Token::Definition(id), *n));
-                (false, false)
             }
-            Kw::OptionalProperties(list) => {
-                node.optional.clone_from(list);
-                (false, false)
-            }
-            Kw::JtdAdditional(names) => {
-                node.allowed = Some(names.clone());
-                (false, false)
-            }
-            Kw::Values(n) => {
-                node.values = Some(*n);
-                (false, false)
-            }
-            _ => (false, false),
-        };
-        decided &= own_decided;
-        structural &= own_structural || own_decided;
+            Kw::OptionalProperties(list) => node.optional.clone_from(list),
+            Kw::JtdAdditional(names) => node.allowed = Some(names.clone()),
+            Kw::Values(n) => node.values = Some(*n),
+            _ => {}
+        }
     }
-    node.decided_at_begin = decided;
-    node.shallow = structural;
     node
+}
+
+/// Whether a keyword is decided when its value begins (`type` without `integer`), and whether it
+/// lets a closed value be judged by its children alone (see `EarlyNode::shallow`).
+fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
+    match kw {
+        Kw::Type { mask, .. } => {
+            let decided = mask & INTEGER == 0;
+            (decided, decided)
+        }
+        Kw::Required(_) | Kw::Properties(_) => (false, true),
+        Kw::AdditionalProperties { node: n, .. } => (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
+        Kw::Items { prefix, rest, .. } => (false, prefix.is_empty() && rest.is_some()),
+        _ => (false, false),
+    }
 }
 
 /// For each JTD discriminator, a node of its own that judges the tag's value where it is, with

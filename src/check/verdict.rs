@@ -21,6 +21,7 @@
 //! whose meaning depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`) or on nested
 //! base URIs (`$id`, `$anchor` below the root) get no verdict at all.
 use crate::validator::leaf::{self, Bound};
+use crate::validator::outline::Outline;
 use crate::validator::{Kw, Validator};
 use serde_json::Value;
 
@@ -280,40 +281,75 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
     if kws.is_empty() {
         return VerdictNode::Any;
     }
+    let o = Outline::of(kws);
+    // No type name the validator knows: nothing passes.
+    if o.always_false || matches!(o.types, Some((_, 0, _))) {
+        return VerdictNode::Nothing;
+    }
     let mut c = Checks { node: id, prefix_keyword: "prefixItems", items_keyword: "items", ..Checks::default() };
-    let choices = kws.iter().filter(|k| matches!(k, Kw::Enum(_) | Kw::Const(_))).count();
-    let mut required: &[String] = &[];
-    for (index, kw) in kws.iter().enumerate() {
+    if let Some((index, mask, _)) = o.types {
+        c.types |= mask | if mask & NUMBER != 0 { INTEGER } else { 0 };
+        if mask & INTEGER != 0 && mask & NUMBER == 0 {
+            c.integer_only = true;
+            c.scalar.push(index);
+        }
+    }
+    if o.choices.len() > 1 {
+        return VerdictNode::Delegate;
+    }
+    for &(index, keyword, values) in &o.choices {
+        let values: Vec<&Value> = match (keyword, values) {
+            ("enum", Value::Array(list)) => list.iter().collect(),
+            ("const", one) => vec![one],
+            _ => return VerdictNode::Delegate,
+        };
+        if values.iter().any(|v| v.is_array() || v.is_object()) {
+            return VerdictNode::Delegate;
+        }
+        c.scalar_only = true;
+        if values.iter().all(|v| v.is_string()) {
+            c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
+        } else {
+            c.scalar.push(index);
+            c.scalar_strings = true;
+            c.scalar_numbers = true;
+            c.scalar_literals = true;
+        }
+    }
+    c.min_length = o.min_length;
+    c.max_length = o.max_length;
+    c.min_items = o.min_items;
+    c.max_items = o.max_items;
+    c.unique = o.unique;
+    (c.prefix, c.prefix_keyword, c.items, c.items_keyword) = o.items_rule();
+    c.arrays = c.min_items.is_some() || c.max_items.is_some() || c.unique.is_some() || o.items.is_some();
+    // Matches are kept as bits of a u64.
+    let required = match o.required {
+        Some(names) if names.len() > 64 => return VerdictNode::Delegate,
+        Some(names) => names,
+        None => &[],
+    };
+    c.min_properties = o.min_properties;
+    c.max_properties = o.max_properties;
+    for (name, node) in o.properties.unwrap_or_default() {
+        c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(*node), required: None });
+    }
+    match o.patterns {
+        Some(list) if list.len() > 64 => return VerdictNode::Delegate,
+        Some(list) => c.patterns = list.iter().map(|(pattern, source, node)| (*pattern, *node, crate::json::path::escape_pointer_token(source).into_owned())).collect(),
+        None => {}
+    }
+    c.additional = o.additional;
+    c.objects = o.required.is_some() || c.min_properties.is_some() || c.max_properties.is_some() || o.properties.is_some() || o.patterns.is_some() || o.additional.is_some();
+    c.all.extend(o.reference);
+    c.all.extend_from_slice(o.all_of.unwrap_or_default());
+    for &(kw, list) in &o.disjunctions {
+        let branches = if matches!(kw, Kw::OneOf(_)) { &mut c.one } else { &mut c.any };
+        *branches = list.to_vec();
+    }
+    c.not = o.not;
+    for &(index, kw) in &o.others {
         match kw {
-            Kw::False => return VerdictNode::Nothing,
-            // No type name the validator knows: nothing passes.
-            Kw::Type { mask: 0, .. } => return VerdictNode::Nothing,
-            Kw::Type { mask, .. } => {
-                c.types |= mask | if mask & NUMBER != 0 { INTEGER } else { 0 };
-                if mask & INTEGER != 0 && mask & NUMBER == 0 {
-                    c.integer_only = true;
-                    c.scalar.push(index);
-                }
-            }
-            Kw::Enum(values) | Kw::Const(values) => {
-                let values: Vec<&Value> = match (kw, values) {
-                    (Kw::Enum(_), Value::Array(list)) => list.iter().collect(),
-                    (Kw::Const(_), one) => vec![one],
-                    _ => return VerdictNode::Delegate,
-                };
-                if choices > 1 || values.iter().any(|v| v.is_array() || v.is_object()) {
-                    return VerdictNode::Delegate;
-                }
-                c.scalar_only = true;
-                if values.iter().all(|v| v.is_string()) {
-                    c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
-                } else {
-                    c.scalar.push(index);
-                    c.scalar_strings = true;
-                    c.scalar_numbers = true;
-                    c.scalar_literals = true;
-                }
-            }
             Kw::Minimum(n) => c.bounds.push((Bound::Minimum, n.clone())),
             Kw::Maximum(n) => c.bounds.push((Bound::Maximum, n.clone())),
             Kw::ExclusiveMinimum(n) => c.bounds.push((Bound::ExclusiveMinimum, n.clone())),
@@ -322,72 +358,7 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
                 c.scalar.push(index);
                 c.scalar_numbers = true;
             }
-            Kw::MinLength(n) => c.min_length = Some(*n),
-            Kw::MaxLength(n) => c.max_length = Some(*n),
             Kw::Pattern(..) | Kw::Format(..) => c.string_keywords.push(index),
-            Kw::MinItems(n) => {
-                c.min_items = Some(*n);
-                c.arrays = true;
-            }
-            Kw::MaxItems(n) => {
-                c.max_items = Some(*n);
-                c.arrays = true;
-            }
-            Kw::UniqueItems => {
-                c.unique = Some(index);
-                c.arrays = true;
-            }
-            Kw::Items { prefix, prefix_keyword, rest, rest_keyword } => {
-                c.prefix.clone_from(prefix);
-                c.items = *rest;
-                c.prefix_keyword = prefix_keyword;
-                c.items_keyword = rest_keyword;
-                c.arrays = true;
-            }
-            // Matches are kept as bits of a u64.
-            Kw::Required(names) if names.len() <= 64 => {
-                required = names;
-                c.objects = true;
-            }
-            Kw::MinProperties(n) => {
-                c.min_properties = Some(*n);
-                c.objects = true;
-            }
-            Kw::MaxProperties(n) => {
-                c.max_properties = Some(*n);
-                c.objects = true;
-            }
-            Kw::Properties(list) => {
-                for (name, node) in list {
-                    c.keys.push(KeyRule { name: name.clone(), token: crate::json::path::escape_pointer_token(name).into_owned(), node: Some(*node), required: None });
-                }
-                c.objects = true;
-            }
-            Kw::PatternProperties(list) if list.len() <= 64 => {
-                for (pattern, source, node) in list {
-                    c.patterns.push((*pattern, *node, crate::json::path::escape_pointer_token(source).into_owned()));
-                }
-                c.objects = true;
-            }
-            Kw::AdditionalProperties { node, .. } => {
-                c.additional = Some(*node);
-                c.objects = true;
-            }
-            Kw::Ref(node) => {
-                c.all.push(*node);
-            }
-            Kw::AllOf(nodes) => {
-                c.all.extend_from_slice(nodes);
-            }
-            Kw::AnyOf(nodes) => {
-                c.any.clone_from(nodes);
-            }
-            Kw::OneOf(nodes) => {
-                c.one.clone_from(nodes);
-            }
-            Kw::Not(node, _) => {
-                c.not = Some(*node);
-            }
             _ => return VerdictNode::Delegate,
         }
     }

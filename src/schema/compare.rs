@@ -27,6 +27,7 @@ use crate::schema::error::SchemaError;
 use crate::schema::version::{self, Bump};
 use crate::validator::value::{self, is_multiple_of};
 use crate::validator::draft::Draft;
+use crate::validator::keywords;
 use crate::validator::{JtdType, Kw, Validator, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use serde::Serialize;
 use serde_json::{Number, Value};
@@ -359,8 +360,7 @@ impl<'v> Walker<'v> {
 
     fn pair_keywords(&mut self, o: Side, n: Side, at: &str) {
         let (ok, nk) = (self.kws_old(o), self.kws_new(n));
-        let reader = if self.jtd { Reader::Jtd } else { Reader::JsonSchema };
-        let unread = |kws: &[Kw]| kws.iter().any(|k| !matches!(read_by(k), Reader::Both) && read_by(k) != reader);
+        let unread = |kws: &[Kw]| kws.iter().any(|k| !reads(k, self.jtd));
         if unread(ok) || unread(nk) {
             self.emit(Dir::Unknown, at.to_string(), "keyword", "a keyword here is one this comparison does not read: whether it changed cannot be told".into());
         }
@@ -542,15 +542,19 @@ impl<'v> Walker<'v> {
     /// The count bounds: lengths, numbers of items and of properties, `contains` counts.
     fn counts(&mut self, ok: &[Kw], nk: &[Kw], at: &str) {
         type Get = fn(&Kw) -> Option<u64>;
-        let table: [(&str, &str, bool, Get); 6] = [
-            ("minLength", "characters", true, |k| if let Kw::MinLength(n) = k { Some(*n) } else { None }),
-            ("maxLength", "characters", false, |k| if let Kw::MaxLength(n) = k { Some(*n) } else { None }),
-            ("minItems", "items", true, |k| if let Kw::MinItems(n) = k { Some(*n) } else { None }),
-            ("maxItems", "items", false, |k| if let Kw::MaxItems(n) = k { Some(*n) } else { None }),
-            ("minProperties", "properties", true, |k| if let Kw::MinProperties(n) = k { Some(*n) } else { None }),
-            ("maxProperties", "properties", false, |k| if let Kw::MaxProperties(n) = k { Some(*n) } else { None }),
+        // What each counts and whether it is a lower bound; the keyword is the compiled one's name.
+        let table: [(&str, bool, Get); 6] = [
+            ("characters", true, |k| if let Kw::MinLength(n) = k { Some(*n) } else { None }),
+            ("characters", false, |k| if let Kw::MaxLength(n) = k { Some(*n) } else { None }),
+            ("items", true, |k| if let Kw::MinItems(n) = k { Some(*n) } else { None }),
+            ("items", false, |k| if let Kw::MaxItems(n) = k { Some(*n) } else { None }),
+            ("properties", true, |k| if let Kw::MinProperties(n) = k { Some(*n) } else { None }),
+            ("properties", false, |k| if let Kw::MaxProperties(n) = k { Some(*n) } else { None }),
         ];
-        for (keyword, unit, lower, get) in table {
+        for (unit, lower, get) in table {
+            let named = |kws: &[Kw]| kws.iter().find(|k| get(k).is_some()).map(Kw::name);
+            // Neither side has the bound: nothing changed.
+            let Some(keyword) = named(nk).or_else(|| named(ok)) else { continue };
             let pick = |kws: &[Kw]| {
                 let found = kws.iter().filter_map(get);
                 if lower { found.max() } else { found.min() }
@@ -575,12 +579,11 @@ impl<'v> Walker<'v> {
 
     fn strings(&mut self, ok: &[Kw], nk: &[Kw], at: &str) {
         type Get = for<'k> fn(&'k Kw) -> Option<&'k str>;
-        let table: [(&str, Get); 2] = [
-            ("pattern", |k| if let Kw::Pattern(_, s) = k { Some(s.as_str()) } else { None }),
-            ("format", |k| if let Kw::Format(_, s) = k { Some(s.as_str()) } else { None }),
-        ];
-        for (keyword, get) in table {
+        let table: [Get; 2] = [|k| if let Kw::Pattern(_, s) = k { Some(s.as_str()) } else { None }, |k| if let Kw::Format(_, s) = k { Some(s.as_str()) } else { None }];
+        for get in table {
             let (a, b): (BTreeSet<&str>, BTreeSet<&str>) = (ok.iter().filter_map(get).collect(), nk.iter().filter_map(get).collect());
+            // The keyword is the compiled one's name; a side without it has an empty set.
+            let Some(keyword) = ok.iter().chain(nk).find(|k| get(k).is_some()).map(Kw::name) else { continue };
             if a == b {
                 continue;
             }
@@ -915,55 +918,15 @@ fn shown(location: &str) -> String {
     if location.is_empty() { "#".to_string() } else if location.contains('#') { location.to_string() } else { format!("#{location}") }
 }
 
-/// Which comparer reads a keyword. Every variant is named (no catch-all), so a keyword added to
-/// the validator must be placed here; where one the schema's comparer does not read appears,
-/// the subschema is unknown rather than compared without it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reader {
-    JsonSchema,
-    Jtd,
-    Both,
-}
-
-fn read_by(kw: &Kw) -> Reader {
-    match kw {
-        Kw::Type { .. } | Kw::Enum(_) | Kw::Items { .. } | Kw::Properties(_) => Reader::Both,
-        Kw::JtdRef { .. } | Kw::JtdType { .. } | Kw::JtdForm { .. } | Kw::JtdRequired(_) | Kw::OptionalProperties(_) | Kw::JtdAdditional(_) | Kw::Values(_) | Kw::Discriminator { .. } => Reader::Jtd,
-        Kw::False
-        | Kw::Ref(_)
-        | Kw::DynamicRef { .. }
-        | Kw::RecursiveRef(_)
-        | Kw::Const(_)
-        | Kw::Minimum(_)
-        | Kw::Maximum(_)
-        | Kw::ExclusiveMinimum(_)
-        | Kw::ExclusiveMaximum(_)
-        | Kw::MultipleOf(_)
-        | Kw::MinLength(_)
-        | Kw::MaxLength(_)
-        | Kw::Pattern(..)
-        | Kw::Format(..)
-        | Kw::ContentEncoding(_)
-        | Kw::ContentMediaType(..)
-        | Kw::MinItems(_)
-        | Kw::MaxItems(_)
-        | Kw::UniqueItems
-        | Kw::Contains { .. }
-        | Kw::Required(_)
-        | Kw::MinProperties(_)
-        | Kw::MaxProperties(_)
-        | Kw::PatternProperties(_)
-        | Kw::AdditionalProperties { .. }
-        | Kw::PropertyNames(_)
-        | Kw::DependentRequired(..)
-        | Kw::DependentSchemas(..)
-        | Kw::AllOf(_)
-        | Kw::AnyOf(_)
-        | Kw::OneOf(_)
-        | Kw::Not(..)
-        | Kw::If { .. }
-        | Kw::UnevaluatedItems(_)
-        | Kw::UnevaluatedProperties(_) => Reader::JsonSchema,
+/// Whether the comparer of a schema language (JTD or JSON Schema) reads a compiled keyword: the
+/// keyword tables say which language its name belongs to (the `false` schema is JSON Schema's).
+/// Where one it does not read appears, the subschema is unknown rather than compared without it.
+fn reads(kw: &Kw, jtd: bool) -> bool {
+    let name = kw.name();
+    if jtd {
+        keywords::JTD_KEYWORDS.contains(&name)
+    } else {
+        name == "falseSchema" || keywords::lookup(name).is_some()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::ecma::Pattern;
 use super::format;
-use super::keywords;
+use super::keywords::{self, Compile};
 use super::uri;
 use super::{CompileError, Options, Validator};
 use crate::validator::draft::Draft;
@@ -188,7 +188,7 @@ fn type_bit(name: &str) -> Option<(u8, &'static str)> {
 
 /// Where a subschema is: its value, base URI, draft, and its location for error messages.
 #[derive(Clone)]
-struct Site<'s> {
+pub(crate) struct Site<'s> {
     value: &'s Value,
     base: String,
     draft: Draft,
@@ -206,7 +206,7 @@ struct Registry<'s> {
     recursive: BTreeSet<String>,
 }
 
-struct Compiler<'s, 'o> {
+pub(crate) struct Compiler<'s, 'o> {
     options: &'o Options<'o>,
     registry: Registry<'s>,
     /// Documents given by URI, normalized, not yet walked.
@@ -405,7 +405,9 @@ impl<'s, 'o> Compiler<'s, 'o> {
         Some(Site { value: current, base, draft, location, based })
     }
 
-    /// The target of a reference written at `site`, and whether it is a dynamic anchor.
+    /// The target of a reference written at `site`, and whether it is a dynamic anchor. Out of
+    /// line (module size): it is large, and its one caller is small.
+    #[inline(never)]
     fn resolve(&mut self, site: &Site<'s>, reference: &str, keyword: &str) -> Result<(Site<'s>, Option<String>), CompileError> {
         let full = uri::resolve(&site.base, reference);
         let (doc_uri, fragment) = uri::split_fragment(&full);
@@ -523,269 +525,45 @@ impl<'s, 'o> Compiler<'s, 'o> {
         Ok(())
     }
 
+    /// A schema object's keywords, compiled by the keyword table's steps (`keywords::COMPILE_STEPS`)
+    /// in their order, which is the order they are evaluated and report in.
     fn keywords(&mut self, obj: &'s Map<String, Value>, site: &Site<'s>) -> Result<Vec<Kw>, CompileError> {
-        let draft = site.draft;
         let mut kws = Vec::new();
-        let knows = |k: &str| reads(draft, k) && obj.contains_key(k);
-        if let Some(Value::String(r)) = obj.get("$ref") {
-            let (target, _) = self.resolve(site, r, "$ref")?;
-            kws.push(Kw::Ref(self.node(&target)?));
-            // Before 2019-09 a `$ref` is the whole schema.
-            if draft.ref_hides_siblings() {
-                return Ok(kws);
+        for step in keywords::COMPILE_STEPS {
+            if (step.validation && !self.validation) || !step.reads.iter().any(|k| obj.contains_key(*k)) {
+                continue;
             }
-        }
-        if draft.knows("$dynamicRef") {
-            if let Some(Value::String(r)) = obj.get("$dynamicRef") {
-                let (target, anchor) = self.resolve(site, r, "$dynamicRef")?;
-                if let Some(name) = &anchor {
-                    self.dynamic_names.insert(name.clone());
-                }
-                kws.push(Kw::DynamicRef { target: self.node(&target)?, anchor });
-            }
-        }
-        if draft.knows("$recursiveRef") {
-            if let Some(Value::String(r)) = obj.get("$recursiveRef") {
-                let (target, _) = self.resolve(site, r, "$recursiveRef")?;
-                self.recursive_refs = true;
-                kws.push(Kw::RecursiveRef(self.node(&target)?));
-            }
-        }
-        if self.validation {
-            self.validation_keywords(obj, site, &mut kws)?;
-        }
-        let get = |k: &str| obj.get(k).filter(|_| reads(draft, k));
-        if let Some(Value::String(name)) = get("format") {
-            self.format(site, name, draft, &mut kws)?;
-        }
-
-        // Applicators.
-        for key in ["allOf", "anyOf", "oneOf"] {
-            if let (true, Some(Value::Array(items))) = (knows(key), obj.get(key)) {
-                let mut nodes = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    nodes.push(self.child(site, item, &[key, &i.to_string()])?);
-                }
-                if key != "allOf" {
-                    self.discriminator(obj, site, items, &nodes)?;
-                }
-                kws.push(match key {
-                    "allOf" => Kw::AllOf(nodes),
-                    "anyOf" => Kw::AnyOf(nodes),
-                    _ => Kw::OneOf(nodes),
-                });
-            }
-        }
-        if let (true, Some(not)) = (knows("not"), obj.get("not")) {
-            kws.push(Kw::Not(self.child(site, not, &["not"])?, not.clone()));
-        }
-        if let (true, Some(cond)) = (knows("if"), obj.get("if")) {
-            let cond = self.child(site, cond, &["if"])?;
-            let then = match obj.get("then") {
-                Some(t) => Some(self.child(site, t, &["then"])?),
-                None => None,
-            };
-            let otherwise = match obj.get("else") {
-                Some(e) => Some(self.child(site, e, &["else"])?),
-                None => None,
-            };
-            kws.push(Kw::If { cond, then, otherwise });
-        }
-        // Arrays.
-        let items = obj.get("items").filter(|_| knows("items"));
-        let (prefix_value, rest_value, prefix_keyword, rest_keyword) = if draft.knows("prefixItems") {
-            (obj.get("prefixItems").filter(|_| knows("prefixItems")), items, "prefixItems", "items")
-        } else {
-            match items {
-                Some(Value::Array(_)) => (items, obj.get("additionalItems").filter(|_| knows("additionalItems")), "items", "additionalItems"),
-                other => (None, other, "items", "items"),
-            }
-        };
-        if prefix_value.is_some() || rest_value.is_some() {
-            let mut prefix = Vec::new();
-            if let Some(Value::Array(list)) = prefix_value {
-                for (i, item) in list.iter().enumerate() {
-                    prefix.push(self.child(site, item, &[prefix_keyword, &i.to_string()])?);
-                }
-            }
-            let rest = match rest_value {
-                Some(v) => Some(self.child(site, v, &[rest_keyword])?),
-                None => None,
-            };
-            kws.push(Kw::Items { prefix, prefix_keyword, rest, rest_keyword });
-        }
-        if let (true, Some(contains)) = (knows("contains"), obj.get("contains")) {
-            let node = self.child(site, contains, &["contains"])?;
-            let later = draft.knows("minContains");
-            let min_written = later && obj.get("minContains").and_then(count).is_some();
-            let min = if later { obj.get("minContains").and_then(count).unwrap_or(1) } else { 1 };
-            let max = if later { obj.get("maxContains").and_then(count) } else { None };
-            kws.push(Kw::Contains { node, min, max, min_written });
-        }
-        // Objects.
-        let mut names = Vec::new();
-        if let (true, Some(Value::Object(props))) = (knows("properties"), obj.get("properties")) {
-            let mut list = Vec::with_capacity(props.len());
-            for (name, sub) in props {
-                list.push((name.clone(), self.child(site, sub, &["properties", name])?));
-                names.push(name.clone());
-            }
-            crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
-            kws.push(Kw::Properties(list));
-        }
-        crate::sort::sort(&mut names);
-        let mut patterns = Vec::new();
-        if let (true, Some(Value::Object(props))) = (knows("patternProperties"), obj.get("patternProperties")) {
-            let mut list = Vec::with_capacity(props.len());
-            for (source, sub) in props {
-                let p = self.pattern(site, source, &["patternProperties", source])?;
-                list.push((p, source.clone(), self.child(site, sub, &["patternProperties", source])?));
-                patterns.push(p);
-            }
-            kws.push(Kw::PatternProperties(list));
-        }
-        if let (true, Some(additional)) = (knows("additionalProperties"), obj.get("additionalProperties")) {
-            let node = self.child(site, additional, &["additionalProperties"])?;
-            kws.push(Kw::AdditionalProperties { node, names, patterns });
-        }
-        if let (true, Some(names)) = (knows("propertyNames"), obj.get("propertyNames")) {
-            kws.push(Kw::PropertyNames(self.child(site, names, &["propertyNames"])?));
-        }
-        for key in ["dependentSchemas", "dependencies"] {
-            if let (true, Some(Value::Object(deps))) = (knows(key), obj.get(key)) {
-                let keyword: &'static str = if key == "dependencies" { "dependencies" } else { "dependentSchemas" };
-                let mut schemas = Vec::new();
-                for (name, sub) in deps {
-                    if !sub.is_array() {
-                        schemas.push((name.clone(), self.child(site, sub, &[key, name])?));
+            let (draft, name) = (site.draft, step.reads.first().copied().unwrap_or_default());
+            match step.compile {
+                Compile::Count(kw) => kws.extend(count_of(obj, draft, name).map(kw)),
+                Compile::Number(kw) => kws.extend(number_of(obj, draft, name).map(kw)),
+                Compile::One(kw) => {
+                    if let Some(sub) = get(obj, draft, name) {
+                        kws.push(kw(self.child(site, sub, &[name])?));
                     }
                 }
-                if !schemas.is_empty() {
-                    kws.push(Kw::DependentSchemas(keyword, schemas));
+                Compile::List(kw) => {
+                    if let Some(Value::Array(items)) = get(obj, draft, name) {
+                        kws.push(kw(self.list(site, name, items)?));
+                    }
                 }
+                Compile::With(f) => f(self, obj, site, &mut kws)?,
             }
-        }
-        // Last: they need what every other keyword evaluated.
-        if let (true, Some(sub)) = (knows("unevaluatedItems"), obj.get("unevaluatedItems")) {
-            kws.push(Kw::UnevaluatedItems(self.child(site, sub, &["unevaluatedItems"])?));
-        }
-        if let (true, Some(sub)) = (knows("unevaluatedProperties"), obj.get("unevaluatedProperties")) {
-            kws.push(Kw::UnevaluatedProperties(self.child(site, sub, &["unevaluatedProperties"])?));
+            // Before 2019-09 a `$ref` is the whole schema.
+            if site.draft.ref_hides_siblings() && matches!(kws.as_slice(), [Kw::Ref(_)]) {
+                break;
+            }
         }
         Ok(kws)
     }
 
-    fn validation_keywords(&mut self, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
-        let draft = site.draft;
-        let get = |k: &str| obj.get(k).filter(|_| reads(draft, k));
-        let count = |k: &str| get(k).and_then(count);
-        match get("type") {
-            Some(Value::String(t)) => {
-                if let Some((mask, name)) = type_bit(t) {
-                    kws.push(Kw::Type { mask, names: vec![name] });
-                }
-            }
-            Some(Value::Array(list)) => {
-                let mut found: Vec<(u8, &'static str)> = list.iter().filter_map(Value::as_str).filter_map(type_bit).collect();
-                // As written, once each.
-                let mut seen = 0u8;
-                found.retain(|(bit, _)| {
-                    let first = seen & bit == 0;
-                    seen |= bit;
-                    first
-                });
-                kws.push(Kw::Type { mask: found.iter().fold(0, |m, (b, _)| m | b), names: found.iter().map(|(_, n)| *n).collect() });
-            }
-            _ => {}
+    /// The subschemas of an array-valued keyword (`allOf`, `anyOf`, `oneOf`).
+    fn list(&mut self, site: &Site<'s>, name: &str, items: &'s [Value]) -> Result<Vec<usize>, CompileError> {
+        let mut nodes = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            nodes.push(self.child(site, item, &[name, &i.to_string()])?);
         }
-        if let Some(e) = get("enum") {
-            kws.push(Kw::Enum(e.clone()));
-        }
-        if let Some(c) = get("const") {
-            kws.push(Kw::Const(c.clone()));
-        }
-        let number = |k: &str| get(k).and_then(|v| match v {
-            Value::Number(n) => Some(n.clone()),
-            _ => None,
-        });
-        if draft == Draft::Draft4 {
-            // Draft 4: `exclusiveMaximum: true` makes `maximum` exclusive.
-            let exclusive = |k: &str| get(k) == Some(&Value::Bool(true));
-            if let Some(n) = number("minimum") {
-                kws.push(if exclusive("exclusiveMinimum") { Kw::ExclusiveMinimum(n) } else { Kw::Minimum(n) });
-            }
-            if let Some(n) = number("maximum") {
-                kws.push(if exclusive("exclusiveMaximum") { Kw::ExclusiveMaximum(n) } else { Kw::Maximum(n) });
-            }
-        } else {
-            if let Some(n) = number("minimum") {
-                kws.push(Kw::Minimum(n));
-            }
-            if let Some(n) = number("maximum") {
-                kws.push(Kw::Maximum(n));
-            }
-            if let Some(n) = number("exclusiveMinimum") {
-                kws.push(Kw::ExclusiveMinimum(n));
-            }
-            if let Some(n) = number("exclusiveMaximum") {
-                kws.push(Kw::ExclusiveMaximum(n));
-            }
-        }
-        if let Some(n) = number("multipleOf") {
-            kws.push(Kw::MultipleOf(n));
-        }
-        if let Some(n) = count("minLength") {
-            kws.push(Kw::MinLength(n));
-        }
-        if let Some(n) = count("maxLength") {
-            kws.push(Kw::MaxLength(n));
-        }
-        if let Some(Value::String(p)) = get("pattern") {
-            let index = self.pattern(site, p, &["pattern"])?;
-            kws.push(Kw::Pattern(index, p.clone()));
-        }
-        if draft <= Draft::Draft7 {
-            let encoding = get("contentEncoding").and_then(Value::as_str);
-            if let Some(e) = encoding.filter(|e| e.eq_ignore_ascii_case("base64")) {
-                kws.push(Kw::ContentEncoding(e.to_string()));
-            }
-            if let Some(m) = get("contentMediaType").and_then(Value::as_str).filter(|m| m.eq_ignore_ascii_case("application/json")) {
-                kws.push(Kw::ContentMediaType(m.to_string(), encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64"))));
-            }
-        }
-        if let Some(n) = count("minItems") {
-            kws.push(Kw::MinItems(n));
-        }
-        if let Some(n) = count("maxItems") {
-            kws.push(Kw::MaxItems(n));
-        }
-        if get("uniqueItems") == Some(&Value::Bool(true)) {
-            kws.push(Kw::UniqueItems);
-        }
-        if let Some(Value::Array(list)) = get("required") {
-            let names: Vec<String> = list.iter().filter_map(Value::as_str).map(str::to_string).collect();
-            if !names.is_empty() {
-                kws.push(Kw::Required(names));
-            }
-        }
-        if let Some(n) = count("minProperties") {
-            kws.push(Kw::MinProperties(n));
-        }
-        if let Some(n) = count("maxProperties") {
-            kws.push(Kw::MaxProperties(n));
-        }
-        for key in ["dependentRequired", "dependencies"] {
-            if let Some(Value::Object(deps)) = get(key) {
-                let list: Vec<(String, Vec<String>)> = deps
-                    .iter()
-                    .filter_map(|(name, v)| v.as_array().map(|a| (name.clone(), a.iter().filter_map(Value::as_str).map(str::to_string).collect())))
-                    .collect();
-                if !list.is_empty() {
-                    kws.push(Kw::DependentRequired(if key == "dependencies" { "dependencies" } else { "dependentRequired" }, list));
-                }
-            }
-        }
-        Ok(())
+        Ok(nodes)
     }
 
     /// Compiles every dynamic anchor a `$dynamicRef` may jump to, and every recursive anchor,
@@ -827,6 +605,328 @@ impl<'s, 'o> Compiler<'s, 'o> {
             }
         }
     }
+}
+
+/// How one step of the keyword table compiles (`keywords::CompileStep`): it reads its keywords
+/// from the schema object, each only where the node's draft reads it, and pushes their `Kw`s.
+pub(crate) type CompileFn = for<'s, 'o> fn(&mut Compiler<'s, 'o>, &'s Map<String, Value>, &Site<'s>, &mut Vec<Kw>) -> Result<(), CompileError>;
+
+/// The member `k` of a schema object, where `draft` reads it. Out of line: every step reads
+/// through it, and a copy of the table's lookup in each would grow the module.
+#[inline(never)]
+fn get<'s>(obj: &'s Map<String, Value>, draft: Draft, k: &str) -> Option<&'s Value> {
+    obj.get(k).filter(|_| reads(draft, k))
+}
+
+fn number_of(obj: &Map<String, Value>, draft: Draft, k: &str) -> Option<Number> {
+    match get(obj, draft, k) {
+        Some(Value::Number(n)) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+fn count_of(obj: &Map<String, Value>, draft: Draft, k: &str) -> Option<u64> {
+    get(obj, draft, k).and_then(count)
+}
+
+/// `$ref`, and where the draft has them `$dynamicRef` and `$recursiveRef`.
+pub(crate) fn references<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    for keyword in ["$ref", "$dynamicRef", "$recursiveRef"] {
+        let Some(Value::String(r)) = obj.get(keyword).filter(|_| keyword == "$ref" || site.draft.knows(keyword)) else { continue };
+        let (target, anchor) = c.resolve(site, r, keyword)?;
+        let target = c.node(&target)?;
+        kws.push(match keyword {
+            "$ref" => Kw::Ref(target),
+            "$dynamicRef" => {
+                if let Some(name) = &anchor {
+                    c.dynamic_names.insert(name.clone());
+                }
+                Kw::DynamicRef { target, anchor }
+            }
+            _ => {
+                c.recursive_refs = true;
+                Kw::RecursiveRef(target)
+            }
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn type_<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    let list = match get(obj, site.draft, "type") {
+        // A name the validator does not know alone constrains nothing.
+        Some(one @ Value::String(t)) if type_bit(t).is_some() => std::slice::from_ref(one),
+        Some(Value::Array(list)) => list.as_slice(),
+        _ => return Ok(()),
+    };
+    // As written, once each.
+    let (mut mask, mut names) = (0u8, Vec::new());
+    for (bit, name) in list.iter().filter_map(Value::as_str).filter_map(type_bit) {
+        if mask & bit == 0 {
+            mask |= bit;
+            names.push(name);
+        }
+    }
+    kws.push(Kw::Type { mask, names });
+    Ok(())
+}
+
+pub(crate) fn enum_<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(e) = get(obj, site.draft, "enum") {
+        kws.push(Kw::Enum(e.clone()));
+    }
+    Ok(())
+}
+
+pub(crate) fn const_<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(v) = get(obj, site.draft, "const") {
+        kws.push(Kw::Const(v.clone()));
+    }
+    Ok(())
+}
+
+/// `minimum`; in Draft 4 `exclusiveMinimum: true` beside it makes it exclusive.
+pub(crate) fn minimum<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(n) = number_of(obj, site.draft, "minimum") {
+        let flag = site.draft == Draft::Draft4 && get(obj, site.draft, "exclusiveMinimum") == Some(&Value::Bool(true));
+        kws.push(if flag { Kw::ExclusiveMinimum(n) } else { Kw::Minimum(n) });
+    }
+    Ok(())
+}
+
+/// `maximum`; in Draft 4 `exclusiveMaximum: true` beside it makes it exclusive.
+pub(crate) fn maximum<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(n) = number_of(obj, site.draft, "maximum") {
+        let flag = site.draft == Draft::Draft4 && get(obj, site.draft, "exclusiveMaximum") == Some(&Value::Bool(true));
+        kws.push(if flag { Kw::ExclusiveMaximum(n) } else { Kw::Maximum(n) });
+    }
+    Ok(())
+}
+
+/// `exclusiveMinimum` as a bound of its own (Draft 6 on; Draft 4's flag is read by `minimum`).
+pub(crate) fn exclusive_minimum<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let (false, Some(n)) = (site.draft == Draft::Draft4, number_of(obj, site.draft, "exclusiveMinimum")) {
+        kws.push(Kw::ExclusiveMinimum(n));
+    }
+    Ok(())
+}
+
+/// `exclusiveMaximum` as a bound of its own (Draft 6 on; Draft 4's flag is read by `maximum`).
+pub(crate) fn exclusive_maximum<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let (false, Some(n)) = (site.draft == Draft::Draft4, number_of(obj, site.draft, "exclusiveMaximum")) {
+        kws.push(Kw::ExclusiveMaximum(n));
+    }
+    Ok(())
+}
+
+pub(crate) fn pattern<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(Value::String(p)) = get(obj, site.draft, "pattern") {
+        let index = c.pattern(site, p, &["pattern"])?;
+        kws.push(Kw::Pattern(index, p.clone()));
+    }
+    Ok(())
+}
+
+/// `contentEncoding` and `contentMediaType`: assertions up to Draft 7, annotations after.
+pub(crate) fn content<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    let draft = site.draft;
+    if draft <= Draft::Draft7 {
+        let encoding = get(obj, draft, "contentEncoding").and_then(Value::as_str);
+        if let Some(e) = encoding.filter(|e| e.eq_ignore_ascii_case("base64")) {
+            kws.push(Kw::ContentEncoding(e.to_string()));
+        }
+        if let Some(m) = get(obj, draft, "contentMediaType").and_then(Value::as_str).filter(|m| m.eq_ignore_ascii_case("application/json")) {
+            kws.push(Kw::ContentMediaType(m.to_string(), encoding.is_some_and(|e| e.eq_ignore_ascii_case("base64"))));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn unique_items<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if get(obj, site.draft, "uniqueItems") == Some(&Value::Bool(true)) {
+        kws.push(Kw::UniqueItems);
+    }
+    Ok(())
+}
+
+pub(crate) fn required<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(Value::Array(list)) = get(obj, site.draft, "required") {
+        let names: Vec<String> = list.iter().filter_map(Value::as_str).map(str::to_string).collect();
+        if !names.is_empty() {
+            kws.push(Kw::Required(names));
+        }
+    }
+    Ok(())
+}
+
+/// `dependentRequired`, and the members of `dependencies` that list names.
+pub(crate) fn dependent_required<'s>(_: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    for key in ["dependentRequired", "dependencies"] {
+        if let Some(Value::Object(deps)) = get(obj, site.draft, key) {
+            let list: Vec<(String, Vec<String>)> = deps
+                .iter()
+                .filter_map(|(name, v)| v.as_array().map(|a| (name.clone(), a.iter().filter_map(Value::as_str).map(str::to_string).collect())))
+                .collect();
+            if !list.is_empty() {
+                kws.push(Kw::DependentRequired(if key == "dependencies" { "dependencies" } else { "dependentRequired" }, list));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn format_<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(Value::String(name)) = get(obj, site.draft, "format") {
+        c.format(site, name, site.draft, kws)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn not<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(not) = get(obj, site.draft, "not") {
+        kws.push(Kw::Not(c.child(site, not, &["not"])?, not.clone()));
+    }
+    Ok(())
+}
+
+/// `anyOf`, with the branches a `discriminator` beside it selects.
+pub(crate) fn any_of<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    disjunction(c, obj, site, kws, "anyOf", Kw::AnyOf)
+}
+
+/// `oneOf`, with the branches a `discriminator` beside it selects.
+pub(crate) fn one_of<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    disjunction(c, obj, site, kws, "oneOf", Kw::OneOf)
+}
+
+fn disjunction<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>, name: &str, kw: fn(Vec<usize>) -> Kw) -> Result<(), CompileError> {
+    if let Some(Value::Array(items)) = get(obj, site.draft, name) {
+        let nodes = c.list(site, name, items)?;
+        c.discriminator(obj, site, items, &nodes)?;
+        kws.push(kw(nodes));
+    }
+    Ok(())
+}
+
+/// `if`, with the `then` and `else` beside it.
+pub(crate) fn if_<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(cond) = get(obj, site.draft, "if") {
+        let cond = c.child(site, cond, &["if"])?;
+        let then = match obj.get("then") {
+            Some(t) => Some(c.child(site, t, &["then"])?),
+            None => None,
+        };
+        let otherwise = match obj.get("else") {
+            Some(e) => Some(c.child(site, e, &["else"])?),
+            None => None,
+        };
+        kws.push(Kw::If { cond, then, otherwise });
+    }
+    Ok(())
+}
+
+/// `prefixItems` and `items`, or before 2020-12 `items` (one schema, or an array of them) and
+/// `additionalItems`: one `Kw::Items`.
+pub(crate) fn items<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    let draft = site.draft;
+    let items = get(obj, draft, "items");
+    let (prefix_value, rest_value, prefix_keyword, rest_keyword) = if draft.knows("prefixItems") {
+        (get(obj, draft, "prefixItems"), items, "prefixItems", "items")
+    } else {
+        match items {
+            Some(Value::Array(_)) => (items, get(obj, draft, "additionalItems"), "items", "additionalItems"),
+            other => (None, other, "items", "items"),
+        }
+    };
+    if prefix_value.is_some() || rest_value.is_some() {
+        let mut prefix = Vec::new();
+        if let Some(Value::Array(list)) = prefix_value {
+            for (i, item) in list.iter().enumerate() {
+                prefix.push(c.child(site, item, &[prefix_keyword, &i.to_string()])?);
+            }
+        }
+        let rest = match rest_value {
+            Some(v) => Some(c.child(site, v, &[rest_keyword])?),
+            None => None,
+        };
+        kws.push(Kw::Items { prefix, prefix_keyword, rest, rest_keyword });
+    }
+    Ok(())
+}
+
+/// `contains`, with `minContains` and `maxContains` where the draft has them.
+pub(crate) fn contains<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(contains) = get(obj, site.draft, "contains") {
+        let node = c.child(site, contains, &["contains"])?;
+        let later = site.draft.knows("minContains");
+        let min_written = later && obj.get("minContains").and_then(count).is_some();
+        let min = if later { obj.get("minContains").and_then(count).unwrap_or(1) } else { 1 };
+        let max = if later { obj.get("maxContains").and_then(count) } else { None };
+        kws.push(Kw::Contains { node, min, max, min_written });
+    }
+    Ok(())
+}
+
+pub(crate) fn properties<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(Value::Object(props)) = get(obj, site.draft, "properties") {
+        let mut list = Vec::with_capacity(props.len());
+        for (name, sub) in props {
+            list.push((name.clone(), c.child(site, sub, &["properties", name])?));
+        }
+        crate::sort::sort_by(&mut list, |a, b| a.0.cmp(&b.0));
+        kws.push(Kw::Properties(list));
+    }
+    Ok(())
+}
+
+pub(crate) fn pattern_properties<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(Value::Object(props)) = get(obj, site.draft, "patternProperties") {
+        let mut list = Vec::with_capacity(props.len());
+        for (source, sub) in props {
+            let p = c.pattern(site, source, &["patternProperties", source])?;
+            list.push((p, source.clone(), c.child(site, sub, &["patternProperties", source])?));
+        }
+        kws.push(Kw::PatternProperties(list));
+    }
+    Ok(())
+}
+
+/// `additionalProperties`, with the names and patterns of the `properties` and
+/// `patternProperties` compiled before it (the members it does not apply to).
+pub(crate) fn additional_properties<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    if let Some(additional) = get(obj, site.draft, "additionalProperties") {
+        let node = c.child(site, additional, &["additionalProperties"])?;
+        let mut names = Vec::new();
+        let mut patterns = Vec::new();
+        for kw in kws.iter() {
+            match kw {
+                Kw::Properties(list) => names.extend(list.iter().map(|(name, _)| name.clone())),
+                Kw::PatternProperties(list) => patterns.extend(list.iter().map(|(p, _, _)| *p)),
+                _ => {}
+            }
+        }
+        kws.push(Kw::AdditionalProperties { node, names, patterns });
+    }
+    Ok(())
+}
+
+/// `dependentSchemas`, and the members of `dependencies` that are subschemas.
+pub(crate) fn dependent_schemas<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<String, Value>, site: &Site<'s>, kws: &mut Vec<Kw>) -> Result<(), CompileError> {
+    for key in ["dependentSchemas", "dependencies"] {
+        if let Some(Value::Object(deps)) = get(obj, site.draft, key) {
+            let keyword: &'static str = if key == "dependencies" { "dependencies" } else { "dependentSchemas" };
+            let mut schemas = Vec::new();
+            for (name, sub) in deps {
+                if !sub.is_array() {
+                    schemas.push((name.clone(), c.child(site, sub, &[key, name])?));
+                }
+            }
+            if !schemas.is_empty() {
+                kws.push(Kw::DependentSchemas(keyword, schemas));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The meta-schema documents of the draft whose URI is `uri` (for 2019-09 and 2020-12, with

@@ -1,12 +1,15 @@
 //! The keyword table: for each JSON Schema keyword, the drafts that define it, its vocabulary and
 //! where its value holds subschemas. Every walker of schema documents (the compiler's registry,
 //! strict mode, the meta-schema shortcut, the editor's lints) reads the shapes here, and the
-//! drafts' keyword lists (`Draft::knows`) are this table's rows; a new keyword is one row.
+//! drafts' keyword lists (`Draft::knows`) are this table's rows. How a schema object compiles is
+//! here as well (`COMPILE_STEPS`: each step's keywords and its compile function), so a new
+//! keyword is a row, a step, and its own compile and evaluation functions.
 //!
 //! The compiled side is here too: `Kw::name` (the keyword an error names) and `Kw::children`
 //! (the nodes a compiled keyword links to), each one exhaustive match, so a new `Kw` variant
 //! cannot compile without saying both; `for_each_node` is the one walk over the compiled graph.
 
+use super::compile;
 use super::draft::Draft;
 use super::Kw;
 use serde_json::{Map, Value};
@@ -141,6 +144,86 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("deprecated", D19, D20, M, Leaf),
     kw("prefixItems", D20, D20, A, List),
 ];
+
+/// One step of compiling a schema object: the keywords it reads (the first is the one it
+/// compiles; the others compile with it) and how. A step runs when the object has one of them,
+/// and reads each only where the node's draft has it (`Draft::knows`, from the rows above).
+pub(crate) struct CompileStep {
+    pub reads: &'static [&'static str],
+    pub compile: Compile,
+    /// Skipped when the root's meta-schema leaves out the validation vocabulary.
+    pub validation: bool,
+}
+
+/// How a step's keyword compiles to `Kw`.
+#[derive(Clone, Copy)]
+pub(crate) enum Compile {
+    /// A non-negative integer (also written as `2.0`).
+    Count(fn(u64) -> Kw),
+    /// A number.
+    Number(fn(serde_json::Number) -> Kw),
+    /// One subschema.
+    One(fn(usize) -> Kw),
+    /// An array of subschemas.
+    List(fn(Vec<usize>) -> Kw),
+    /// The compiler's function for the keyword.
+    With(compile::CompileFn),
+}
+
+const fn step(reads: &'static [&'static str], compile: Compile) -> CompileStep {
+    CompileStep { reads, compile, validation: false }
+}
+
+const fn assertion(reads: &'static [&'static str], compile: Compile) -> CompileStep {
+    CompileStep { reads, compile, validation: true }
+}
+
+/// How a schema object compiles: the steps in the order a node evaluates its keywords (and so
+/// reports their errors): references, the assertions on the value itself, then the applicators,
+/// `unevaluated*` last as they need what every other keyword evaluated. A step reads the
+/// keywords that compile together (`if` with `then`/`else`, `items` with its companions). Apart
+/// from the rows above because that order is not the table's (which strict mode's suggestions
+/// follow); `every_applying_row_compiles` checks the two agree.
+pub(crate) const COMPILE_STEPS: &[CompileStep] = {
+    use Compile::{Count, List, Number, One, With};
+    &[
+        step(&["$ref", "$dynamicRef", "$recursiveRef"], With(compile::references)),
+        assertion(&["type"], With(compile::type_)),
+        assertion(&["enum"], With(compile::enum_)),
+        assertion(&["const"], With(compile::const_)),
+        assertion(&["minimum"], With(compile::minimum)),
+        assertion(&["maximum"], With(compile::maximum)),
+        assertion(&["exclusiveMinimum"], With(compile::exclusive_minimum)),
+        assertion(&["exclusiveMaximum"], With(compile::exclusive_maximum)),
+        assertion(&["multipleOf"], Number(Kw::MultipleOf)),
+        assertion(&["minLength"], Count(Kw::MinLength)),
+        assertion(&["maxLength"], Count(Kw::MaxLength)),
+        assertion(&["pattern"], With(compile::pattern)),
+        assertion(&["contentEncoding", "contentMediaType"], With(compile::content)),
+        assertion(&["minItems"], Count(Kw::MinItems)),
+        assertion(&["maxItems"], Count(Kw::MaxItems)),
+        assertion(&["uniqueItems"], With(compile::unique_items)),
+        assertion(&["required"], With(compile::required)),
+        assertion(&["minProperties"], Count(Kw::MinProperties)),
+        assertion(&["maxProperties"], Count(Kw::MaxProperties)),
+        assertion(&["dependentRequired", "dependencies"], With(compile::dependent_required)),
+        step(&["format"], With(compile::format_)),
+        step(&["allOf"], List(Kw::AllOf)),
+        step(&["anyOf"], With(compile::any_of)),
+        step(&["oneOf"], With(compile::one_of)),
+        step(&["not"], With(compile::not)),
+        step(&["if", "then", "else"], With(compile::if_)),
+        step(&["prefixItems", "items", "additionalItems"], With(compile::items)),
+        step(&["contains", "minContains", "maxContains"], With(compile::contains)),
+        step(&["properties"], With(compile::properties)),
+        step(&["patternProperties"], With(compile::pattern_properties)),
+        step(&["additionalProperties"], With(compile::additional_properties)),
+        step(&["propertyNames"], One(Kw::PropertyNames)),
+        step(&["dependentSchemas", "dependencies"], With(compile::dependent_schemas)),
+        step(&["unevaluatedItems"], One(Kw::UnevaluatedItems)),
+        step(&["unevaluatedProperties"], One(Kw::UnevaluatedProperties)),
+        ]
+};
 
 /// The keywords of a JTD schema (RFC 8927 section 2): a language of its own, none of the table's
 /// rows apply to it.
@@ -547,5 +630,21 @@ mod tests {
             true
         });
         assert_eq!(order, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn every_applying_row_compiles() {
+        // Each row that asserts or applies (not an identifier, annotation or comment) is read
+        // by a compile step, and each step reads only rows of the table. `contentEncoding` and
+        // `contentMediaType` assert up to Draft 7; `contentSchema` is only ever an annotation.
+        let read = |name: &str| COMPILE_STEPS.iter().any(|s| s.reads.contains(&name));
+        for row in KEYWORDS {
+            let applies = matches!(row.vocabulary, Vocabulary::Applicator | Vocabulary::Unevaluated | Vocabulary::Validation | Vocabulary::Format)
+                || (row.vocabulary == Vocabulary::Content && row.shape == Shape::Leaf);
+            assert_eq!(applies || matches!(row.name, "$ref" | "$dynamicRef" | "$recursiveRef"), read(row.name), "{}", row.name);
+        }
+        for s in COMPILE_STEPS {
+            assert!(s.reads.iter().all(|k| lookup(k).is_some()), "{:?}", s.reads);
+        }
     }
 }

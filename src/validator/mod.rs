@@ -14,6 +14,7 @@ mod eval;
 mod compile_jtd;
 pub(crate) mod keywords;
 pub(crate) mod leaf;
+pub(crate) mod outline;
 pub(crate) mod plan;
 pub mod format;
 pub mod uri;
