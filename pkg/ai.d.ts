@@ -22,7 +22,11 @@ export interface ContractValidationError extends Error {
 }
 
 export interface AiSdkStreamOptions {
-  /** The submit tool's name: the input deltas of the call to it are the output, text around it is not. */
+  /**
+   * The submit tool's name: the input deltas of the call to it are the output, text around it is
+   * not. Default: `submit_result`, and without the option text is read as it arrives until a call
+   * to `submit_result` starts (an answer without it is read as text).
+   */
   tool?: string;
   /** The controller whose signal `streamText` was given: aborted at the first early violation with `abortOnEarlyViolation`. */
   abortController?: AbortController;

@@ -2,7 +2,7 @@
 // outputs at runtime by itself; this schema carries the contract's validation, so
 // generateText/streamText with `Output.object({ schema })` reject what the contract rejects.
 import { jsonSchema } from 'ai';
-import { ADAPTERS } from '../wasm/output_contract.js';
+import { ADAPTERS, SUBMIT_TOOL } from '../wasm/output_contract.js';
 import { formatViolation } from './api.js';
 
 /** `jsonSchema(contract.jsonSchema, { validate })` from the `ai` package, validating with `contract`. */
@@ -28,14 +28,16 @@ const STOP_REASONS = { stop: 'stop', length: 'length', 'content-filter': 'conten
 
 /**
  * Validates `streamText(...).fullStream` through `contract` as its parts arrive: the text deltas,
- * or with `tool` the input deltas of the call to that tool (text around the call is not the
- * output; an answer without the call is read as text). With `abortOnEarlyViolation`, the first
+ * or the input deltas of the call to `tool` (text around the call is not the output; an answer
+ * without the call is read as text). Without `tool`, the call looked for is `submit_result`'s
+ * (the name `submitResultTool` gives) and text is read as it arrives until such a call starts. With `abortOnEarlyViolation`, the first
  * early violation aborts `abortController` (the one whose signal streamText was given) and stops
  * reading. Resolves to the stream outcome plus the SDK's `finishReason`, `rawFinishReason` and
  * `usage`; an `error` part rejects with its error.
  */
 export async function validateAiSdkStream(contract, fullStream, options = {}) {
   const { tool, abortController, abortOnEarlyViolation = false, maxRetries, onStatus } = options;
+  const expected = tool ?? SUBMIT_TOOL;
   const streamOptions = { abortOnEarlyViolation, ...(maxRetries === undefined ? {} : { maxRetries }) };
   let stream = null;
   let callId = null;
@@ -52,19 +54,22 @@ export async function validateAiSdkStream(contract, fullStream, options = {}) {
     for await (const part of fullStream) {
       if (part.type === 'text-delta') {
         if (tool !== undefined) text += part.text;
-        else {
+        else if (!called) {
           stream ??= contract.stream({ ...streamOptions, extract: true });
           aborted = push(part.text);
         }
-      } else if (part.type === 'tool-input-start' && tool !== undefined && part.toolName === tool && !called) {
+      } else if (part.type === 'tool-input-start' && part.toolName === expected && !called) {
+        // Without `tool`, what was read of the text so far was not the answer.
         called = true;
         callId = part.id;
+        stream?.free();
         stream = contract.stream(streamOptions);
       } else if (part.type === 'tool-input-delta' && part.id === callId) {
         aborted = push(part.delta);
-      } else if (part.type === 'tool-call' && tool !== undefined && part.toolName === tool && !called) {
+      } else if (part.type === 'tool-call' && part.toolName === expected && !called) {
         // A provider that sends the call whole, without input deltas.
         called = true;
+        stream?.free();
         stream = contract.stream(streamOptions);
         aborted = push(typeof part.input === 'string' ? part.input : JSON.stringify(part.input));
       } else if (part.type === 'finish') {

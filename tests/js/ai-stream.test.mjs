@@ -71,6 +71,16 @@ test("the submit tool's input deltas are the output; text before the call and ot
   assert.deepEqual(text.data, answer);
 });
 
+test('without tool, a call to submit_result is the answer: the text before it is read, then left', async () => {
+  const chunks = [...textParts('Let me {check} first.'), ...toolParts('{"location": "Zürich"}', 'call_0', 'get_weather'), ...toolParts(JSON.stringify(answer)), ...textParts('Done.'), finish('tool-calls', 'tool_use')];
+  const outcome = await validateAiSdkStream(contract, run(chunks).fullStream);
+  assert.equal(outcome.valid, true);
+  assert.deepEqual(outcome.data, answer);
+  // A call sent whole, without input deltas.
+  const whole = await validateAiSdkStream(contract, run([{ type: 'tool-call', toolCallId: 'c', toolName: 'submit_result', input: JSON.stringify(answer) }, finish('tool-calls')]).fullStream);
+  assert.deepEqual(whole.data, answer);
+});
+
 test('length is a truncated answer, content-filter a refusal, an error part rejects', async () => {
   const cut = await validateAiSdkStream(contract, run([...toolParts(JSON.stringify(answer).slice(0, 30)).slice(0, -1), finish('length', 'max_tokens')]).fullStream, { tool: 'submit_result', maxRetries: 0 });
   assert.equal(cut.state, 'hard-complete');
