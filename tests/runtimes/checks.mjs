@@ -1,5 +1,6 @@
 // The conformance checks shared by every runtime test: compile the pr-reviewer contract,
-// validate a valid and an invalid output, stream a broken output in 20-byte chunks to
+// run a sample of the JSON-Schema-Test-Suite through validate(value) (written beside the examples
+// by runtimes.test.mjs), validate a valid and an invalid output, stream a broken output in 20-byte chunks to
 // hard-complete, compile a broken schema, and the schema tools' module (checkSchema,
 // compareSchemas, validateMerged's patch engine), loaded on first use, or by `loadSchemaTools()` in a browser. `files` holds the example texts (bundled where there
 // is no file system), or is a `read(name)` function for them.
@@ -40,7 +41,19 @@ export function runChecks(oc, files) {
   const comparison = oc.compareSchemas({ type: 'string' }, { type: 'string', maxLength: 3 });
   // Post-merge: a JSON Patch to the valid output (its engine is in the schema tools' module).
   const merged = contract.validateMerged(files.valid, [{ op: 'replace', path: '/comments/0/line', value: '42' }]);
+  // A sample of the JSON-Schema-Test-Suite through validate(value): the verdict tier where it runs.
+  // Compiled as the suite asks: formats are annotations in its required files, unknown keywords
+  // are ignored.
+  const suite = { tests: 0, mismatches: [] };
+  for (const { draft, schema, tests } of JSON.parse(files.suite)) {
+    const c = oc.Contract.compile(schema, { draft, strict: false, formats: false });
+    for (const [data, valid] of tests) {
+      suite.tests++;
+      if (c.validate(data).valid !== valid) suite.mismatches.push(`${draft} ${JSON.stringify(schema).slice(0, 80)} on ${JSON.stringify(data).slice(0, 40)}`);
+    }
+  }
   const result = {
+    suite: { tests: suite.tests, mismatches: suite.mismatches.slice(0, 5) },
     tools: { lintValid: lint.valid, narrowed: comparison.narrowed.map((c) => c.kind) },
     valid: contract.validateText(files.valid).valid,
     violations: bad.valid ? [] : bad.error.violations.map(oc.formatViolation),
@@ -52,6 +65,8 @@ export function runChecks(oc, files) {
   };
   const expected = files.violations.trimEnd().split('\n');
   const ok =
+    suite.tests > 300 &&
+    suite.mismatches.length === 0 &&
     result.valid === true &&
     JSON.stringify(result.violations) === JSON.stringify(expected) &&
     result.streamed === 'hard-complete' &&
@@ -72,5 +87,6 @@ export function exampleFiles(read) {
     valid: read('valid-output.json'),
     invalid: read('invalid-output.txt'),
     violations: read('invalid-output.violations.txt'),
+    suite: read('suite-sample.json'),
   };
 }

@@ -4,7 +4,8 @@
 // Cloudflare workerd — the worker bundled with the `workerd` condition, the package's .wasm a
 // `wasm` module (workerd refuses to compile WebAssembly from bytes), a contract compiled at global
 // scope where workerd forbids random values, served on 127.0.0.1 and checked over HTTP — and a
-// page bundled by Vite from that project (the `browser` export), run in headless Chromium.
+// page bundled by Vite from that project (the `browser` export), run in headless Chromium. Each
+// also runs a sample of the JSON-Schema-Test-Suite through `validate(value)`.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { build as viteBuild, preview } from 'vite';
 import { chromium } from 'playwright-core';
+import { jsonFiles, suite } from '../js/suite-files.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pack = `${root}target/pack`;
@@ -40,7 +42,24 @@ before(() => {
   for (const f of ['checks.mjs', 'conformance.mjs', 'conformance.cjs', 'worker.mjs']) copyFileSync(`${root}tests/runtimes/${f}`, `${app}/${f}`);
   cpSync(`${root}tests/runtimes/page`, `${app}/page`, { recursive: true });
   cpSync(`${root}examples/pr-reviewer`, `${app}/examples/pr-reviewer`, { recursive: true });
+  writeFileSync(`${app}/examples/pr-reviewer/suite-sample.json`, JSON.stringify(suiteSample()));
 });
+
+// A sample of the JSON-Schema-Test-Suite (Draft 2020-12 and Draft 7, the required files: every
+// third case whose schema needs no remote document) that checks.mjs runs through
+// `validate(value)` in each runtime, so the verdict tier (closures where code generation is
+// refused or never offered, generated code where the entry allows it) is checked where it runs.
+function suiteSample() {
+  const cases = [];
+  for (const draft of ['draft2020-12', 'draft7']) {
+    for (const file of jsonFiles(`${suite}/tests/${draft}`).filter((f) => !f.includes('/optional/'))) {
+      for (const c of JSON.parse(readFileSync(file, 'utf8'))) {
+        if (!JSON.stringify(c.schema).includes('localhost:1234')) cases.push({ draft, schema: c.schema, tests: c.tests.map((t) => [t.data, t.valid]) });
+      }
+    }
+  }
+  return cases.filter((_, i) => i % 3 === 0);
+}
 
 const runtimes = [
   { name: 'Node (ESM)', command: () => process.execPath, args: ['conformance.mjs'] },

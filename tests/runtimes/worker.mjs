@@ -8,6 +8,7 @@ import blueprint from './examples/pr-reviewer/blueprint.json';
 import valid from './examples/pr-reviewer/valid-output.json';
 import invalid from './examples/pr-reviewer/invalid-output.txt';
 import violations from './examples/pr-reviewer/invalid-output.violations.txt';
+import suite from './examples/pr-reviewer/suite-sample.json';
 
 // Shows the constraint is real: workerd refuses random values here, at global scope.
 let globalRandom = 'allowed';
@@ -38,7 +39,7 @@ async function patchRetry() {
 
 export default {
   async fetch() {
-    const result = runChecks(oc, { blueprint, valid, invalid, violations });
+    const result = runChecks(oc, { blueprint, valid, invalid, violations, suite });
     return Response.json({ globalRandom, globalScopeCompile: atGlobalScope.validateText(valid).valid, patchRetry: await patchRetry(), ...result });
   },
 };

@@ -8,6 +8,7 @@ import blueprint from '../examples/pr-reviewer/blueprint.json?raw';
 import valid from '../examples/pr-reviewer/valid-output.json?raw';
 import invalid from '../examples/pr-reviewer/invalid-output.txt?raw';
 import violations from '../examples/pr-reviewer/invalid-output.violations.txt?raw';
+import suite from '../examples/pr-reviewer/suite-sample.json?raw';
 
 const out = document.getElementById('result');
 try {
@@ -19,7 +20,7 @@ try {
     before = /await loadSchemaTools\(\)/.test(e.message) ? 'asks for loadSchemaTools' : String(e);
   }
   await oc.loadSchemaTools();
-  const result = runChecks(oc, { blueprint, valid, invalid, violations });
+  const result = runChecks(oc, { blueprint, valid, invalid, violations, suite });
   out.textContent = JSON.stringify({ ...result, ok: result.ok && before === 'asks for loadSchemaTools', toolsBeforeLoading: before });
 } catch (e) {
   out.textContent = JSON.stringify({ ok: false, error: String(e?.stack ?? e) });
