@@ -3,7 +3,7 @@
 // plain objects and arrays, and JSON.parse defines `__proto__` as an own property, so an output
 // cannot change any prototype.
 import * as glue from '../wasm/output_contract.js';
-// Values defined by the module (src/bindings/wasm.rs, boundary_constants), written into the glue
+// Values defined by the module (src/bindings/boundary.rs, boundary_constants), written into the glue
 // as literals by scripts/build.sh.
 import {
   ADAPTERS,

@@ -3,6 +3,7 @@
 //! feature `tools-module`, the schema tools (`tools`: the editor's checks, comparison, registry),
 //! which pkg/src/tools.js loads only when one of them is first called.
 
+mod boundary;
 mod options;
 mod runtime;
 #[cfg(feature = "tools-module")]

@@ -2,6 +2,7 @@
 //! results cross the boundary as JSON text, which V8 parses and prints faster than any
 //! value-by-value conversion; pkg/src/api.js turns them into the public JS API.
 
+use super::boundary::*;
 use crate::schema::cache::ContractCache;
 use crate::json::sourcemap;
 use crate::check::extract::{self, ExtractOptions, Offsets};
@@ -13,11 +14,10 @@ use crate::validator::draft::Draft;
 use crate::schema::error::SchemaError;
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
-use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome, IN_FLIGHT};
+use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
 use crate::agent::provider::{EventDecoder, Provider, ProviderOptions, ProviderStream};
 use crate::report::violation::Violation;
 use super::options::{json_arg, schema_error, to_options, FORMAT_CALLBACKS};
-use super::runtime::PANIC_PREFIX;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -374,10 +374,6 @@ thread_local! {
     static INPUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Past this size the input area is given back to the allocator after use, so that one very
-/// long text does not keep its room for good. pkg/src/api.js (toInput) sizes its requests by it
-/// (`boundary_constants`).
-const INPUT_KEPT: usize = 1 << 20;
 
 /// The address in linear memory of the input area, after making it at least `capacity` bytes
 /// long (what it holds is kept). JS writes a text there with `TextEncoder.encodeInto` and passes
@@ -396,9 +392,6 @@ pub fn input_area(capacity: usize) -> usize {
     })
 }
 
-/// A stream chunk of fewer UTF-16 units than this is written into the chunk area by
-/// pkg/src/api.js (`boundary_constants`).
-const SHORT_CHUNK: usize = 64;
 
 /// Room for a chunk shorter than `SHORT_CHUNK`: at most 3 UTF-8 bytes a UTF-16 unit.
 const CHUNK_ROOM: usize = SHORT_CHUNK * 3;
@@ -579,52 +572,6 @@ fn packed_status(stream: &OutputStream) -> f64 {
         low |= STATUS_ABORTED;
     }
     (low + (bytes << STATUS_BYTES_SHIFT)) as f64
-}
-
-// The stream status that every push returns: one f64 (exact up to 2^53), so that a chunk costs
-// one call and no serialization. Flags, the attempt and the early violations' revision below
-// 2^26, the bytes times 2^26 above; the attempt or the bytes at their maximum mean "read the
-// getter" (pkg/src/api.js). JS decodes it with these values, which `boundary_constants` hands to
-// scripts/build.sh.
-const STATUS_COMPLETE: u64 = 1;
-const STATUS_ABORTED: u64 = 1 << 1;
-const STATUS_ATTEMPT_SHIFT: u32 = 2;
-const STATUS_ATTEMPT_MAX: u64 = (1 << 8) - 1;
-const STATUS_REVISION_SHIFT: u32 = 10;
-const STATUS_REVISION_MASK: u64 = (1 << 16) - 1;
-const STATUS_BYTES_SHIFT: u32 = 26;
-const STATUS_BYTES_MAX: u64 = (1 << 27) - 1;
-// The fields do not overlap, and the whole is an integer an f64 holds exactly.
-const _: () = assert!(
-    STATUS_COMPLETE < STATUS_ABORTED
-        && STATUS_ABORTED < 1 << STATUS_ATTEMPT_SHIFT
-        && STATUS_ATTEMPT_MAX << STATUS_ATTEMPT_SHIFT < 1 << STATUS_REVISION_SHIFT
-        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < 1 << STATUS_BYTES_SHIFT
-        && STATUS_BYTES_SHIFT + STATUS_BYTES_MAX.count_ones() <= 53
-);
-
-/// Every value JavaScript must agree on with this module, as a JSON object keyed by the names
-/// pkg/src/ uses. scripts/build.sh calls it once and writes the values into the glue as
-/// constants (literals: the per-push decoding reads no table); the package never calls it.
-#[wasm_bindgen(js_name = boundaryConstants)]
-pub fn boundary_constants() -> String {
-    serde_json::json!({
-        "STATUS_COMPLETE": STATUS_COMPLETE,
-        "STATUS_ABORTED": STATUS_ABORTED,
-        "STATUS_ATTEMPT_SHIFT": STATUS_ATTEMPT_SHIFT,
-        "STATUS_ATTEMPT_MAX": STATUS_ATTEMPT_MAX,
-        "STATUS_REVISION_SHIFT": STATUS_REVISION_SHIFT,
-        "STATUS_REVISION_MASK": STATUS_REVISION_MASK,
-        "STATUS_BYTES_UNIT": 1u64 << STATUS_BYTES_SHIFT,
-        "STATUS_BYTES_MAX": STATUS_BYTES_MAX,
-        "STATUS_IN_FLIGHT": IN_FLIGHT,
-        "INPUT_KEPT": INPUT_KEPT,
-        "SHORT_CHUNK": SHORT_CHUNK,
-        "PANIC_PREFIX": PANIC_PREFIX,
-        "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
-        "SUBMIT_TOOL": tool::DEFAULT_NAME,
-    })
-    .to_string()
 }
 
 /// `parseSchemaId`: `{name, version}` as JSON for an `$id` that carries a semantic version

@@ -142,6 +142,11 @@ pub fn format_child_result(result_text: Option<&str>, result_data: Option<&Value
 }
 
 /// JSON indented with two spaces, as Python's `json.dumps(indent=2)` writes it.
+/// Written through `Value`'s alternate `Display` (the same pretty printer as `to_string_pretty`),
+/// whose instance the module carries anyway: `to_string_pretty` would be a second copy of it.
 pub fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = write!(out, "{value:#}");
+    out
 }

@@ -108,7 +108,7 @@ impl Violation {
 }
 
 /// Between a violation's path and its message in `one_line`; pkg/src/api.js's `formatViolation`
-/// writes the same line from it (src/bindings/wasm.rs, boundary_constants).
+/// writes the same line from it (src/bindings/boundary.rs, boundary_constants).
 pub const LINE_SEPARATOR: &str = ": ";
 
 /// Sorts violations into instance document order (a parent before its children), then keyword,

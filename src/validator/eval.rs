@@ -402,7 +402,11 @@ impl<'s, 'v> Ctx<'s, 'v> {
         let decoded = if base64 { super::format::base64(s) } else { Some(s.as_bytes().to_vec()) };
         // Undecodable text is contentEncoding's error, not this one's.
         let Some(bytes) = decoded else { return true };
-        serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
+        // Through `from_str`, the one reader instantiated elsewhere (a second reader type would
+        // double the parser's code in the module). The lossy text decides alike: the slice reader
+        // does not check UTF-8 inside strings, and a byte outside the ASCII range is a syntax
+        // error outside them, whichever character stands for it.
+        serde_json::from_str::<serde::de::IgnoredAny>(&String::from_utf8_lossy(&bytes)).is_ok()
             || self.fail("contentMediaType", Some("contentMediaType"), value, ErrorKind::ContentMediaType { media_type: media_type.to_string() })
     }
 

@@ -469,7 +469,8 @@ impl Parser {
         if !lex::is_number(&buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
         }
-        match serde_json::from_slice::<Number>(&buf) {
+        // A number is ASCII (is_number); `from_str` is the reader the crate instantiates elsewhere.
+        match std::str::from_utf8(&buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())) {
             Ok(n) => self.complete_value(Value::Number(n), obs),
             Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(&buf))),
         }

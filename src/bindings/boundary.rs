@@ -1,0 +1,58 @@
+//! The values both sides of the main module's boundary must agree on, defined once. The main
+//! module uses them; the schema tools' module reports them (`boundaryConstants`) to
+//! scripts/build.sh, which writes them into the main module's glue as literal constants, so the
+//! main module carries no code to report them.
+
+/// Past this size the input area is given back to the allocator after use, so that one very
+/// long text does not keep its room for good. pkg/src/api.js (toInput) sizes its requests by it.
+pub(super) const INPUT_KEPT: usize = 1 << 20;
+
+/// A stream chunk of fewer UTF-16 units than this is written into the chunk area by
+/// pkg/src/api.js.
+pub(super) const SHORT_CHUNK: usize = 64;
+
+// The stream status that every push returns: one f64 (exact up to 2^53), so that a chunk costs
+// one call and no serialization. Flags, the attempt and the early violations' revision below
+// 2^26, the bytes times 2^26 above; the attempt or the bytes at their maximum mean "read the
+// getter" (pkg/src/api.js).
+pub(super) const STATUS_COMPLETE: u64 = 1;
+pub(super) const STATUS_ABORTED: u64 = 1 << 1;
+pub(super) const STATUS_ATTEMPT_SHIFT: u32 = 2;
+pub(super) const STATUS_ATTEMPT_MAX: u64 = (1 << 8) - 1;
+pub(super) const STATUS_REVISION_SHIFT: u32 = 10;
+pub(super) const STATUS_REVISION_MASK: u64 = (1 << 16) - 1;
+pub(super) const STATUS_BYTES_SHIFT: u32 = 26;
+pub(super) const STATUS_BYTES_MAX: u64 = (1 << 27) - 1;
+// The fields do not overlap, and the whole is an integer an f64 holds exactly.
+const _: () = assert!(
+    STATUS_COMPLETE < STATUS_ABORTED
+        && STATUS_ABORTED < 1 << STATUS_ATTEMPT_SHIFT
+        && STATUS_ATTEMPT_MAX << STATUS_ATTEMPT_SHIFT < 1 << STATUS_REVISION_SHIFT
+        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < 1 << STATUS_BYTES_SHIFT
+        && STATUS_BYTES_SHIFT + STATUS_BYTES_MAX.count_ones() <= 53
+);
+
+/// Every value JavaScript must agree on with the main module, as a JSON object keyed by the names
+/// pkg/src/ uses. scripts/build.sh calls it once and writes the values into the main module's
+/// glue as constants (literals: the per-push decoding reads no table); the package never calls it.
+#[cfg(feature = "tools-module")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = boundaryConstants)]
+pub fn boundary_constants() -> String {
+    serde_json::json!({
+        "STATUS_COMPLETE": STATUS_COMPLETE,
+        "STATUS_ABORTED": STATUS_ABORTED,
+        "STATUS_ATTEMPT_SHIFT": STATUS_ATTEMPT_SHIFT,
+        "STATUS_ATTEMPT_MAX": STATUS_ATTEMPT_MAX,
+        "STATUS_REVISION_SHIFT": STATUS_REVISION_SHIFT,
+        "STATUS_REVISION_MASK": STATUS_REVISION_MASK,
+        "STATUS_BYTES_UNIT": 1u64 << STATUS_BYTES_SHIFT,
+        "STATUS_BYTES_MAX": STATUS_BYTES_MAX,
+        "STATUS_IN_FLIGHT": crate::agent::stream::IN_FLIGHT,
+        "INPUT_KEPT": INPUT_KEPT,
+        "SHORT_CHUNK": SHORT_CHUNK,
+        "PANIC_PREFIX": super::runtime::PANIC_PREFIX,
+        "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
+        "SUBMIT_TOOL": crate::agent::tool::DEFAULT_NAME,
+    })
+    .to_string()
+}
