@@ -662,7 +662,11 @@ impl Checker {
         let validator = &self.schema.validator;
         if validator.branch_tag(&tagged.branches) == Some(key.as_str()) {
             let index = validator.branch_for(&tagged.branches, value).unwrap_or(UNMAPPED);
-            self.chosen.borrow_mut().entry(id).or_insert(index);
+            // `insert` when absent (not `entry`): the map's one insertion code.
+            let mut chosen = self.chosen.borrow_mut();
+            if chosen.get(&id).is_none() {
+                chosen.insert(id, index);
+            }
         }
     }
 
