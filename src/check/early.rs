@@ -839,7 +839,11 @@ fn accepted_choices(kw: &'static str, evaluation_path: &str, failed: &mut [Vec<F
     if failed.is_empty() || !failed.iter().all(simple) {
         return None;
     }
-    let context = failed.iter_mut().map(|branch| branch.iter_mut().filter_map(|f| f.incomplete.take()).collect()).collect();
+    // Each branch is one violation with its error (`simple`): that error is the branch's context.
+    let mut context = Vec::with_capacity(failed.len());
+    for branch in failed.iter_mut() {
+        context.push(branch.first_mut().and_then(|f| f.incomplete.take()).map_or_else(Vec::new, |e| vec![e]));
+    }
     let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
     let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
     let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
@@ -879,7 +883,7 @@ fn known(check: &Check<'_>) -> Option<Partial> {
         Check::Begin(kind) => Some(Partial { subject: article(*kind).to_string(), received: kind_received(*kind) }),
         Check::Text(prefix, _) => {
             let text = String::from_utf8_lossy(prefix).into_owned();
-            Some(Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) })
+            Some(Partial { subject: ["a string starting with ", &crate::report::render::quote(&text)].concat(), received: Value::String(text) })
         }
         _ => None,
     }

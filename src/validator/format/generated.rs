@@ -64,7 +64,9 @@ const PATTERNS: [&str; 13] = [
     "^\\p{Emoji_Component}*[\\p{Extended_Pictographic}\\u{1F1E6}-\\u{1F1FF}\\u{20E3}][\\p{Extended_Pictographic}\\p{Emoji_Component}]*$",
 ];
 
-/// Whether `s` is in the language of `PATTERNS[index]`.
+/// Whether `s` is in the language of `PATTERNS[index]`. Not inlined: each format's check is
+/// then one call.
+#[inline(never)]
 fn matches(index: usize, s: &str) -> bool {
     use std::sync::OnceLock;
     static COMPILED: [OnceLock<Option<crate::validator::ecma::Pattern>>; 13] = [const { OnceLock::new() }; 13];
