@@ -865,14 +865,15 @@ fn join_jsonpath(base: &str, rel: &str) -> String {
 /// `received` when only the kind of a value is known yet: its name, except for `null`, which is
 /// already the whole value.
 fn kind_received(kind: Kind) -> Value {
-    match kind {
-        Kind::Null => Value::Null,
-        Kind::Object => json!("object"),
-        Kind::Array => json!("array"),
-        Kind::String => json!("string"),
-        Kind::Number => json!("number"),
-        Kind::Bool => json!("boolean"),
-    }
+    // The name picked first, so that one string is made.
+    Value::from(match kind {
+        Kind::Null => return Value::Null,
+        Kind::Object => "object",
+        Kind::Array => "array",
+        Kind::String => "string",
+        Kind::Number => "number",
+        Kind::Bool => "boolean",
+    })
 }
 
 /// What a kind or value check knows of a value not complete yet, as its messages say it: its

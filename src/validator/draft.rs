@@ -144,11 +144,12 @@ impl Dialect {
         }
         let rest = u.strip_prefix("spec.openapis.org/oas/3.1/")?;
         let dated = |s: &str| s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
-        let known = match rest.split_once('/') {
-            None => rest == "schema-base" || rest == "schema",
-            Some(("dialect", tail)) => tail == "base" || dated(tail),
-            Some(("schema-base" | "schema", tail)) => dated(tail),
-            Some(_) => false,
+        // `bare_uri` left no trailing `/`: an empty tail is a name without one.
+        let (name, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let known = match name {
+            "dialect" => tail == "base" || dated(tail),
+            "schema-base" | "schema" => tail.is_empty() || dated(tail),
+            _ => false,
         };
         known.then_some(Dialect::OpenApi31)
     }
