@@ -617,7 +617,11 @@ impl Checker {
         let validator = &self.schema.validator;
         if validator.branch_tag(&tagged.branches) == Some(key.as_str()) {
             let index = validator.branch_for(&tagged.branches, value).unwrap_or(UNMAPPED);
-            self.chosen.borrow_mut().entry(id).or_insert(index);
+            // `insert` when absent (not `entry`): the map's one insertion code.
+            let mut chosen = self.chosen.borrow_mut();
+            if chosen.get(&id).is_none() {
+                chosen.insert(id, index);
+            }
         }
     }
 
@@ -790,7 +794,11 @@ fn accepted_choices(kw: &'static str, evaluation_path: &str, failed: &mut [Vec<F
     if failed.is_empty() || !failed.iter().all(simple) {
         return None;
     }
-    let context = failed.iter_mut().map(|branch| branch.iter_mut().filter_map(|f| f.incomplete.take()).collect()).collect();
+    // Each branch is one violation with its error (`simple`): that error is the branch's context.
+    let mut context = Vec::with_capacity(failed.len());
+    for branch in failed.iter_mut() {
+        context.push(branch.first_mut().and_then(|f| f.incomplete.take()).map_or_else(Vec::new, |e| vec![e]));
+    }
     let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
     let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
     let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
@@ -812,14 +820,15 @@ fn join_jsonpath(base: &str, rel: &str) -> String {
 /// `received` when only the kind of a value is known yet: its name, except for `null`, which is
 /// already the whole value.
 fn kind_received(kind: Kind) -> Value {
-    match kind {
-        Kind::Null => Value::Null,
-        Kind::Object => json!("object"),
-        Kind::Array => json!("array"),
-        Kind::String => json!("string"),
-        Kind::Number => json!("number"),
-        Kind::Bool => json!("boolean"),
-    }
+    // The name picked first, so that one string is made.
+    Value::from(match kind {
+        Kind::Null => return Value::Null,
+        Kind::Object => "object",
+        Kind::Array => "array",
+        Kind::String => "string",
+        Kind::Number => "number",
+        Kind::Bool => "boolean",
+    })
 }
 
 /// What a kind or value check knows of a value not complete yet, as its messages say it: its
@@ -830,7 +839,7 @@ fn known(check: &Check<'_>) -> Option<Partial> {
         Check::Begin(kind) => Some(Partial { subject: article(*kind).to_string(), received: kind_received(*kind) }),
         Check::Text(prefix, _) => {
             let text = String::from_utf8_lossy(prefix).into_owned();
-            Some(Partial { subject: format!("a string starting with {}", crate::report::render::quote(&text)), received: json!(text) })
+            Some(Partial { subject: ["a string starting with ", &crate::report::render::quote(&text)].concat(), received: Value::String(text) })
         }
         _ => None,
     }

@@ -287,7 +287,9 @@ fn accepted_choices(context: &[Vec<Error<'_>>], at: &str) -> Option<(Value, Stri
         return None;
     }
     let mut values: Vec<Value> = Vec::new();
-    let mut types: Vec<&str> = Vec::new();
+    // The types, each once in the order first named, and their quoted list for the message.
+    let mut types: Vec<Value> = Vec::new();
+    let mut quoted = String::new();
     for branch in context {
         let [only] = branch.as_slice() else { return None };
         if only.instance_path != at {
@@ -296,30 +298,38 @@ fn accepted_choices(context: &[Vec<Error<'_>>], at: &str) -> Option<(Value, Stri
         match &only.kind {
             ErrorKind::Const { expected } => values.push(expected.clone()),
             ErrorKind::Enum { options: Value::Array(options) } => values.extend(options.iter().cloned()),
-            ErrorKind::Type { expected } => types.extend(expected.iter().copied()),
+            ErrorKind::Type { expected } => {
+                for t in expected.iter() {
+                    if !types.iter().any(|named| named == t) {
+                        if !types.is_empty() {
+                            quoted.push_str(", ");
+                        }
+                        quoted.push_str(&quote(t));
+                        types.push(Value::from(*t));
+                    }
+                }
+            }
             _ => return None,
         }
     }
-    let mut unique_types: Vec<&str> = Vec::with_capacity(types.len());
-    for t in types {
-        if !unique_types.contains(&t) {
-            unique_types.push(t);
-        }
-    }
-    let quoted = unique_types.iter().map(|t| quote(t)).collect::<Vec<_>>().join(", ");
     let listed = Value::Array(values);
-    Some(match (listed.as_array().is_some_and(|v| !v.is_empty()), unique_types.is_empty()) {
-        (true, true) => (listed.clone(), format!("is not one of {}", repr(&listed))),
+    let types = Value::Array(types);
+    Some(match (listed.as_array().is_some_and(|v| !v.is_empty()), types.as_array().is_some_and(|t| !t.is_empty())) {
+        (true, false) => (listed.clone(), ["is not one of ", &repr(&listed)].concat()),
         (false, _) => {
-            let expected = match unique_types.as_slice() {
-                [one] => json!(one),
-                many => json!(many),
+            // One type is named as a string, several as an array.
+            let expected = match types {
+                Value::Array(mut one) if one.len() == 1 => one.pop().unwrap_or_default(),
+                many => many,
             };
-            (expected, format!("is not of type {quoted}"))
+            (expected, ["is not of type ", &quoted].concat())
         }
-        (true, false) => {
-            let message = format!("is not one of {} and not of type {quoted}", repr(&listed));
-            (json!({ "enum": listed, "type": unique_types }), message)
+        (true, true) => {
+            let message = ["is not one of ", &repr(&listed), " and not of type ", &quoted].concat();
+            let mut expected = serde_json::Map::new();
+            expected.insert("enum".to_string(), listed);
+            expected.insert("type".to_string(), types);
+            (Value::Object(expected), message)
         }
     })
 }
@@ -370,7 +380,8 @@ fn plural(n: u64) -> &'static str {
 /// The `tool` violation of an answer that called the tool `called` and not `expected`, the tool
 /// whose arguments are the output. Retryable: the model can call the right tool.
 pub fn wrong_tool(called: &str, expected: &str) -> Violation {
-    let message = format!("the answer called the tool {} instead of {1}: call {1} with the output as its arguments", quote(called), quote(expected));
+    let expected_quoted = quote(expected);
+    let message = ["the answer called the tool ", &quote(called), " instead of ", &expected_quoted, ": call ", &expected_quoted, " with the output as its arguments"].concat();
     Violation::of_output("tool", json!(expected), json!(called), message)
 }
 

@@ -1,5 +1,6 @@
 //! JSON Schema drafts: how they are named, detected from `$schema`, and which keywords each knows.
 
+use super::keywords::Step;
 use std::fmt;
 
 /// A JSON Schema draft the library compiles.
@@ -143,11 +144,12 @@ impl Dialect {
         }
         let rest = u.strip_prefix("spec.openapis.org/oas/3.1/")?;
         let dated = |s: &str| s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
-        let known = match rest.split_once('/') {
-            None => rest == "schema-base" || rest == "schema",
-            Some(("dialect", tail)) => tail == "base" || dated(tail),
-            Some(("schema-base" | "schema", tail)) => dated(tail),
-            Some(_) => false,
+        // `bare_uri` left no trailing `/`: an empty tail is a name without one.
+        let (name, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let known = match name {
+            "dialect" => tail == "base" || dated(tail),
+            "schema-base" | "schema" => tail.is_empty() || dated(tail),
+            _ => false,
         };
         known.then_some(Dialect::OpenApi31)
     }
@@ -211,27 +213,25 @@ pub enum Inferred {
 pub fn infer(schema: &serde_json::Value) -> Inferred {
     // Each subschema's step from its parent (the keyword and the token below it), so a pointer
     // is written only for the keywords found, not for every subschema walked.
-    let mut steps: Vec<(usize, &str, Option<String>)> = Vec::new();
+    let mut steps: Vec<(usize, &str, Step<'_>)> = Vec::new();
     // The first keyword of each kind, with the subschema it is in (an index into `steps`).
     let (mut later, mut defs, mut earlier): (Option<Seen>, Option<Seen>, Option<Seen>) = (None, None, None);
     let mut todo = vec![(usize::MAX, schema, 0usize)];
+    // The subschemas of the object being read, gathered first so that one loop records them.
+    let mut below = Vec::new();
     while let Some((at, value, depth)) = todo.pop() {
         let Some(obj) = value.as_object() else { continue };
         if depth > super::keywords::MAX_WALK_DEPTH || (depth > 0 && obj.contains_key("$schema")) {
             continue;
         }
-        let first = |list: &[&'static str]| list.iter().find(|k| obj.contains_key(**k)).map(|k| (*k, at));
-        later = later.or_else(|| first(LATER_ONLY));
-        defs = defs.or_else(|| first(&["$defs"]));
-        earlier = earlier.or_else(|| first(EARLIER_ONLY)).or_else(|| obj.get("items").filter(|i| i.is_array()).map(|_| ("items", at)));
-        let mark = todo.len();
-        super::keywords::subschemas(obj, |_| true, |key, sub, step| {
-            steps.push((at, key, step.token()));
+        later = later.or_else(|| first_of(obj, LATER_ONLY, at));
+        defs = defs.or_else(|| first_of(obj, &["$defs"], at));
+        earlier = earlier.or_else(|| first_of(obj, EARLIER_ONLY, at)).or_else(|| obj.get("items").filter(|i| i.is_array()).map(|_| ("items", at)));
+        super::keywords::subschemas(obj, |_| true, |key, sub, step| below.push((key, sub, step)));
+        // Pushed last first, so the first subschema is read first (document order).
+        while let Some((key, sub, step)) = below.pop() {
+            steps.push((at, key, step));
             todo.push((steps.len() - 1, sub, depth + 1));
-        });
-        // Reversed, so the first subschema is read first (document order).
-        if let Some(added) = todo.get_mut(mark..) {
-            added.reverse();
         }
     }
     let found = |(keyword, at): Seen| Found { keyword, pointer: pointer_of(&steps, at) };
@@ -247,12 +247,18 @@ pub fn infer(schema: &serde_json::Value) -> Inferred {
 /// A keyword found by `infer`, and the subschema it is in (an index into its steps).
 type Seen = (&'static str, usize);
 
+/// The first keyword of `list` that `obj` has, found in subschema `at`.
+#[inline(never)]
+fn first_of(obj: &serde_json::Map<String, serde_json::Value>, list: &[&'static str], at: usize) -> Option<Seen> {
+    list.iter().find(|k| obj.contains_key(**k)).map(|k| (*k, at))
+}
+
 /// The JSON Pointer of subschema `at` from the steps that lead to it.
-fn pointer_of(steps: &[(usize, &str, Option<String>)], mut at: usize) -> String {
-    let mut tokens = Vec::new();
-    while let Some((up, key, token)) = steps.get(at) {
-        tokens.extend(token.as_deref());
-        tokens.push(*key);
+fn pointer_of(steps: &[(usize, &str, Step<'_>)], mut at: usize) -> String {
+    let mut tokens: Vec<String> = Vec::new();
+    while let Some((up, key, step)) = steps.get(at) {
+        tokens.extend(step.token());
+        tokens.push(key.to_string());
         at = *up;
     }
     let mut out = String::new();

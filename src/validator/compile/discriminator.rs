@@ -27,8 +27,13 @@ impl<'s> Compiler<'s, '_> {
         for (branch, node) in branches.iter().zip(nodes) {
             let reference = branch.get("$ref").and_then(Value::as_str);
             let mut values: Vec<String> = Vec::new();
+            // Loops that push, not `extend` over adapters: one instance of the growth code.
             if let (Some(mapping), Some(r)) = (mapping, reference) {
-                values.extend(mapping.iter().filter(|(_, to)| to.as_str() == Some(r)).map(|(value, _)| value.clone()));
+                for (value, to) in mapping {
+                    if to.as_str() == Some(r) {
+                        values.push(value.clone());
+                    }
+                }
             }
             // A reference that does not resolve is the branch's own compile error, reported there.
             let target = match reference {
@@ -38,7 +43,11 @@ impl<'s> Compiler<'s, '_> {
             let member = target.and_then(|t| t.get("properties")).and_then(|p| p.get(tag.as_str()));
             match (member.and_then(|m| m.get("const")), member.and_then(|m| m.get("enum"))) {
                 (Some(Value::String(value)), _) => values.push(value.clone()),
-                (None, Some(Value::Array(list))) => values.extend(list.iter().filter_map(Value::as_str).map(str::to_string)),
+                (None, Some(Value::Array(list))) => {
+                    for value in list.iter().filter_map(Value::as_str) {
+                        values.push(value.to_string());
+                    }
+                }
                 _ => {}
             }
             crate::sort::sort(&mut values);

@@ -17,12 +17,6 @@ mod pike;
 mod program;
 mod unicode;
 
-/// The sorted code point ranges of a Unicode property (`Extended_Pictographic`), as `\p{…}`
-/// reads its name: for checks written by hand, such as the `emoji` format.
-pub(crate) fn unicode_property(name: &str) -> Result<Vec<(u32, u32)>, String> {
-    unicode::property(name)
-}
-
 pub(crate) use gate::linear_in_js;
 
 /// How many steps (instructions run) a lookaround or backreference pattern may take on one string.

@@ -8,19 +8,19 @@ use super::Builtin;
 /// The check of a generator's format; `None` for a name the library does not know.
 pub(super) fn lookup(name: &str) -> Option<Builtin> {
     Some(match name {
-        "base64" => base64,
+        "base64" => |s| matches(0, s),
         "base64url" => base64url,
-        "e164" => e164,
-        "cuid" => cuid,
-        "cuid2" => cuid2,
-        "ulid" => ulid,
-        "nanoid" => nanoid,
+        "e164" => |s| matches(2, s),
+        "cuid" => |s| matches(3, s),
+        "cuid2" => |s| matches(4, s),
+        "ulid" => |s| matches(5, s),
+        "nanoid" => |s| matches(6, s),
         "jwt" => jwt,
-        "cidrv4" => cidrv4,
-        "cidrv6" => cidrv6,
-        "mac" => mac,
-        "hex" => hex,
-        "emoji" => emoji,
+        "cidrv4" => |s| s.split_once('/').is_some_and(|(ip, bits)| super::ipv4(ip) && matches(8, bits)),
+        "cidrv6" => |s| s.split_once('/').is_some_and(|(ip, bits)| super::ipv6(ip) && matches(9, bits)),
+        "mac" => |s| matches(10, s),
+        "hex" => |s| matches(11, s),
+        "emoji" => |s| matches(12, s),
         _ => return None,
     })
 }
@@ -29,81 +29,77 @@ pub(super) fn lookup(name: &str) -> Option<Builtin> {
 pub(crate) const NAMES: [&str; 13] =
     ["base64", "base64url", "e164", "cuid", "cuid2", "ulid", "nanoid", "jwt", "cidrv4", "cidrv6", "mac", "hex", "emoji"];
 
-fn is_base64_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+/// The formats that are regular languages, as patterns run by the library's own matcher, in
+/// the order of `NAMES` (`cidrv4`/`cidrv6`: the prefix length after the address's `/`, decimal
+/// without leading zeros, at most 32 or 128). Each is compiled on its first use.
+///
+/// - `base64`: RFC 4648 section 4 with its padding — groups of four of `A–Z a–z 0–9 + /`, the
+///   last group possibly `xx==` or `xxx=`; the empty string too.
+/// - `base64url`: RFC 4648 section 5 without padding — `A–Z a–z 0–9 - _`, in groups of four with
+///   a last group of two or three (a length of 4n+1 encodes nothing); the empty string too.
+/// - `e164`: an E.164 telephone number — `+`, a digit 1–9, then 6 to 14 digits (7 to 15 in all).
+/// - `cuid`: `c` or `C`, then at least six of `0–9 a–z`. `cuid2`: one or more of `0–9 a–z`.
+/// - `ulid`: 26 characters of Crockford's base 32 (`0–9` and the letters but `I L O U`, either
+///   case), the first `0–7` (a 48-bit time).
+/// - `nanoid`: exactly 21 of `A–Z a–z 0–9 _ -` (nanoid's default alphabet and length).
+/// - `mac`: a 48-bit MAC address — six pairs of hex digits, all upper case or all lower case,
+///   joined by `:` (Zod's default), or all by `-` (its other usual delimiter).
+/// - `hex`: any number (zero too) of hex digits, either case.
+/// - `emoji`: one or more characters, each `Extended_Pictographic` or `Emoji_Component`
+///   (Unicode's emoji properties), at least one of them `Extended_Pictographic`, a regional
+///   indicator or U+20E3 (the keycap), so digits and `#` alone (emoji components) are not emoji.
+const PATTERNS: [&str; 13] = [
+    "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+    "^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$",
+    "^\\+[1-9]\\d{6,14}$",
+    "^[cC][0-9a-z]{6,}$",
+    "^[0-9a-z]+$",
+    "^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
+    "^[A-Za-z0-9_-]{21}$",
+    "",
+    "^(?:\\d|[12]\\d|3[0-2])$",
+    "^(?:\\d|[1-9]\\d|1[01]\\d|12[0-8])$",
+    "^(?:[\\dA-F]{2}(?::[\\dA-F]{2}){5}|[\\da-f]{2}(?::[\\da-f]{2}){5}|[\\dA-F]{2}(?:-[\\dA-F]{2}){5}|[\\da-f]{2}(?:-[\\da-f]{2}){5})$",
+    "^[\\dA-Fa-f]*$",
+    "^\\p{Emoji_Component}*[\\p{Extended_Pictographic}\\u{1F1E6}-\\u{1F1FF}\\u{20E3}][\\p{Extended_Pictographic}\\p{Emoji_Component}]*$",
+];
+
+/// Whether `s` is in the language of `PATTERNS[index]`. Not inlined: each format's check is
+/// then one call.
+#[inline(never)]
+fn matches(index: usize, s: &str) -> bool {
+    use std::sync::OnceLock;
+    static COMPILED: [OnceLock<Option<crate::validator::ecma::Pattern>>; 13] = [const { OnceLock::new() }; 13];
+    let (Some(cell), Some(source)) = (COMPILED.get(index), PATTERNS.get(index)) else { return false };
+    cell.get_or_init(|| crate::validator::ecma::Pattern::new(source).ok()).as_ref().is_some_and(|p| matches!(p.is_match(s), Ok(true)))
 }
 
-fn is_base64url_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
-}
-
-/// `base64`: RFC 4648 section 4 with its padding — groups of four of `A–Z a–z 0–9 + /`, the
-/// last group possibly `xx==` or `xxx=`; the empty string too.
-fn base64(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() % 4 != 0 {
-        return false;
-    }
-    let pad = b.iter().rev().take_while(|c| **c == b'=').count();
-    pad <= 2 && b.iter().take(b.len() - pad).all(|c| is_base64_char(*c))
-}
-
-/// `base64url`: RFC 4648 section 5 without padding — `A–Z a–z 0–9 - _`, in groups of four with a
-/// last group of two or three (a length of 4n+1 encodes nothing); the empty string too.
 fn base64url(s: &str) -> bool {
-    s.len() % 4 != 1 && s.bytes().all(is_base64url_char)
+    matches(1, s)
 }
 
-/// `e164`: an E.164 telephone number — `+`, a digit 1–9, then 6 to 14 digits (7 to 15 in all).
-fn e164(s: &str) -> bool {
-    let Some(digits) = s.strip_prefix('+') else { return false };
-    let b = digits.as_bytes();
-    (7..=15).contains(&b.len()) && b.iter().all(u8::is_ascii_digit) && b.first() != Some(&b'0')
-}
-
-/// `cuid`: `c` or `C`, then at least six of `0–9 a–z`.
-fn cuid(s: &str) -> bool {
-    let b = s.as_bytes();
-    matches!(b.first(), Some(b'c' | b'C')) && b.len() >= 7 && b.iter().skip(1).all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-}
-
-/// `cuid2`: one or more of `0–9 a–z`.
-fn cuid2(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-}
-
-/// `ulid`: 26 characters of Crockford's base 32 (`0–9` and the letters but `I L O U`, either
-/// case), the first `0–7` (a 48-bit time).
-fn ulid(s: &str) -> bool {
-    let b = s.as_bytes();
-    let crockford = |c: &u8| c.is_ascii_digit() || (c.is_ascii_alphabetic() && !matches!(c.to_ascii_uppercase(), b'I' | b'L' | b'O' | b'U'));
-    b.len() == 26 && matches!(b.first(), Some(b'0'..=b'7')) && b.iter().all(crockford)
-}
-
-/// `nanoid`: exactly 21 of `A–Z a–z 0–9 _ -` (nanoid's default alphabet and length).
-fn nanoid(s: &str) -> bool {
-    s.len() == 21 && s.bytes().all(is_base64url_char)
-}
-
-/// The bytes of unpadded base64url text (`None` when it is not that).
+/// The bytes of unpadded base64url text (`None` when it is not that): six bits a character,
+/// a byte out whenever eight are in (the bits left over at the end encode nothing).
 fn decode_base64url(s: &str) -> Option<Vec<u8>> {
     if !base64url(s) {
         return None;
     }
-    let value = |c: u8| -> u32 {
-        match c {
-            b'A'..=b'Z' => u32::from(c - b'A'),
-            b'a'..=b'z' => u32::from(c - b'a') + 26,
-            b'0'..=b'9' => u32::from(c - b'0') + 52,
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in s.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
             b'-' => 62,
             _ => 63,
+        };
+        acc = acc << 6 | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
         }
-    };
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    for chunk in s.as_bytes().chunks(4) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, c)| acc | value(*c) << (18 - 6 * i));
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend(bytes.iter().take(chunk.len() - 1));
     }
     Some(out)
 }
@@ -112,8 +108,9 @@ fn decode_base64url(s: &str) -> Option<Vec<u8>> {
 /// `.`, the first a JSON object with an `alg` member and, when it has a `typ`, `"typ": "JWT"`.
 /// The signature is not verified: no key is known.
 fn jwt(s: &str) -> bool {
-    let mut parts = s.split('.');
-    let (Some(header), Some(payload), Some(signature), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else { return false };
+    // A fourth part leaves a `.` in the signature, which base64url refuses.
+    let Some((header, rest)) = s.split_once('.') else { return false };
+    let Some((payload, signature)) = rest.split_once('.') else { return false };
     if !base64url(payload) || !base64url(signature) {
         return false;
     }
@@ -122,60 +119,6 @@ fn jwt(s: &str) -> bool {
     let Ok(serde_json::Value::Object(header)) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
     let alg = header.get("alg").is_some_and(|a| a.as_str().is_some_and(|a| !a.is_empty()));
     alg && header.get("typ").is_none_or(|t| t == "JWT")
-}
-
-/// The prefix length after an address's `/`: decimal without leading zeros, at most `max`.
-fn prefix(s: &str, max: u16) -> bool {
-    !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()) && (s.len() == 1 || !s.starts_with('0')) && s.parse::<u16>().is_ok_and(|n| n <= max)
-}
-
-/// `cidrv4`: an IPv4 address (as `ipv4` reads it), `/`, a prefix length 0–32.
-fn cidrv4(s: &str) -> bool {
-    s.split_once('/').is_some_and(|(ip, bits)| super::ipv4(ip) && prefix(bits, 32))
-}
-
-/// `cidrv6`: an IPv6 address (as `ipv6` reads it), `/`, a prefix length 0–128.
-fn cidrv6(s: &str) -> bool {
-    s.split_once('/').is_some_and(|(ip, bits)| super::ipv6(ip) && prefix(bits, 128))
-}
-
-/// `mac`: a 48-bit MAC address — six pairs of hex digits, all upper case or all lower case,
-/// joined by `:` (Zod's default), or all by `-` (its other usual delimiter).
-fn mac(s: &str) -> bool {
-    let b = s.as_bytes();
-    let Some(&delimiter) = b.get(2).filter(|d| matches!(d, b':' | b'-')) else { return false };
-    let digits: Vec<u8> = b.iter().enumerate().filter(|(i, _)| i % 3 != 2).map(|(_, c)| *c).collect();
-    b.len() == 17
-        && b.iter().enumerate().filter(|(i, _)| i % 3 == 2).all(|(_, c)| *c == delimiter)
-        && (digits.iter().all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)) || digits.iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)))
-}
-
-/// `hex`: any number (zero too) of hex digits, either case.
-fn hex(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// `emoji`: one or more characters, each `Extended_Pictographic` or `Emoji_Component` (Unicode's
-/// emoji properties), at least one of them `Extended_Pictographic`, a regional indicator or
-/// U+20E3 (the keycap), so digits and `#` alone (emoji components) are not emoji.
-fn emoji(s: &str) -> bool {
-    use std::sync::OnceLock;
-    type Ranges = Vec<(u32, u32)>;
-    static SETS: OnceLock<(Ranges, Ranges)> = OnceLock::new();
-    let (pictographic, component) = SETS.get_or_init(|| {
-        let get = |name: &str| crate::validator::ecma::unicode_property(name).unwrap_or_default();
-        (get("Extended_Pictographic"), get("Emoji_Component"))
-    });
-    let within = |set: &Ranges, c: u32| set.binary_search_by(|(lo, hi)| if *hi < c { std::cmp::Ordering::Less } else if *lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok();
-    let mut marked = false;
-    for c in s.chars().map(u32::from) {
-        let pict = within(pictographic, c);
-        if !pict && !within(component, c) {
-            return false;
-        }
-        marked |= pict || (0x1F1E6..=0x1F1FF).contains(&c) || c == 0x20E3;
-    }
-    marked
 }
 
 #[cfg(test)]
