@@ -21,7 +21,7 @@ cargo_wasm() {
   # getrandom's custom backend (src/bindings/runtime.rs): random values may be forbidden where a
   # contract is compiled (workerd's global scope).
   # -inline-threshold=120 instead of the 250 LLVM uses at opt-level 3: LLVM copies fewer callees into their
-  # callers, 7 KB less gzip for the main module, with validation, compilation and streams as fast
+  # callers, about 18 KB less gzip for the main module, with validation and streams as fast
   # (A/Bs of bench/README.md's size paragraph). Only the wasm builds take it.
   RUSTFLAGS='--cfg getrandom_backend="custom" -Cllvm-args=-inline-threshold=120' \
   cargo build --release --lib --target wasm32-unknown-unknown --quiet --locked --features "$1"
