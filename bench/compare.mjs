@@ -510,7 +510,7 @@ function quoteScript(title, args, env = {}) {
   for (const line of (r.stdout + (r.status ? r.stderr : '')).trimEnd().split('\n')) say(line);
   return r.stdout;
 }
-const streamText = quoteScript('Streaming (bench/stream.mjs)', ['bench/stream.mjs']);
+const streamText = quoteScript('Streaming (bench/stream.mjs)', ['--expose-gc', 'bench/stream.mjs', ...(quick ? ['--quick'] : [])]);
 const memoryText = quoteScript(
   'Memory (bench/memory.mjs)',
   ['--expose-gc', 'bench/memory.mjs'],

@@ -4,6 +4,13 @@
 // parsePartialJson, partial-json) — plus @streamparser/json as an incremental parse-only anchor.
 // All measured in this run, on this machine, in CPU time of this process (see bench/timing.mjs);
 // printed as ratios. Not a test.
+//
+// Then every corpus schema (bench/corpus.mjs) at its sizes, valid indented outputs: the whole
+// stream (every push + finish) against one-shot validateText at 5-, 20- and 1,000-character
+// chunks; the end of the stream (the last 20-character push + finish(), the prefix pushed
+// beforehand) against JSON.parse + Ajv and against JSON.parse alone; and the memory an open
+// stream holds (all but its last chunk pushed).
+//   node --expose-gc bench/stream.mjs [--quick]   (--quick: shorter timings, 1 and 10 KB sizes only)
 import { readFileSync } from 'node:fs';
 import { parsePartialJson } from 'ai';
 import { parse as partialJsonParse } from 'partial-json';
@@ -11,7 +18,15 @@ import { JSONParser } from '@streamparser/json';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Contract } from 'output-contract';
-import { cpuNow } from './timing.mjs';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { cpuNow, interleaved, geomean } from './timing.mjs';
+import { corpus } from './corpus.mjs';
+// The package's sources, for the module's memory (see bench/memory.mjs).
+import { Contract as SourceContract, ready as sourceReady } from '../pkg/src/node.js';
+import { wasmMemory } from '../pkg/wasm/output_contract.js';
+
+const quick = process.argv.includes('--quick');
 
 const blueprint = JSON.parse(readFileSync(new URL('../examples/pr-reviewer/blueprint.json', import.meta.url), 'utf8'));
 const contract = Contract.compile(blueprint.output_schema);
@@ -50,7 +65,7 @@ const add = (name, ms) => results.push({ name, ms });
 // median of each round's: timed one block after the other, the two met different machine
 // conditions on a VM whose speed drifts by a fifth or more within a minute. (The ratio itself
 // still moves with the machine: 8.0–8.5× in quiet runs here, 10–11× in slowed ones.)
-const ROUNDS = 60;
+const ROUNDS = quick ? 30 : 60;
 async function paired(oneShot, stream, batch = 8) {
   await oneShot();
   await stream();
@@ -118,7 +133,7 @@ const END_BATCH = 16;
 const endRatios = [];
 const endTimes = [];
 const afterTimes = [];
-for (let r = 0; r < 40; r++) {
+for (let r = 0; r < (quick ? 20 : 40); r++) {
   const streams = Array.from({ length: END_BATCH }, () => {
     const s = contract.stream();
     for (let i = 0; i < chunks.length - 1; i++) s.push(chunks[i]);
@@ -155,3 +170,138 @@ for (const r of results) {
 console.log(`\nstream vs one-shot validateText: ${pair.ratio.toFixed(1)}× (goal ≤ 10×; the median of ${ROUNDS} rounds that time each in turn)`);
 console.log(`parsePartialJson loop vs stream: ${(results.find((r) => r.name.startsWith('ai parsePartialJson')).ms / base).toFixed(0)}× slower (goal ≥ 500×)`);
 console.log(`end of stream vs JSON.parse + Ajv: ${med(endRatios).toFixed(2)}× as fast (goal ≥ 1.5×; last push + finish() against JSON.parse + Ajv of the whole text, the median of ${endRatios.length} rounds of ${END_BATCH})`);
+
+// ---------------------------------------------------------------------------------------------
+// Every corpus schema at its sizes.
+
+const Ajv2019 = Ajv2019Module.default ?? Ajv2019Module;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+function ajvFor(draft) {
+  const A = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
+  const a = new A({ strict: false });
+  addFormats(a);
+  return a;
+}
+const split = (t, n) => {
+  const out = [];
+  for (let i = 0; i < t.length; i += n) out.push(t.slice(i, i + n));
+  return out;
+};
+const CHUNKS = [5, 20, 1000];
+const entries = corpus(quick ? [1024, 10 * 1024] : undefined);
+const rows = [];
+for (const e of entries) {
+  const c = Contract.compile(e.schema);
+  const ajvOne = ajvFor(e.draft).compile(e.schema);
+  for (const o of e.outputs.filter((x) => x.layout === 'pretty')) {
+    const t = o.valid;
+    if (!c.validateText(t).valid || !ajvOne(JSON.parse(t))) throw new Error(`${e.name}: expected valid`);
+    const row = { name: e.name, target: o.target, bytes: Buffer.byteLength(t), whole: {} };
+    for (const n of CHUNKS) {
+      const parts = split(t, n);
+      const run = interleaved([
+        () => c.validateText(t),
+        () => {
+          const s = c.stream();
+          for (const p of parts) s.push(p);
+          if (!s.finish().valid) throw new Error('expected valid');
+          s.free();
+        },
+      ], quick, quick ? 200 : 800);
+      row.whole[n] = run.ratio((r) => r[0] / r[1]);
+    }
+    // The end: streams with all but their last 20 characters pushed (outside the timing),
+    // then the last push + finish(), JSON.parse + Ajv and JSON.parse alone, in turns.
+    const cut = Math.max(0, t.length - 20);
+    const head = split(t.slice(0, cut), 1000);
+    const tail = t.slice(cut);
+    const batch = Math.max(1, Math.min(64, Math.round(200_000 / t.length)));
+    const ends = [];
+    const ajvs = [];
+    const parses = [];
+    for (let r = 0; r < (quick ? 9 : 25); r++) {
+      const streams = Array.from({ length: batch }, () => {
+        const s = c.stream();
+        for (const p of head) s.push(p);
+        return s;
+      });
+      const steps = [
+        () => {
+          const t0 = cpuNow();
+          for (const s of streams) {
+            s.push(tail);
+            if (!s.finish().valid) throw new Error('expected valid');
+          }
+          ends.push((cpuNow() - t0) / batch);
+        },
+        () => {
+          const t0 = cpuNow();
+          for (let i = 0; i < batch; i++) if (!ajvOne(JSON.parse(t))) throw new Error('expected valid');
+          ajvs.push((cpuNow() - t0) / batch);
+        },
+        () => {
+          const t0 = cpuNow();
+          for (let i = 0; i < batch; i++) JSON.parse(t);
+          parses.push((cpuNow() - t0) / batch);
+        },
+      ];
+      for (let k = 0; k < 3; k++) steps[(k + r) % 3]();
+      for (const s of streams) s.free();
+    }
+    // Per round ratios would pair samples taken apart; the medians of CPU times are read instead
+    // (each sample is a batch of ≥ 0.2 MB of text).
+    const m = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    row.end = m(ends);
+    row.ajv = m(ajvs);
+    row.parse = m(parses);
+    rows.push(row);
+  }
+  c.free();
+}
+
+// Memory: streams of every row are opened and kept (never freed until the end), so each row's
+// streams are allocated above the last row's and the module's growth is theirs alone.
+await sourceReady;
+const gc = globalThis.gc ?? (() => {});
+const memRows = new Map();
+const held = [];
+for (const e of entries) {
+  const c = SourceContract.compile(e.schema);
+  held.push(c);
+  for (const o of e.outputs.filter((x) => x.layout === 'pretty')) {
+    const parts = split(o.valid, 20);
+    const n = Math.max(8, Math.min(400, Math.round(2_000_000 / o.valid.length)));
+    const open = () => {
+      const s = c.stream();
+      for (let i = 0; i < parts.length - 1; i++) s.push(parts[i]);
+      return s;
+    };
+    held.push(open()); // warm: the first stream of a schema compiles what streams share
+    gc();
+    const w0 = wasmMemory().buffer.byteLength;
+    const h0 = process.memoryUsage().heapUsed;
+    for (let i = 0; i < n; i++) held.push(open());
+    gc();
+    memRows.set(`${e.name}/${o.target}`, {
+      wasm: (wasmMemory().buffer.byteLength - w0) / n,
+      heap: Math.max(0, process.memoryUsage().heapUsed - h0) / n,
+      n,
+    });
+  }
+}
+for (const h of held) h.free();
+
+const kb = (b) => (b >= 1024 ? `${(b / 1024).toFixed(b >= 10240 ? 0 : 1)} KB` : `${b} B`);
+const us = (ms) => `${(ms * 1000).toFixed(ms < 0.1 ? 1 : 0)} µs`;
+console.log(`\n### Every corpus schema (valid indented outputs)${quick ? ' · --quick' : ''}\n`);
+console.log('Whole stream = every push + finish() ÷ one-shot validateText (CPU time, the median of rounds that time each in turn). End = the last 20-character push + finish() → data; ÷ Ajv = how many times faster than JSON.parse + Ajv of the whole text (target ≥ 1.5), ÷ parse = than JSON.parse alone (moonshot ≥ 1). Memory = growth per open stream with all but its last chunk pushed: the module\'s memory (64 KiB pages) and the JS heap.\n');
+console.log('| schema | output | whole stream, 5 B chunks | 20 B | 1,000 B | end (last push + finish) | JSON.parse + Ajv | faster than parse + Ajv | than JSON.parse | wasm / stream | JS heap / stream |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  const mem = memRows.get(`${r.name}/${r.target}`);
+  console.log(`| ${r.name} | ${kb(r.bytes)} | ${r.whole[5].toFixed(1)}× | ${r.whole[20].toFixed(1)}× | ${r.whole[1000].toFixed(1)}× | ${us(r.end)} | ${us(r.ajv)} | ${(r.ajv / r.end).toFixed(2)}× | ${(r.parse / r.end).toFixed(2)}× | ${kb(Math.round(mem.wasm))} | ${kb(Math.round(mem.heap))} |`);
+}
+const g = (f) => geomean(rows.map(f));
+const worst = (f) => Math.max(...rows.map(f));
+console.log(`\ncorpus whole stream ÷ one-shot (geomean / worst): 5 B ${g((r) => r.whole[5]).toFixed(1)}× / ${worst((r) => r.whole[5]).toFixed(1)}×; 20 B ${g((r) => r.whole[20]).toFixed(1)}× / ${worst((r) => r.whole[20]).toFixed(1)}× (target ≤ 1.5×); 1,000 B ${g((r) => r.whole[1000]).toFixed(1)}× / ${worst((r) => r.whole[1000]).toFixed(1)}× (target ≤ 1.2×)`);
+console.log(`corpus end of stream, times faster than JSON.parse + Ajv (geomean / worst): ${g((r) => r.ajv / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.ajv / r.end)).toFixed(2)}× (target ≥ 1.5×); than JSON.parse alone: ${g((r) => r.parse / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.parse / r.end)).toFixed(2)}×`);

@@ -356,10 +356,16 @@ impl OutputStream {
 
     /// The model signalled the end of this attempt.
     pub fn finish(&mut self, reason: StopReason, refusal: Option<&str>) -> StreamOutcome {
+        self.finish_with(reason, refusal, true)
+    }
+
+    /// `finish`; without `with_data` (for a caller that holds the text, whose parse is the data)
+    /// a valid outcome's `data` is `null`, the value not copied out of the parser.
+    pub(crate) fn finish_with(&mut self, reason: StopReason, refusal: Option<&str>, with_data: bool) -> StreamOutcome {
         if let Some(refused) = self.refused(reason, refusal) {
             return refused;
         }
-        let verdict = self.streamed_verdict(reason);
+        let verdict = self.streamed_verdict(reason, with_data);
         self.conclude(verdict)
     }
 
@@ -384,7 +390,7 @@ impl OutputStream {
         } else if !streamed {
             self.contract.extract_and_validate(text, repair).1
         } else {
-            match self.streamed_verdict(reason) {
+            match self.streamed_verdict(reason, true) {
                 Err(e) if !self.aborted && e.violations.iter().any(|v| v.keyword == "json") => self.contract.extract_and_validate(text, repair).1,
                 verdict => verdict,
             }
@@ -393,7 +399,7 @@ impl OutputStream {
     }
 
     /// The attempt's value, or its canonical error, as the stream read it.
-    fn streamed_verdict(&mut self, reason: StopReason) -> Result<Value, OutputValidationError> {
+    fn streamed_verdict(&mut self, reason: StopReason, with_data: bool) -> Result<Value, OutputValidationError> {
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
         let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
@@ -407,6 +413,8 @@ impl OutputStream {
         } else {
             match self.parser.status() {
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
+                    // Every closed value was judged as it closed and the root's children decide it.
+                    Some(value) if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() && output::value_depth(value, self.contract.limits().max_depth) <= self.contract.limits().max_depth => Vec::new(),
                     // Post-merge: whatever arrived in parts is validated again as one value.
                     Some(value) => {
                         let mut violations = self.contract.violations(value);
@@ -438,7 +446,7 @@ impl OutputStream {
             }
         };
         if violations.is_empty() {
-            return Ok(stripped.or_else(|| self.parser.value().cloned()).unwrap_or(Value::Null));
+            return Ok(stripped.or_else(|| self.parser.value().filter(|_| with_data).cloned()).unwrap_or(Value::Null));
         }
         Err(self.contract.failure_with_raw_output(violations, self.raw_output()))
     }

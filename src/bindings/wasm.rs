@@ -531,7 +531,7 @@ impl WasmStream {
     pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<String, JsError> {
         self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
-        Ok(match self.stream.finish(reason, refusal.as_deref()) {
+        Ok(match self.stream.finish_with(reason, refusal.as_deref(), with_data) {
             // JS holds the text, whose JSON.parse is the data: serializing the value here, then
             // decoding and parsing it there took most of a long output's finish.
             StreamOutcome::Valid { attempt, .. } if !with_data => serde_json::json!({"state": "soft-complete", "valid": true, "attempt": attempt}).to_string(),

@@ -329,6 +329,11 @@ pub struct Checker {
     /// The next disjunction's id, and the branch reported for each disjunction that failed.
     disjunctions: std::cell::Cell<u32>,
     chosen: RefCell<std::collections::HashMap<u32, usize>>,
+    /// Some location's constraints were left out (a node missing, or nested past
+    /// `MAX_EXPANSION`): its value was not checked as it closed.
+    unchecked: std::cell::Cell<bool>,
+    /// The root closed under one shallow node with its required names, nothing reported on it.
+    root_by_children: bool,
 }
 
 enum Check<'a> {
@@ -341,7 +346,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()) }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -400,6 +405,14 @@ impl Checker {
         self.schema.get(*id).is_some_and(|n| n.shallow && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k))))
     }
 
+    /// The complete value needs no validation at the end of the stream: every closed value was
+    /// judged as it closed (the schema does not depend on the dynamic scope, no location's
+    /// constraints were left out), nothing was reported, and the root's node is one that its
+    /// children and its required names decide (`valid_by_its_children`).
+    pub fn settled_valid(&self) -> bool {
+        self.schema.closed_checks && !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
+    }
+
     /// Whether any node in `expr` constrains string contents.
     fn looks_at_text(&self, expr: &Expr) -> bool {
         self.any_node(expr, &|n| n.choices.is_some() || n.max_length.is_some())
@@ -448,10 +461,10 @@ impl Checker {
     }
 
     fn expand(&self, id: NodeId, route: u32, depth: usize) -> Expr {
-        let Some(node) = self.schema.get(id) else { return Expr::All(Vec::new()) };
-        if depth > MAX_EXPANSION {
+        let Some(node) = self.schema.get(id).filter(|_| depth <= MAX_EXPANSION) else {
+            self.unchecked.set(true);
             return Expr::All(Vec::new());
-        }
+        };
         // A node without applicators is its own leaf: no vector to build and drop per value,
         // which was most of a stream's cost.
         if node.all.is_empty() && node.any.is_empty() {
@@ -960,8 +973,11 @@ impl Observer for Checker {
             Event::End(value) => {
                 if let Some(frame) = self.frames.pop() {
                     self.complete(&frame, value, path);
-                    // The root's complete value is validated in full at the end of the stream.
-                    if !self.frames.is_empty() && !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
+                    // The root's complete value is validated in full at the end of the stream,
+                    // unless its children decide it (`settled_valid`).
+                    if self.frames.is_empty() {
+                        self.root_by_children = !frame.reported && self.valid_by_its_children(&frame.expr, value);
+                    } else if !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
                         let r = self.eval(&frame.expr, &Check::End(value), path);
                         self.report(r, at, None);
                     }

@@ -174,3 +174,35 @@ fn the_stream_picks_the_branch_the_final_error_shows() {
     assert_eq!(branch(&final_violations), vec![(Some(0), "additionalProperties".to_string()); 3]);
     assert_eq!(branch(&streamed), branch(&final_violations));
 }
+
+/// Whether `doc`, fed one byte at a time, ends settled (see `Checker::settled_valid`).
+fn settled(s: &Arc<EarlySchema>, doc: &str) -> bool {
+    let mut parser = Parser::new(usize::MAX, 1000, false);
+    let mut checker = Checker::new(Arc::clone(s));
+    for b in doc.as_bytes() {
+        parser.push(std::slice::from_ref(b), &mut checker);
+    }
+    parser.end(&mut checker);
+    checker.settled_valid()
+}
+
+#[test]
+fn a_root_its_children_decide_needs_no_validation_at_the_end() {
+    let shallow = schema(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["a"],
+        "properties": {"a": {"type": "integer", "minimum": 0}, "b": {"type": "array", "items": {"pattern": "^x"}}}
+    }));
+    assert!(settled(&shallow, r#"{"a": 1, "b": ["xy"]}"#));
+    // Found as the children closed, or at the root's required names: validated at the end.
+    assert!(!settled(&shallow, r#"{"a": -1}"#));
+    assert!(!settled(&shallow, r#"{"a": 1, "b": ["y"]}"#));
+    assert!(!settled(&shallow, r#"{"b": []}"#));
+    // A keyword of the root's own that its children do not decide.
+    let counted = schema(json!({"type": "object", "minProperties": 2, "properties": {"a": {}}}));
+    assert!(!settled(&counted, r#"{"a": 1, "b": 2}"#));
+    // A union at the root.
+    let union = schema(json!({"anyOf": [{"type": "object"}, {"type": "array"}]}));
+    assert!(!settled(&union, "{}"));
+}
