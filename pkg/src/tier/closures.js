@@ -57,25 +57,44 @@ export function nested(k) {
   }
 }
 
-// The longest chain of nested links below the root (Infinity when that is past the cap, or when
-// nested links would loop, which the compiler never makes).
-function height(nodes, root) {
+/**
+ * The longest chain of links (`linksOf(keyword)`, node numbers) from a node, as a function of
+ * the node; Infinity when the chain is past DEPTH_CAP or the links loop. One memo serves every
+ * node asked about. Shared by both backends (codegen.js asks with references too).
+ */
+export function chainHeights(nodes, linksOf) {
   const memo = new Map();
   const walk = (n, depth) => {
     if (depth > DEPTH_CAP) return Infinity;
     const known = memo.get(n);
     if (known !== undefined) return known;
+    // Met again while its own chain is walked: a loop.
     memo.set(n, Infinity);
     let h = 0;
     const kws = nodes[n];
-    if (Array.isArray(kws)) for (const k of kws) for (const c of nested(k)) h = Math.max(h, 1 + walk(c, depth + 1));
+    if (isArray(kws)) {
+      for (const k of kws) {
+        if (!isArray(k)) continue;
+        for (const c of linksOf(k)) {
+          h = Math.max(h, 1 + walk(c, depth + 1));
+          if (h === Infinity) return h;
+        }
+      }
+    }
     memo.set(n, h);
     return h;
   };
-  // Every node a reference reaches starts a chain too.
-  let h = walk(root, 0);
-  nodes.forEach((kws, n) => {
-    if (Array.isArray(kws)) for (const k of kws) if (k[0] === 'R' || k[0] === 'j') h = Math.max(h, walk(k[1], 0));
+  return (root) => walk(root, 0);
+}
+
+// The longest chain of nested links below the root or below any node a reference reaches
+// (Infinity when that is past the cap, or when nested links would loop, which the compiler
+// never makes).
+function height(nodes, root) {
+  const heightOf = chainHeights(nodes, nested);
+  let h = heightOf(root);
+  nodes.forEach((kws) => {
+    if (isArray(kws)) for (const k of kws) if (k[0] === 'R' || k[0] === 'j') h = Math.max(h, heightOf(k[1]));
   });
   return h;
 }

@@ -15,7 +15,7 @@
 // passed in by index) and node numbers checked to be indexes. Identifiers are generated (`n3`,
 // `r3`), never taken from the schema. A plan this file cannot render raises, and the caller
 // falls back to the closures.
-import { CARRIED, codePoints, equal, fractionBound, inPlaceCycle, internal, learn, nested, uniqueItems } from './closures.js';
+import { CARRIED, chainHeights, codePoints, equal, fractionBound, inPlaceCycle, internal, learn, nested, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
@@ -68,35 +68,9 @@ function str(s) {
 
 // Every node a keyword links to, by reference or nesting.
 function links(k) {
-  return k[0] === 'R' || k[0] === 'j' ? [k[1]] : nested(k);
-}
-
-// The longest chain of links from the root, or Infinity when links loop (recursion) or the
-// chain is past the cap.
-function chainHeight(nodes, root) {
-  const memo = new Map();
-  const walk = (n, depth) => {
-    if (depth > DEPTH_CAP) return Infinity;
-    const known = memo.get(n);
-    if (known !== undefined) return known;
-    // Met again while its own chain is walked: a loop.
-    memo.set(n, Infinity);
-    let h = 0;
-    const kws = nodes[n];
-    if (Array.isArray(kws)) {
-      for (const k of kws) {
-        if (!Array.isArray(k)) continue;
-        for (const c of links(k)) {
-          if (!Number.isSafeInteger(c)) throw new Unrenderable('not a node');
-          h = Math.max(h, 1 + walk(c, depth + 1));
-          if (h === Infinity) return h;
-        }
-      }
-    }
-    memo.set(n, h);
-    return h;
-  };
-  return walk(root, 0);
+  const out = k[0] === 'R' || k[0] === 'j' ? [k[1]] : nested(k);
+  for (const c of out) if (!Number.isSafeInteger(c)) throw new Unrenderable('not a node');
+  return out;
 }
 
 /**
@@ -113,7 +87,7 @@ export function compileCode(plan, judge, readNames = true) {
   // Without loops, the checks nest no deeper than the plan's chain of links, below the module's
   // cap: no count is kept. With them (recursion), each function counts its nesting (`d`), and
   // references around a loop of in-place applicators keep a guard (`r…`).
-  const looped = chainHeight(nodes, plan.root) === Infinity;
+  const looped = chainHeights(nodes, links)(plan.root) === Infinity;
   const params = looped ? 'v, e, d' : 'v, e';
   // Values referenced from the code by index: non-finite numbers, containers, Sets.
   const constants = [];
