@@ -248,6 +248,74 @@ test('plain data is established where the checks look and walked where they do n
   assert.deepEqual(mismatches, []);
 });
 
+test('an object of a learnt member order is judged as JSON would write it: hidden, undefined, extra and inherited members', () => {
+  // Each backend learns the member order of the first objects it sees, then takes an object
+  // whose keys are the names in that order by a short pass over its keys: these values look
+  // like the learnt ones to a pass that only counts.
+  const hidden = (o, k, value) => Object.defineProperty(o, k, { value, enumerable: false, configurable: true, writable: true });
+  const schemas = [
+    { type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'number' } } },
+    { type: 'object', required: ['a'], properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'number' } }, additionalProperties: false },
+    { type: 'array', items: { type: 'object', required: ['a', 'c'], properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'number', maximum: 3 } } } },
+    { type: 'object', properties: { a: { type: 'string' }, d: { type: 'object' } } },
+  ];
+  const learning = [{ a: 'x', b: 'y', c: 1 }, { a: 'x', b: 'y', c: 2 }, { a: 'x', c: 1 }, { a: 'x', d: { ab: 1, cd: 'e' } }];
+  const tricky = () => [
+    // A named member JSON leaves out (not enumerable) and an extra key: as many keys as names found.
+    hidden({ a: 'x', x: 1 }, 'c', 5),
+    hidden({ a: 'x', b: 'y', x: 'z' }, 'c', 1),
+    // An enumerable named member that is undefined, and a hidden one: as many keys as names found.
+    hidden({ a: 'x', b: undefined }, 'c', 1),
+    hidden({ a: 'x', c: undefined }, 'b', 'y'),
+    hidden({ a: 'x', b: 'y', c: undefined }, 'x', 1),
+    // A hidden named member alone; a required one hidden.
+    hidden({ a: 'x', b: 'y' }, 'c', 9),
+    hidden({ b: 'y', c: 1 }, 'a', 'x'),
+    // The learnt names in another order, fewer, or with one more.
+    { c: 1, b: 'y', a: 'x' },
+    { a: 'x' },
+    { a: 'x', b: 'y', c: 1, x: 1 },
+    { a: 'x', b: 'y', c: 1, x: 1n },
+    { a: 'x', b: 'y', c: 4 },
+    // A member name of a length met before, with a lone surrogate.
+    { a: 'x', d: { '\ud800b': 1 } },
+    { a: 'x', d: { ab: 1, 'c\udc00': 'e' } },
+    { a: 'x', d: { ab: 1, cd: 'e' } },
+  ];
+  const mismatches = [];
+  for (const schema of schemas) {
+    const pair = bothBackends(schema, { draft: '2020-12' });
+    const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+    const wrap = (v) => (schema.type === 'array' ? [v, v] : v);
+    const check = (v, what) => {
+      const expected = moduleAnswer(reference, v);
+      for (const contract of pair) {
+        const { verdict, backend } = contract[tierVerdict](v);
+        if (verdict !== undefined && (expected.typeError !== undefined || verdict !== expected.valid)) mismatches.push(`${JSON.stringify(schema)} × ${what}: ${backend} ${verdict}, module ${JSON.stringify(expected)}`);
+        try {
+          assert.deepEqual(moduleAnswer(contract, v), expected);
+        } catch {
+          mismatches.push(`${JSON.stringify(schema)} × ${what}: validate (${backend})`);
+        }
+      }
+    };
+    for (const [i, v] of tricky().entries()) {
+      for (let round = 0; round < 3; round++) for (const l of learning) check(wrap(l), 'learning');
+      check(wrap(v), `value ${i}`);
+      // An enumerable key inherited from Object.prototype, which JSON leaves out.
+      Object.prototype.x = 1; // eslint-disable-line no-extend-native
+      try {
+        check(wrap(v), `value ${i} with Object.prototype.x`);
+        for (const l of learning) check(wrap(l), 'learning with Object.prototype.x');
+      } finally {
+        delete Object.prototype.x;
+      }
+    }
+    [...pair, reference].forEach((c) => c.free());
+  }
+  assert.deepEqual(mismatches, []);
+});
+
 test('a toJSON put on Object.prototype or Array.prototype leaves every value to the module', () => {
   const schema = { type: 'object', properties: { a: { type: 'array' } } };
   const pair = bothBackends(schema, { draft: '2020-12' });

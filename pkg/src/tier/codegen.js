@@ -60,6 +60,12 @@ export function codegenAllowed() {
 
 class Unrenderable extends Error {}
 
+/** An object node's learnt order (closures.js's `learn`), then each name's place in it. */
+function places(v, names) {
+  const order = learn(v, names).map(internal);
+  return [...order, ...names.map((s) => order.indexOf(s))];
+}
+
 /** A string as a JavaScript string literal (JSON's, with U+2028/U+2029 escaped too). */
 function str(s) {
   if (typeof s !== 'string') throw new Unrenderable('not a string');
@@ -155,7 +161,7 @@ export function compileCode(plan, judge, readNames = true) {
   const guarded = new Set();
   const member = (name) => {
     const lit = str(name);
-    if (!readNames || name in Object.prototype) return `(hasOwn(v, ${lit}) ? v[${lit}] : undefined)`;
+    if (!readNames || name in Object.prototype) return `(hasOwn.call(v, ${lit}) ? v[${lit}] : undefined)`;
     guarded.add(name);
     return `v[${lit}]`;
   };
@@ -454,16 +460,32 @@ export function compileCode(plan, judge, readNames = true) {
     };
     const out = [`if (v.toJSON !== undefined) throw UNKNOWN; { const p = getPrototypeOf(v); if (p !== objectProto && (p !== null || isRawJson(v))) throw UNKNOWN; } if (e >= ${nat(maxDepth)}) throw UNKNOWN;`];
     const requiredSet = new Set(required);
+    const id = objects++;
+    const learnt = pattern.length === 0 && values === null && (extra === null || extra.refused) && names.length > 0;
+    // Where a name is read with the own-property test, an inherited key (from an
+    // Object.prototype whose names were made enumerable) is not one of the object's.
+    const owned = !readNames || names.some((s) => s in Object.prototype);
+    const size = names.length;
     out.push('let f = 0;');
     names.forEach((s, i) => {
       const checks = checksOf(s, `m${i}`);
       const absent = requiredSet.has(s) ? ' else return false;' : '';
       out.push(`const m${i} = ${member(s)}; if (m${i} !== undefined) { f++; ${checks.join(' ')} }${absent}`);
     });
-    // The pass over every key: the members the reads found are counted (`g`), the others
-    // checked; returns the count of members, or -1 when one fails.
-    const id = objects++;
-    const learnt = pattern.length === 0 && values === null && (extra === null || extra.refused) && names.length > 0;
+    if (learnt) {
+      // The keys, exactly the first `count` names of the order last seen (`O…`, the names in
+      // that order, then each name's place in it): then every key is a name read above. The
+      // pass costs one comparison a key; a name the reads found absent is then not among them
+      // (else its member is undefined: `count = -1`), so that count === f proves the keys are
+      // the members found, and nothing else is there.
+      out.push(`const o = O${id}; let count = 0; for (const k in v) { if (${owned ? '!hasOwn.call(v, k) || ' : ''}o[count] !== k) { count = -1; break; } count++; }`);
+      names.forEach((s, i) => {
+        if (!requiredSet.has(s)) out.push(`if (m${i} === undefined && o[${nat(size + i)}] < count) count = -1;`);
+      });
+    }
+    // The pass over every key: the members the reads found are counted (`seen`), the others
+    // checked; returns the count of members, or -1 when one fails. Of a learnt object, it first
+    // takes the keys as the names in the order last seen, some left out, each member defined.
     const other = [];
     if (values !== null) other.push(`if (!${call(values, 'm', true)}) return -1;`);
     if (pattern.length > 0) other.push(`{ let matched = false; ${pattern.map(([test, m]) => `if (${test.ref}(k)) { matched = true; if (!${call(m, 'm', true)}) return -1; }`).join(' ')}`);
@@ -482,19 +504,17 @@ export function compileCode(plan, judge, readNames = true) {
     }
     if (!covered) other.push(pattern.length > 0 ? `if (!matched) ${walk('m', true)}` : walk('m', true));
     if (pattern.length > 0) other.push('}');
-    const learning = learnt ? ` if (seen === count && relearn${id} > 0) { relearn${id}--; O${id} = learn(v, ${constant(names)}); }` : '';
+    const learning = learnt ? ` if (seen === count && relearn${id} > 0) { relearn${id}--; O${id} = places(v, ${constant(names)}); }` : '';
+    const skipping = learnt
+      ? `{ const o = O${id}; let p = 0, count = 0; for (const k in v) { if (${owned ? '!hasOwn.call(v, k) || ' : ''}v[k] === undefined) { count = -1; break; } while (p < ${size} && o[p] !== k) p++; if (p === ${size}) { count = -1; break; } p++; count++; } if (count === f) return count; } `
+      : '';
     aux.push(
-      `function s${id}(v, e${looped ? ', d' : ''}, f) { let count = 0, seen = 0; for (const k in v) { if (!hasOwn(v, k)) continue; const m = v[k]; if (m === undefined) throw UNKNOWN; count++; if (${oneOfNames('k', names)}) { seen++; continue; } if (!${wf('k')}) throw UNKNOWN; B += k.length + ${SLOT}; ${other.join(' ')} } if (seen !== f) throw UNKNOWN;${learning} return count; }`,
+      `function s${id}(v, e${looped ? ', d' : ''}, f) { ${skipping}let count = 0, seen = 0; for (const k in v) { if (!hasOwn.call(v, k)) continue; const m = v[k]; if (m === undefined) throw UNKNOWN; count++; if (${oneOfNames('k', names)}) { seen++; continue; } if (!${wf('k')}) throw UNKNOWN; B += k.length + ${SLOT}; ${other.join(' ')} } if (seen !== f) throw UNKNOWN;${learning} return count; }`,
     );
     const pass = `s${id}(v, e${looped ? ', d' : ''}, f)`;
-    // Where a name is read with the own-property test, an inherited key (from an
-    // Object.prototype whose names were made enumerable) is not one of the object's.
-    const owned = !readNames || names.some((s) => s in Object.prototype);
     if (learnt) {
-      aux.push(`let O${id} = ${constant(names.map(internal))}; let relearn${id} = ${RELEARN};`);
-      out.push(
-        `let count = 0; { const o = O${id}; let p = 0; for (const k in v) { if (${owned ? '!hasOwn(v, k) || ' : ''}v[k] === undefined) { count = -1; break; } while (p < ${names.length} && o[p] !== k) p++; if (p === ${names.length}) { count = -1; break; } p++; count++; } } if (count !== f) count = ${pass};`,
-      );
+      aux.push(`let O${id} = ${constant([...names.map(internal), ...names.map((_, i) => i)])}; let relearn${id} = ${RELEARN};`);
+      out.push(`if (count !== f) count = ${pass};`);
     } else {
       out.push(`let count = ${pass};`);
     }
@@ -519,8 +539,8 @@ export function compileCode(plan, judge, readNames = true) {
       case 'K':
         // Each name is a value of its own, judged apart (a fresh evaluation in the module).
         return looped
-          ? `{ const saved = refs; refs = []; for (const k in v) if (hasOwn(v, k) && !${call(a, 'k', true)}) { refs = saved; return false; } refs = saved; }`
-          : `for (const k in v) if (hasOwn(v, k) && !${call(a, 'k', true)}) return false;`;
+          ? `{ const saved = refs; refs = []; for (const k in v) if (hasOwn.call(v, k) && !${call(a, 'k', true)}) { refs = saved; return false; } refs = saved; }`
+          : `for (const k in v) if (hasOwn.call(v, k) && !${call(a, 'k', true)}) return false;`;
       case 'd':
         return a
           .map((dep) => {
@@ -658,15 +678,17 @@ export function compileCode(plan, judge, readNames = true) {
     'W',
     'WF',
     'plain',
-    'learn',
+    'places',
     source,
   );
-  // hasOwnProperty.call, which V8 optimizes better than Object.hasOwn (in for-in loops above all).
+  // hasOwnProperty, called as `hasOwn.call(v, k)` in the source: V8 reduces that call on a for-in
+  // key to a check of the object's shape, which it cannot do through a wrapper it did not inline
+  // (a generic lookup of each key).
   return make(
     judge,
     UNKNOWN,
     constants,
-    (o, k) => hasOwnProperty.call(o, k),
+    hasOwnProperty,
     Object.prototype,
     Array.prototype,
     Object.getPrototypeOf,
@@ -678,6 +700,6 @@ export function compileCode(plan, judge, readNames = true) {
     plainUnits,
     wellFormed,
     isPlainJson,
-    learn,
+    places,
   );
 }

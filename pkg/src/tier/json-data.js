@@ -40,6 +40,22 @@ export const isRawJson = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON :
 export const SLOT = 5;
 export const UNIT_BYTES = 6;
 
+// Member names met lately, by length, known to be well formed: the objects of a value mostly
+// share their names (V8 keeps one copy of each), so most are found here, where a lookup costs
+// less than a well-formedness check. Strings do not change: a name equal to one found is as
+// well formed.
+const NAMES = new Array(64).fill('');
+
+/** The units of a member name (its UTF-16 length), or throws UNKNOWN on a lone surrogate. */
+export function nameUnits(k) {
+  const n = k.length;
+  if (NAMES[n & 63] !== k) {
+    if (!wellFormed(k)) throw UNKNOWN;
+    NAMES[n & 63] = k;
+  }
+  return n;
+}
+
 /**
  * The units (see SLOT) of plain data's text beyond its own slot, or throws UNKNOWN when `v` is
  * not plain data or holds containers more than `room` deep.
@@ -64,12 +80,16 @@ function containerUnits(v, room) {
   // Bounded depth also ends a walk around a cycle. An own toJSON (the prototypes' are checked
   // once a call) is looked up on its own: it may not be enumerable.
   if (room <= 0 || v.toJSON !== undefined) throw UNKNOWN;
+  // Strings, the most common members, are looked at without a call.
   if (isArray(v)) {
     if (getPrototypeOf(v) !== ArrayProto) throw UNKNOWN;
     // A hole reads as undefined, which JSON.stringify writes as null: not plain.
     const n = v.length;
     let units = SLOT * n;
-    for (let i = 0; i < n; i++) units += plainUnits(v[i], room - 1);
+    for (let i = 0; i < n; i++) {
+      const m = v[i];
+      units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, room - 1);
+    }
     return units;
   }
   const proto = getPrototypeOf(v);
@@ -80,8 +100,8 @@ function containerUnits(v, room) {
   // own keys Object.keys and JSON.stringify see.
   for (const k in v) {
     if (!hasOwnProperty.call(v, k)) continue;
-    if (!wellFormed(k)) throw UNKNOWN;
-    units += plainUnits(v[k], room - 1) + k.length + SLOT;
+    const m = v[k];
+    units += (typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, room - 1)) + nameUnits(k) + SLOT;
   }
   return units;
 }
