@@ -363,12 +363,17 @@ export function compilePlan(plan, judge) {
     const typeOk = mask === 127 ? null : mask;
     const before = all(first);
     const scalar = all(scalars);
-    const array = arrays.length > 0 ? arrayBlock(arrays) : covered ? null : walk;
+    // A node of one kind only (see below) with that kind's keywords: the block tests the kind
+    // itself, one call less for each value.
+    const alone = first.length === 0 && !covered;
+    const array = arrays.length > 0 ? arrayBlock(arrays, alone && mask === 32) : covered ? null : walk;
     let object = covered ? null : walk;
     if (objects.length > 0) {
-      object = objectBlock(objects);
+      object = objectBlock(objects, alone && mask === 64);
       if (object === null) return delegate(n);
+      if (alone && mask === 64) return object;
     }
+    if (arrays.length > 0 && alone && mask === 32) return array;
     // The common shapes (one `type` and its kind's keywords; an enum) as closures of their own:
     // the general one below costs an interpreter a call for each part.
     if (first.length === 0 && !covered) {
@@ -501,8 +506,9 @@ export function compilePlan(plan, judge) {
   }
 
   // An array v's checks: its own (toJSON, prototype, depth), the keywords, and every item looked
-  // at (by the item's node, or walked).
-  function arrayBlock(ops) {
+  // at (by the item's node, or walked). `kind`: v may be any value, the block tests that it is
+  // an array (else false).
+  function arrayBlock(ops, kind) {
     const checks = [];
     let covered = 0;
     let unique = false;
@@ -555,6 +561,7 @@ export function compilePlan(plan, judge) {
     }
     const check = all(checks);
     return (v, e) => {
+      if (kind && !isArray(v)) return false;
       if (v.toJSON !== undefined || getPrototypeOf(v) !== ArrayProto || e >= maxDepth) throw UNKNOWN;
       const n = v.length;
       state.units += SLOT * n;
@@ -567,7 +574,8 @@ export function compilePlan(plan, judge) {
   // An object v's checks. Each name a keyword knows is read and its member checked; one pass
   // over the keys makes sure they are all such names, in the order last seen (then nothing else
   // is there), or else looks at each other key. A member no keyword constrains is walked.
-  function objectBlock(ops) {
+  // `kind`: v may be any value, the block tests that it is an object (else false).
+  function objectBlock(ops, kind) {
     const names = [];
     const props = [];
     const required = new Set();
@@ -730,9 +738,12 @@ export function compilePlan(plan, judge) {
     // The members checked in one pass over the keys, while they come in the order last seen
     // (`order`, by name index); reading each by name would cost an interpreter's generic lookup.
     let order = names.map((_, i) => i);
+    // The names in that order, as keys (one lookup a key less).
+    let orderKeys = keys;
     const relearnFrom = (v) => {
       const seen = learn(v, names);
       order = seen.map((s) => names.indexOf(s));
+      orderKeys = order.map((i) => keys[i]);
     };
     // The slow way: each name read, then the pass over every key.
     const slow = (v, e) => {
@@ -751,6 +762,7 @@ export function compilePlan(plan, judge) {
       return count;
     };
     return (v, e) => {
+      if (kind && (typeof v !== 'object' || v === null || isArray(v))) return false;
       if (v.toJSON !== undefined) throw UNKNOWN;
       const proto = getPrototypeOf(v);
       if ((proto !== ObjectProto && (proto !== null || isRawJson(v))) || e >= maxDepth) throw UNKNOWN;
@@ -762,13 +774,14 @@ export function compilePlan(plan, judge) {
         let required = 0;
         let units = 0;
         const o = order;
+        const ok = orderKeys;
         let p = 0;
         for (const k in v) {
           if (!hasOwnProperty.call(v, k)) {
             count = -1;
             break;
           }
-          while (p < size && keys[o[p]] !== k) p++;
+          while (p < size && ok[p] !== k) p++;
           if (p === size) {
             count = -1;
             break;
