@@ -9,7 +9,7 @@
 // a lone surrogate, an object's at its prototype and members, and a member no keyword constrains
 // is walked plainly; the text's bound is counted on the way (`state.units`).
 
-import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, isPlainJson, isRawJson, plainUnits, prototypesTouched, wellFormed } from './json-data.js';
+import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, isPlainJson, isRawJson, nameUnits, plainUnits, protoEnumerable, prototypesTouched, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
 export { UNKNOWN };
@@ -710,8 +710,10 @@ export function compilePlan(plan, judge) {
     const pass = (v, e, f) => {
       let count = 0;
       let seen = 0;
+      let units = 0;
+      const inherits = protoEnumerable();
       for (const k in v) {
-        if (!hasOwnProperty.call(v, k)) continue;
+        if (inherits && !hasOwnProperty.call(v, k)) continue;
         const m = v[k];
         if (m === undefined) throw UNKNOWN;
         count++;
@@ -719,12 +721,14 @@ export function compilePlan(plan, judge) {
           seen++;
           continue;
         }
-        if (!wellFormed(k)) throw UNKNOWN;
-        state.units += k.length + SLOT;
-        if (!other(k, m, e)) return -1;
+        units += nameUnits(k) + SLOT;
+        // An open object's other member (a map's, most often a string) walked without a call.
+        if (openOnly) units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, maxDepth - e - 1);
+        else if (!other(k, m, e)) return -1;
       }
       // A member the reads found that JSON leaves out (inherited, or not enumerable).
       if (seen !== f) throw UNKNOWN;
+      state.units += units;
       return count;
     };
     const checks = rest.map((k) => objectKeyword(k));
@@ -776,8 +780,9 @@ export function compilePlan(plan, judge) {
         const o = order;
         const ok = orderKeys;
         let p = 0;
+        const inherits = protoEnumerable();
         for (const k in v) {
-          if (!hasOwnProperty.call(v, k)) {
+          if (inherits && !hasOwnProperty.call(v, k)) {
             count = -1;
             break;
           }

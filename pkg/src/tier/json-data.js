@@ -95,15 +95,25 @@ function containerUnits(v, room) {
   const proto = getPrototypeOf(v);
   if (proto !== ObjectProto && (proto !== null || isRawJson(v))) throw UNKNOWN;
   let units = 0;
-  // for-in walks V8's enum cache (no array per object, as Object.keys makes), and
-  // hasOwnProperty.call on its keys is optimized to a check of the object's shape; it keeps the
-  // own keys Object.keys and JSON.stringify see.
+  // for-in walks V8's enum cache (no array per object, as Object.keys makes); it gives the own
+  // keys Object.keys and JSON.stringify see, and the enumerable ones of the prototype, if any.
+  const inherits = protoEnumerable();
   for (const k in v) {
-    if (!hasOwnProperty.call(v, k)) continue;
+    if (inherits && !hasOwnProperty.call(v, k)) continue;
     const m = v[k];
     units += (typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, room - 1)) + nameUnits(k) + SLOT;
   }
   return units;
+}
+
+/**
+ * Whether Object.prototype has an enumerable key, which for-in gives after an object's own: only
+ * then does a for-in over plain data need an own-property test for each key (a generic lookup
+ * where V8 does not reduce it to a check of the object's shape).
+ */
+export function protoEnumerable() {
+  for (const k in ObjectProto) return k !== undefined;
+  return false;
 }
 
 /** Whether JSON.stringify would call a toJSON found on a prototype plain data has. */
