@@ -9,7 +9,7 @@
 // a lone surrogate, an object's at its prototype and members, and a member no keyword constrains
 // is walked plainly; the text's bound is counted on the way (`state.units`).
 
-import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, isPlainJson, isRawJson, nameUnits, plainUnits, protoEnumerable, prototypesTouched, wellFormed } from './json-data.js';
+import { IWF, MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, isPlainJson, isRawJson, nameUnits, plainUnits, protoEnumerable, prototypesTouched, wellFormed } from './json-data.js';
 import { formatTester, planPatternTester } from './strings.js';
 
 export { UNKNOWN };
@@ -328,7 +328,7 @@ export function compilePlan(plan, judge) {
   };
   // `x` (at depth e) walked plainly: its units counted.
   const walk = (x, e) => {
-    state.units += typeof x === 'string' && wellFormed(x) ? x.length : plainUnits(x, maxDepth - e);
+    state.units += typeof x === 'string' && (IWF ? x.isWellFormed() : wellFormed(x)) ? x.length : plainUnits(x, maxDepth - e);
     return true;
   };
 
@@ -382,7 +382,7 @@ export function compilePlan(plan, judge) {
         case 16:
           return (v, e) => {
             if (typeof v !== 'string') return false;
-            if (!wellFormed(v)) throw UNKNOWN;
+            if (!(IWF ? v.isWellFormed() : wellFormed(v))) throw UNKNOWN;
             state.units += v.length;
             return !hasScalar || scalar(v, e);
           };
@@ -413,7 +413,7 @@ export function compilePlan(plan, judge) {
       switch (typeof v) {
         case 'string':
           if (!covered) {
-            if (!wellFormed(v)) throw UNKNOWN;
+            if (!(IWF ? v.isWellFormed() : wellFormed(v))) throw UNKNOWN;
             state.units += v.length;
           }
           return scalar(v, e);
@@ -723,7 +723,7 @@ export function compilePlan(plan, judge) {
         }
         units += nameUnits(k) + SLOT;
         // An open object's other member (a map's, most often a string) walked without a call.
-        if (openOnly) units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, maxDepth - e - 1);
+        if (openOnly) units += typeof m === 'string' && (IWF ? m.isWellFormed() : wellFormed(m)) ? m.length : plainUnits(m, maxDepth - e - 1);
         else if (!other(k, m, e)) return -1;
       }
       // A member the reads found that JSON leaves out (inherited, or not enumerable).
@@ -799,7 +799,7 @@ export function compilePlan(plan, judge) {
           }
           // A member no keyword constrains, most often a string, walked here without a call.
           const check = members[i];
-          if (check === walk) units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, maxDepth - e - 1);
+          if (check === walk) units += typeof m === 'string' && (IWF ? m.isWellFormed() : wellFormed(m)) ? m.length : plainUnits(m, maxDepth - e - 1);
           else if (!check(m, e + 1)) return false;
           if (needed[i]) required++;
           count++;

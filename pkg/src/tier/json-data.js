@@ -20,6 +20,8 @@ export const MAX_EXACT = 2 ** 53;
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const hasIsWellFormed = typeof String.prototype.isWellFormed === 'function';
 export const wellFormed = hasIsWellFormed ? (s) => s.isWellFormed() : (s) => !LONE.test(s);
+// The hot paths call it themselves where it is there: V8 did not always inline the wrapper.
+export const IWF = hasIsWellFormed;
 const ObjectProto = Object.prototype;
 const ArrayProto = Array.prototype;
 const { getPrototypeOf } = Object;
@@ -50,7 +52,7 @@ const NAMES = new Array(64).fill('');
 export function nameUnits(k) {
   const n = k.length;
   if (NAMES[n & 63] !== k) {
-    if (!wellFormed(k)) throw UNKNOWN;
+    if (!(IWF ? k.isWellFormed() : wellFormed(k))) throw UNKNOWN;
     NAMES[n & 63] = k;
   }
   return n;
@@ -63,7 +65,7 @@ export function nameUnits(k) {
 export function plainUnits(v, room) {
   // The kinds by how often outputs hold them.
   if (typeof v === 'string') {
-    if (wellFormed(v)) return v.length;
+    if (IWF ? v.isWellFormed() : wellFormed(v)) return v.length;
     throw UNKNOWN;
   }
   if (typeof v === 'object') return v === null ? 0 : containerUnits(v, room);
@@ -88,7 +90,7 @@ function containerUnits(v, room) {
     let units = SLOT * n;
     for (let i = 0; i < n; i++) {
       const m = v[i];
-      units += typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, room - 1);
+      units += typeof m === 'string' && (IWF ? m.isWellFormed() : wellFormed(m)) ? m.length : plainUnits(m, room - 1);
     }
     return units;
   }
@@ -101,7 +103,7 @@ function containerUnits(v, room) {
   for (const k in v) {
     if (inherits && !hasOwnProperty.call(v, k)) continue;
     const m = v[k];
-    units += (typeof m === 'string' && wellFormed(m) ? m.length : plainUnits(m, room - 1)) + nameUnits(k) + SLOT;
+    units += (typeof m === 'string' && (IWF ? m.isWellFormed() : wellFormed(m)) ? m.length : plainUnits(m, room - 1)) + nameUnits(k) + SLOT;
   }
   return units;
 }
