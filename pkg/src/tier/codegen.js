@@ -504,9 +504,12 @@ export function compileCode(plan, judge, readNames = true) {
     }
     if (!covered) other.push(pattern.length > 0 ? `if (!matched) ${walk('m', true)}` : walk('m', true));
     if (pattern.length > 0) other.push('}');
-    const learning = learnt ? ` if (seen === count && relearn${id} > 0) { relearn${id}--; O${id} = places(v, ${constant(names)}); }` : '';
+    const relearn = learnt ? `if (relearn${id} > 0) { relearn${id}--; O${id} = places(v, ${constant(names)}); }` : '';
+    const learning = learnt ? ` if (seen === count) ${relearn}` : '';
+    // A learnt object whose keys are the names in the order last seen, some left out: it learns
+    // its own order, which the fast pass then meets.
     const skipping = learnt
-      ? `{ const o = O${id}; let p = 0, count = 0; for (const k in v) { if (${owned ? '!hasOwn.call(v, k) || ' : ''}v[k] === undefined) { count = -1; break; } while (p < ${size} && o[p] !== k) p++; if (p === ${size}) { count = -1; break; } p++; count++; } if (count === f) return count; } `
+      ? `{ const o = O${id}; let p = 0, count = 0; for (const k in v) { if (${owned ? '!hasOwn.call(v, k) || ' : ''}v[k] === undefined) { count = -1; break; } while (p < ${size} && o[p] !== k) p++; if (p === ${size}) { count = -1; break; } p++; count++; } if (count === f) { ${relearn} return count; } } `
       : '';
     aux.push(
       `function s${id}(v, e${looped ? ', d' : ''}, f) { ${skipping}let count = 0, seen = 0; for (const k in v) { if (!hasOwn.call(v, k)) continue; const m = v[k]; if (m === undefined) throw UNKNOWN; count++; if (${oneOfNames('k', names)}) { seen++; continue; } if (!${wf('k')}) throw UNKNOWN; B += k.length + ${SLOT}; ${other.join(' ')} } if (seen !== f) throw UNKNOWN;${learning} return count; }`,
