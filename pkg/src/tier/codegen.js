@@ -684,9 +684,8 @@ export function compileCode(plan, judge, readNames = true) {
     'places',
     source,
   );
-  // hasOwnProperty, called as `hasOwn.call(v, k)` in the source: V8 reduces that call on a for-in
-  // key to a check of the object's shape, which it cannot do through a wrapper it did not inline
-  // (a generic lookup of each key).
+  // hasOwnProperty, called as `hasOwn.call(v, k)`: V8 reduces that on a for-in key to a check of
+  // the object's shape, which it did not through a wrapper (a generic lookup a key).
   return make(
     judge,
     UNKNOWN,

@@ -42,10 +42,8 @@ export const isRawJson = typeof JSON.isRawJSON === 'function' ? JSON.isRawJSON :
 export const SLOT = 5;
 export const UNIT_BYTES = 6;
 
-// Member names met lately, by length, known to be well formed: the objects of a value mostly
-// share their names (V8 keeps one copy of each), so most are found here, where a lookup costs
-// less than a well-formedness check. Strings do not change: a name equal to one found is as
-// well formed.
+// Member names found well formed lately, by length: a value's objects mostly share their names,
+// and a lookup here costs less than the check (a name equal to one found is as well formed).
 const NAMES = new Array(64).fill('');
 
 /** The units of a member name (its UTF-16 length), or throws UNKNOWN on a lone surrogate. */
@@ -109,9 +107,8 @@ function containerUnits(v, room) {
 }
 
 /**
- * Whether Object.prototype has an enumerable key, which for-in gives after an object's own: only
- * then does a for-in over plain data need an own-property test for each key (a generic lookup
- * where V8 does not reduce it to a check of the object's shape).
+ * Whether Object.prototype has an enumerable key (for-in gives it after an object's own): only
+ * then does a for-in over plain data test each key for ownership, a generic lookup in places.
  */
 export function protoEnumerable() {
   for (const k in ObjectProto) return k !== undefined;
