@@ -5,8 +5,9 @@
 // --disallow-code-generation-from-strings the tier runs its closures, Ajv cannot compile (its
 // column is left out) and ata runs its interpreter.
 // With --before=DIR (another build of the package: its wasm/node.mjs), that build's validate is
-// timed in the same turns, its ratios printed beside.
-//   node [--disallow-code-generation-from-strings] bench/value-in.mjs [--invalid] [--sizes=1,10,100] [--before=DIR] [schema names…]
+// timed in the same turns, its ratios printed beside. With --text, the same outputs as text:
+// validateText(text) against JSON.parse + Ajv and JSON.parse + ata.
+//   node [--disallow-code-generation-from-strings] bench/value-in.mjs [--invalid] [--text] [--sizes=1,10,100] [--before=DIR] [schema names…]
 import { pathToFileURL } from 'node:url';
 import AjvModule from 'ajv';
 import Ajv2019Module from 'ajv/dist/2019.js';
@@ -20,6 +21,7 @@ import { geomean, interleaved } from './timing.mjs';
 await ready;
 const args = process.argv.slice(2);
 const invalid = args.includes('--invalid');
+const textIn = args.includes('--text');
 const sizesArg = args.find((a) => a.startsWith('--sizes='));
 const sizes = (sizesArg ? sizesArg.slice(8).split(',') : ['1', '10']).map((s) => Number(s) * 1024);
 const names = new Set(args.filter((a) => !a.startsWith('--')));
@@ -49,14 +51,18 @@ for (const entry of corpus(sizes).filter((e) => names.size === 0 || names.has(e.
   }
   const ata = new AtaValidator(entry.schema);
   for (const output of entry.outputs.filter((o) => o.layout === 'compact')) {
-    const value = JSON.parse(invalid ? output.invalid : output.valid);
-    const ours = invalid ? () => contract.validate(value).error.violations.map(formatViolation) : () => contract.validate(value).valid;
-    const theirs = invalid ? () => (ajvValidate(value) ? [] : errorsOf(ajvValidate.errors)) : () => ajvValidate(value);
-    const atas = invalid ? () => errorsOf(ata.validate(value).errors) : () => ata.isValidObject(value);
-    if (contract.validate(value).valid === invalid) throw new Error(`${entry.name}: verdict`);
+    const raw = invalid ? output.invalid : output.valid;
+    const value = JSON.parse(raw);
+    // Ours takes the value (validate) or the text (validateText); Ajv and ata take the value, parsed from the text for --text.
+    const check = (c) => (textIn ? c.validateText(raw) : c.validate(value));
+    const input = textIn ? () => JSON.parse(raw) : () => value;
+    const ours = invalid ? () => check(contract).error.violations.map(formatViolation) : () => check(contract).valid;
+    const theirs = invalid ? () => (ajvValidate(input()) ? [] : errorsOf(ajvValidate.errors)) : () => ajvValidate(input());
+    const atas = invalid ? () => errorsOf(ata.validate(input()).errors) : () => ata.isValidObject(input());
+    if (check(contract).valid === invalid) throw new Error(`${entry.name}: verdict`);
     const ataAgrees = ata.isValidObject(value) !== invalid;
     const fns = [ours, ajvValidate ? theirs : ours, ataAgrees ? atas : ours];
-    if (oldContract) fns.push(invalid ? () => oldContract.validate(value).error.violations.map(old.formatViolation) : () => oldContract.validate(value).valid);
+    if (oldContract) fns.push(invalid ? () => check(oldContract).error.violations.map(old.formatViolation) : () => check(oldContract).valid);
     // Warm-up: the first calls build the tier and let V8 optimise, which the batch sizes
     // (timing.mjs) must not be measured on.
     for (const started = performance.now(); performance.now() - started < 100; ) fns.forEach((fn) => fn());

@@ -145,7 +145,8 @@ impl WasmContract {
 
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).
     /// `undefined` when valid, else the canonical error as JSON, whose `raw_output` is empty when
-    /// it is the whole text (JS puts it back).
+    /// it is the whole text, and the cut marker alone with `raw_output_head` (the head's length
+    /// in bytes) when it is a head (JS puts the text back).
     #[wasm_bindgen(js_name = validateText)]
     pub fn validate_text(&self, len: usize) -> Option<String> {
         with_input(len, |text| check_text(&self.contract, text))
@@ -332,41 +333,24 @@ pub struct WasmStream {
 /// `validateText`'s answer for `text`.
 fn check_text(contract: &Contract, text: &str) -> Option<String> {
     // JS parses the data itself when it needs it; the valid path builds no tree here.
-    match contract.check_text(text) {
-        Ok(_) => None,
-        Err(mut e) => {
-            // JS holds the text already: an escaped copy of it was most of the error's JSON,
-            // encoded here, decoded and parsed again there (a 4 KB head cost more than the
-            // rest of a 10 KB output's error). So the whole text is sent as "", and a cut one
-            // as its marker alone plus `raw_output_head`, the head's length in bytes.
-            let head = raw_output_head(&e.raw_output, text, contract.raw_output_limit());
-            match head {
-                Some(len) if len == text.len() => e.raw_output.clear(),
-                Some(len) => e.raw_output.replace_range(..len, ""),
-                None => {}
-            }
-            let mut json = e.to_json_text();
-            if let Some(len) = head.filter(|&len| len < text.len()) {
-                if json.pop() == Some('}') {
-                    json.push_str(&format!(",\"raw_output_head\":{len}}}"));
-                }
-            }
-            Some(json)
+    let violations = contract.text_violations(text).err()?;
+    // JS holds the text already: an escaped copy of it was most of the error's JSON, encoded
+    // here, decoded and parsed again there (a 4 KB head cost more than the rest of a 10 KB
+    // output's error). So `raw_output` (the text cut to the limit, `render::truncate_text`) is
+    // never copied: the whole text is sent as "", and a cut one as its marker alone plus
+    // `raw_output_head`, the head's length in bytes.
+    let cap = contract.raw_output_limit();
+    let head = (text.len() > cap).then(|| render::cut_end(text, cap));
+    let marker = head.map(|end| render::with_marker("", text.len() - end)).unwrap_or_default();
+    let mut json = contract.failure_with_raw_output(violations, marker).to_json_text();
+    if let Some(len) = head {
+        if json.pop() == Some('}') {
+            json.push_str(",\"raw_output_head\":");
+            crate::json::path::push_index(&mut json, len);
+            json.push('}');
         }
     }
-}
-
-/// How many bytes at the start of `raw_output` are the start of `text`: all of it when it is
-/// the whole text, the head when it is a head cut with its marker. `raw_output` comes from
-/// `render::truncate_text(text, cap)`, so lengths and the marker tell which without comparing
-/// the head (wasm's `memcmp` goes a byte at a time: 4 µs for the 4 KB default).
-fn raw_output_head(raw_output: &str, text: &str, cap: usize) -> Option<usize> {
-    if text.len() <= cap {
-        return (raw_output.len() == text.len()).then_some(text.len());
-    }
-    let end = render::cut_end(text, cap);
-    let marker = raw_output.get(end..)?;
-    (raw_output.len() > end && marker == render::with_marker("", text.len() - end)).then_some(end)
+    Some(json)
 }
 
 thread_local! {

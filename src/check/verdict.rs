@@ -229,7 +229,9 @@ impl Verdict {
     pub fn units(&self, validator: &Validator, text: &str, max_depth: usize) -> Option<Vec<Unit>> {
         let mut run = Run::new(self, validator, text, max_depth);
         let start = run.ws(0);
-        let mut at = Located { path: Vec::new(), order: Vec::new(), schema: String::new(), units: Vec::new() };
+        // Room for a few levels at once, so that the walk does not grow them a step at a time
+        // (it showed in the profile of invalid outputs).
+        let mut at = Located { path: Vec::with_capacity(8), order: Vec::with_capacity(8), schema: String::with_capacity(128), units: Vec::new() };
         let end = run.locate(self.root, start, 0, &mut at).ok()?;
         if run.ws(end) != text.len() || at.units.is_empty() || at.units.iter().any(|u| u.path.is_empty() && u.missing.is_empty()) {
             return None;

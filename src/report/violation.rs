@@ -1,8 +1,8 @@
 //! One violation of an output contract: where (`path`, `pointer`), which keyword, what was
 //! expected and received, and the one message template of that keyword.
 
-use crate::json::writer::{write_key, write_str, write_value};
-use crate::json::path::InstancePath;
+use crate::json::writer::{write_str, write_value};
+use crate::json::path::{push_index, InstancePath};
 use crate::report::render::{describe, pattern, quote, repr, sized, truncate_value};
 use crate::validator::{branch_rank, nearest_branch, Error, ErrorKind};
 use serde::{Deserialize, Serialize};
@@ -51,28 +51,29 @@ impl Violation {
     /// Appends the violation as `OutputValidationError::to_json_text` writes it: the fields in
     /// their declared order, as the derived `Serialize` writes them.
     pub(crate) fn write_json(&self, out: &mut String) {
-        write_key(out, true, "path");
+        // Each key with its punctuation as one literal: `write_key` pushes it in four pieces,
+        // and these keys are written for every violation of every invalid output.
+        out.push_str("{\"path\":");
         write_str(out, &self.path);
-        write_key(out, false, "keyword");
+        out.push_str(",\"keyword\":");
         write_str(out, &self.keyword);
-        write_key(out, false, "expected");
+        out.push_str(",\"expected\":");
         write_value(out, &self.expected);
-        write_key(out, false, "received");
+        out.push_str(",\"received\":");
         write_value(out, &self.received);
-        write_key(out, false, "message");
+        out.push_str(",\"message\":");
         write_str(out, &self.message);
-        write_key(out, false, "pointer");
+        out.push_str(",\"pointer\":");
         write_str(out, &self.pointer);
-        write_key(out, false, "schema_path");
+        out.push_str(",\"schema_path\":");
         write_str(out, &self.schema_path);
         if let Some(branch) = &self.branch {
-            write_key(out, false, "branch");
-            write_key(out, true, "keyword");
+            out.push_str(",\"branch\":{\"keyword\":");
             write_str(out, &branch.keyword);
-            write_key(out, false, "index");
-            out.push_str(&branch.index.to_string());
-            write_key(out, false, "count");
-            out.push_str(&branch.count.to_string());
+            out.push_str(",\"index\":");
+            push_index(out, branch.index);
+            out.push_str(",\"count\":");
+            push_index(out, branch.count);
             out.push('}');
         }
         out.push('}');

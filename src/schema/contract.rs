@@ -287,6 +287,13 @@ impl Contract {
     /// recognised in one pass over its bytes when the schema allows (`verdict`), and only an
     /// invalid one is parsed into a tree for the canonical error.
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
+        self.text_violations(text).map_err(|violations| self.failure(violations, text))
+    }
+
+    /// `check_text`'s violations alone, for a caller that holds `text` and writes `raw_output`
+    /// itself (the module's `validateText`, whose caller has the text already): the error's
+    /// copy of the text is then never made.
+    pub(crate) fn text_violations(&self, text: &str) -> Result<(), Vec<Violation>> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
         let mut violated = false;
         if let Some(verdict) = self.verdict().filter(|_| small) {
@@ -294,16 +301,16 @@ impl Contract {
                 Judgement::Valid => return Ok(()),
                 Judgement::Invalid { locate, violated: v } => {
                     if locate {
-                        if let Some(failure) = self.located_failure(verdict, text) {
-                            return Err(failure);
+                        if let Some(violations) = self.located_violations(verdict, text) {
+                            return Err(violations);
                         }
                     }
                     violated = v;
                 }
             }
         }
-        let parsed = output::parse(text, self.inner.limits).map_err(|v| self.failure(vec![v], text))?;
-        self.report_parsed(&parsed.value, text, violated, parsed.repeated)
+        let parsed = output::parse(text, self.inner.limits).map_err(|v| vec![v])?;
+        self.parsed_violations(&parsed.value, violated, parsed.repeated)
     }
 
     /// The one-pass verdict alone (see `check_text`): `None` when the schema has none, else
@@ -324,10 +331,10 @@ impl Contract {
         self.inner.verdict.get_or_init(|| Verdict::compile(&self.inner.validator)).as_ref()
     }
 
-    /// The canonical error of an output the verdict refused, from the subtrees that hold its
-    /// violations (`Verdict::units`): only they are parsed and validated. `None` sends the
-    /// caller to the full path.
-    fn located_failure(&self, verdict: &Verdict, text: &str) -> Option<OutputValidationError> {
+    /// The violations of an output the verdict refused, from the subtrees that hold them
+    /// (`Verdict::units`): only they are parsed and validated. `None` sends the caller to the
+    /// full path.
+    fn located_violations(&self, verdict: &Verdict, text: &str) -> Option<Vec<Violation>> {
         let validator = &self.inner.validator;
         let units = verdict.units(validator, text, self.inner.limits.max_depth)?;
         let mut violations = Vec::new();
@@ -358,15 +365,21 @@ impl Contract {
             }
         }
         violation::sort(&mut violations);
-        Some(self.failure(violations, text))
+        Some(violations)
     }
 
-    /// Validates a value parsed from `raw` (within the limits already; the failure quotes `raw`),
-    /// asking the validator for the errors at once when the verdict saw a
-    /// violation (validity first would evaluate the whole schema twice). Should the validator
-    /// find none, the value is valid: the validator has the last word. `repeated`: the text's
-    /// repeated member names (`output::Parsed`), violations whatever the schema says.
+    /// Validates a value parsed from `raw` (within the limits already; the failure quotes `raw`):
+    /// see `parsed_violations`.
     fn report_parsed(&self, value: &Value, raw: &str, violated: bool, repeated: Vec<Violation>) -> Result<(), OutputValidationError> {
+        self.parsed_violations(value, violated, repeated).map_err(|violations| self.failure(violations, raw))
+    }
+
+    /// The violations of a value parsed from text (within the limits already), asking the
+    /// validator for the errors at once when the verdict saw a violation (validity first would
+    /// evaluate the whole schema twice). Should the validator find none, the value is valid:
+    /// the validator has the last word. `repeated`: the text's repeated member names
+    /// (`output::Parsed`), violations whatever the schema says.
+    fn parsed_violations(&self, value: &Value, violated: bool, repeated: Vec<Violation>) -> Result<(), Vec<Violation>> {
         if !violated && repeated.is_empty() && self.inner.validator.is_valid(value) {
             return Ok(());
         }
@@ -378,7 +391,7 @@ impl Contract {
             violations.extend(repeated);
             violation::sort(&mut violations);
         }
-        Err(self.failure(violations, raw))
+        Err(violations)
     }
 
     /// Finds the JSON in model text (prose, fences, several candidates: see `extract`), then
