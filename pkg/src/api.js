@@ -26,7 +26,7 @@ import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
 import { formatCallbacksReady, formatFailure, forgetFormats, moduleOptions, takeFormatFailure } from './formats.js';
 import { schemaTools } from './tools.js';
-import { tierOf, tierVerdict } from './tier/index.js';
+import { modulePath, tierOf, tierVerdict } from './tier/index.js';
 
 export { OptionError } from './options.js';
 export { FormatFunctionError } from './formats.js';
@@ -211,6 +211,8 @@ const tiers = new WeakMap();
 const testTiers = new WeakMap();
 // The contracts compiled with `codegen: false`: their tier keeps to the closures.
 const noCodegen = new WeakSet();
+// The format functions of a contract compiled with some, by name (the tier calls them).
+const functionsOf = new WeakMap();
 
 function handleOf(owner) {
   const handle = handles.get(owner);
@@ -286,9 +288,8 @@ export class Contract extends Owned {
       throw schemaErrorFrom(e);
     }
     recipes.set(contract, [text, optionsText]);
-    // A format function runs only in the module's own order of evaluation (what it throws, and
-    // how often it is called, stay as they were): no tier for such a contract.
-    if (ids.length > 0) tiers.set(contract, null);
+    // The tier calls format functions itself (a value one throws on is then the module's).
+    if (ids.length > 0) functionsOf.set(contract, new Map(Object.entries(options.formats).filter(([, f]) => typeof f === 'function')));
     if (options?.codegen === false) noCodegen.add(contract);
     return contract;
   }
@@ -321,12 +322,21 @@ export class Contract extends Owned {
     if (tier === undefined) tier = this.#verdictTier = tiers.has(this) ? tiers.get(this) : this.#tier();
     const verdict = tier === null ? undefined : tier(value);
     if (verdict === true) return { valid: true, data: value };
-    // An invalid value the tier looked at is plain data: its text is JSON.stringify's, with
-    // nothing for jsonTextOf to look for.
-    const text = verdict === false ? JSON.stringify(value) : jsonTextOf(value);
+    return this.#moduleValidate(value, verdict === false);
+  }
+
+  // The module's verdict and error on a value. `plain`: the tier looked at the whole value (it
+  // found it invalid), so its text is JSON.stringify's, with nothing for jsonTextOf to look for.
+  #moduleValidate(value, plain) {
+    const text = plain ? JSON.stringify(value) : jsonTextOf(value);
     const len = toInput(text);
     const failure = handleOf(this).validateText(len);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };
+  }
+
+  // For tests: validate(value) by the module's path alone, the tier left out.
+  [modulePath](value) {
+    return this.#moduleValidate(value, false);
   }
 
   // The contract's verdict tier (pkg/src/tier/), built from its plan on first use, or null. Its
@@ -334,7 +344,7 @@ export class Contract extends Owned {
   // nodes), so `judge` asks whatever handle the contract has then.
   #tier(adaptive = true) {
     const judge = (node, v) => handleOf(this).nodeIsValid(node, toInput(JSON.stringify(v)));
-    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, judge, { adaptive, codegen: !noCodegen.has(this) });
+    const tier = tiers.get(this) === null ? null : tierOf(handleOf(this).plan, judge, { adaptive, codegen: !noCodegen.has(this), functions: functionsOf.get(this) });
     (adaptive ? tiers : testTiers).set(this, tier);
     return tier;
   }

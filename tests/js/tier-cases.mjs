@@ -5,6 +5,8 @@ import { Contract } from 'output-contract';
 
 /** `contract[tierVerdict](value)`: the tier's own answer, how often it asked the module, its backend. */
 export const tierVerdict = Symbol.for('output-contract tierVerdict');
+/** `contract[modulePath](value)`: validate(value) by the module's path alone, the tier left out. */
+export const modulePath = Symbol.for('output-contract modulePath');
 
 export const drafts = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
 

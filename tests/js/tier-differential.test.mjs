@@ -15,7 +15,7 @@ import { jsonFiles, remoteResources, repo, suite } from './suite-files.mjs';
 await ready;
 
 // The tests' hook (pkg/src/api.js): the tier's answer and its count of module calls so far.
-import { bothBackends, compare, drafts, generator, tally, tierVerdict } from './tier-cases.mjs';
+import { bothBackends, compare, drafts, generator, modulePath, tally, tierVerdict } from './tier-cases.mjs';
 
 const report = (what, counts) => {
   const total = counts.alone + counts.delegated + counts.unknown;
@@ -145,16 +145,18 @@ test('the tier is eval-free: no code generation in its source, and it runs where
   assert.equal(run.stdout.trim(), '[true,true,false]');
 });
 
-// What the module's path alone answers (a custom format function keeps a contract off the tier):
-// the verdict and error, or the TypeError's message.
-function moduleAnswer(contract, value) {
+// What validate(value) answers, or the module's path alone (the tests' hook leaves the tier
+// out): the verdict and error, or the TypeError's message.
+function answer(run) {
   try {
-    return contract.validate(value);
+    return run();
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
     return { typeError: e.message };
   }
 }
+const moduleAnswer = (contract, value) => answer(() => contract[modulePath](value));
+const validateAnswer = (contract, value) => answer(() => contract.validate(value));
 
 test('plain data is established where the checks look and walked where they do not, as the module would read it', () => {
   class Point {
@@ -226,7 +228,7 @@ test('plain data is established where the checks look and walked where they do n
   const mismatches = [];
   for (const schema of schemas) {
     const pair = bothBackends(schema, { draft: '2020-12' });
-    const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+    const reference = Contract.compile(schema, { draft: '2020-12' });
     for (const [i, v] of values.entries()) {
       const id = `${JSON.stringify(schema)} × value ${i}`;
       const expected = moduleAnswer(reference, v);
@@ -235,7 +237,7 @@ test('plain data is established where the checks look and walked where they do n
         // The tier answers true only where the module's path finds the value valid, and false
         // only where it finds it invalid: a value the module refuses with a TypeError is unknown.
         if (verdict !== undefined && (expected.typeError !== undefined || verdict !== expected.valid)) mismatches.push(`${id}: ${backend} ${verdict}, module ${JSON.stringify(expected)}`);
-        const got = moduleAnswer(contract, v);
+        const got = validateAnswer(contract, v);
         try {
           assert.deepEqual(got, expected);
         } catch {
@@ -285,7 +287,7 @@ test('an object of a learnt member order is judged as JSON would write it: hidde
   const mismatches = [];
   for (const schema of schemas) {
     const pair = bothBackends(schema, { draft: '2020-12' });
-    const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+    const reference = Contract.compile(schema, { draft: '2020-12' });
     const wrap = (v) => (schema.type === 'array' ? [v, v] : v);
     const check = (v, what) => {
       const expected = moduleAnswer(reference, v);
@@ -293,7 +295,7 @@ test('an object of a learnt member order is judged as JSON would write it: hidde
         const { verdict, backend } = contract[tierVerdict](v);
         if (verdict !== undefined && (expected.typeError !== undefined || verdict !== expected.valid)) mismatches.push(`${JSON.stringify(schema)} × ${what}: ${backend} ${verdict}, module ${JSON.stringify(expected)}`);
         try {
-          assert.deepEqual(moduleAnswer(contract, v), expected);
+          assert.deepEqual(validateAnswer(contract, v), expected);
         } catch {
           mismatches.push(`${JSON.stringify(schema)} × ${what}: validate (${backend})`);
         }
@@ -322,7 +324,7 @@ test('an object of a learnt member order is judged as JSON would write it: hidde
 test('a toJSON put on Object.prototype or Array.prototype leaves every value to the module', () => {
   const schema = { type: 'object', properties: { a: { type: 'array' } } };
   const pair = bothBackends(schema, { draft: '2020-12' });
-  const reference = Contract.compile(schema, { draft: '2020-12', formats: { unused: () => true } });
+  const reference = Contract.compile(schema, { draft: '2020-12' });
   for (const proto of [Object.prototype, Array.prototype]) {
     proto.toJSON = function () {
       return 1;
@@ -330,7 +332,7 @@ test('a toJSON put on Object.prototype or Array.prototype leaves every value to 
     try {
       for (const contract of pair) {
         assert.equal(contract[tierVerdict]({ a: [1] }).verdict, undefined);
-        assert.deepEqual(contract.validate({ a: [1] }), reference.validate({ a: [1] }));
+        assert.deepEqual(contract.validate({ a: [1] }), reference[modulePath]({ a: [1] }));
       }
     } finally {
       delete proto.toJSON;
@@ -346,11 +348,11 @@ test('values at and just past the output limits, where the checks look and where
   for (const schema of schemas) {
     for (const options of [{ maxDepth: 3 }, { maxDepth: 4 }, { maxOutputBytes: 20 }, { maxOutputBytes: 200 }]) {
       const pair = bothBackends(schema, { draft: '2020-12', ...options });
-      const reference = Contract.compile(schema, { draft: '2020-12', ...options, formats: { unused: () => true } });
+      const reference = Contract.compile(schema, { draft: '2020-12', ...options });
       const values = [nest(2), nest(3), nest(4), nest(5), { a: 'x'.repeat(9) }, { a: 'x'.repeat(10) }, { a: 'x'.repeat(12) }, { a: 'é'.repeat(6) }, { a: 'x'.repeat(180) }, { a: 'x'.repeat(195) }, { a: '😀'.repeat(47) }, { a: { b: { c: { d: 'x' } } } }];
       for (const v of values) {
         const text = JSON.stringify(v);
-        const expected = reference.validate(v).valid;
+        const expected = reference[modulePath](v).valid;
         const id = `${JSON.stringify(schema)} ${JSON.stringify(options)} × ${text.slice(0, 40)} (${Buffer.byteLength(text)} bytes)`;
         for (const contract of pair) {
           const { verdict, backend } = contract[tierVerdict](v);
@@ -378,4 +380,37 @@ test('a multipleOf of a power of two below 1 agrees with the module\'s decimal r
   }
   assert.deepEqual(mismatches, []);
   assert.ok(counts.alone > 70, JSON.stringify(counts));
+});
+
+test('the tier calls a contract\'s format functions itself; one that throws leaves the value to the module', () => {
+  let calls = 0;
+  const boom = new RangeError('no catalogue');
+  const sku = (s) => {
+    calls += 1;
+    if (s === 'explode') throw boom;
+    if (s === 'later') return Promise.resolve(true);
+    // Truthy and falsy answers, as the module reads them.
+    return s.startsWith('SKU-') ? 1 : '';
+  };
+  const schema = { type: 'object', properties: { sku: { type: 'string', format: 'sku' }, tags: { type: 'array', items: { format: 'sku' } } } };
+  const pair = bothBackends(schema, { draft: '2020-12', formats: { sku } });
+  for (const contract of pair) {
+    const { backend } = contract[tierVerdict]({});
+    const before = contract[tierVerdict](undefined).judged;
+    for (const [value, valid] of [[{ sku: 'SKU-1', tags: ['SKU-2', 3] }, true], [{ sku: 'x' }, false], [{ tags: ['SKU-1', 'y'] }, false]]) {
+      calls = 0;
+      assert.equal(contract[tierVerdict](value).verdict, valid, backend);
+      assert.ok(calls > 0, backend);
+      assert.equal(contract.validate(value).valid, valid, backend);
+      assert.deepEqual(contract.validate(value), contract[modulePath](value), backend);
+    }
+    assert.equal(contract[tierVerdict](undefined).judged, before, `${backend}: the module was not asked`);
+    for (const odd of ['explode', 'later']) {
+      assert.equal(contract[tierVerdict]({ sku: odd }).verdict, undefined, backend);
+      assert.throws(() => contract.validate({ sku: odd }), (e) => e.name === 'FormatFunctionError' && e.format === 'sku' && (odd === 'later' || e.cause === boom), backend);
+    }
+    // The contract goes on working.
+    assert.equal(contract.validate({ sku: 'SKU-9' }).valid, true, backend);
+  }
+  assert.deepEqual(pair.map((c) => c[tierVerdict]({}).backend), ['codegen', 'closures']);
 });

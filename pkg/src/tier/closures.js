@@ -10,7 +10,7 @@
 // is walked plainly; the text's bound is counted on the way (`state.units`).
 
 import { IWF, MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, isPlainJson, isRawJson, nameUnits, plainUnits, protoEnumerable, prototypesTouched, wellFormed } from './json-data.js';
-import { formatTester, planPatternTester } from './strings.js';
+import { formatTester, functionTester, planPatternTester } from './strings.js';
 
 export { UNKNOWN };
 
@@ -952,7 +952,7 @@ export function compilePlan(plan, judge) {
         // A built-in (two elements), a custom format's pattern (its index), a function (null).
         // A built-in may leave a string to the module (undefined): the node is judged there.
         if (k.length !== 2) {
-          const test = typeof k[2] === 'number' ? tester(k[2]) : null;
+          const test = typeof k[2] === 'number' ? tester(k[2]) : functionTester(plan, k[1]);
           return test === null ? null : (v) => typeof v !== 'string' || test(v);
         }
         const test = formatTester(k[1]);

@@ -17,7 +17,7 @@
 // falls back to the closures.
 import { CARRIED, chainHeights, codePoints, equal, fractionBound, inPlaceCycle, internal, learn, nested, uniqueItems } from './closures.js';
 import { MAX_EXACT, SLOT, UNIT_BYTES, UNKNOWN, hasIsWellFormed, isPlainJson, isRawJson, plainUnits, wellFormed } from './json-data.js';
-import { formatTester, planPatternTester } from './strings.js';
+import { formatTester, functionTester, planPatternTester } from './strings.js';
 
 // The opcodes carried are closures.js's (CARRIED): any other is judged by the module at its node.
 
@@ -282,7 +282,11 @@ export function compileCode(plan, judge, readNames = true) {
       case '%': {
         // A built-in (two elements), a custom format's pattern (its index), a function (null).
         if (k.length !== 2) {
-          const test = typeof k[2] === 'number' ? tester(k[2]) : null;
+          if (typeof k[2] !== 'number') {
+            const test = functionTester(plan, a);
+            return test === null ? null : `if (!${constant(test)}(v)) return false;`;
+          }
+          const test = tester(k[2]);
           return test === null ? null : `if (!${test.ref}(v)) return false;`;
         }
         const test = formatTester(a);

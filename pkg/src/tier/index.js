@@ -9,6 +9,9 @@ import { isPlainJson } from './json-data.js';
 // registered symbol: the tests reach it through the bundled entries, which hold their own copy
 // of this file. Not public API.
 export const tierVerdict = Symbol.for('output-contract tierVerdict');
+// `contract[modulePath](value)`: validate(value) with the tier left out, the reference the
+// tests compare the tier with. Not public API.
+export const modulePath = Symbol.for('output-contract modulePath');
 
 /** The plan format this tier reads (src/validator/plan.rs, PLAN_VERSION). */
 export const PLAN_VERSION = 1;
@@ -37,13 +40,16 @@ export function setCodegen(compile) {
  * the tier nothing to do (the dynamic scope, another version). `judge(node, value)` asks the
  * module about one node. `options.adaptive` (on unless false) gives up on values that need the
  * module often and rests after a run of invalid ones (see MAX_JUDGED, MISSES); the tests turn it
- * off to compare every verdict. `options.codegen: false` keeps to the closures (eval-free) even
+ * off to compare every verdict. `options.functions`: the contract's format functions by name
+ * (a Map), which the tier calls itself. `options.codegen: false` keeps to the closures (eval-free) even
  * where code generation is registered and allowed.
  */
 export function tierOf(planText, judge, options) {
   const adaptive = options?.adaptive !== false;
   const plan = JSON.parse(planText);
   if (plan.v !== PLAN_VERSION || plan.dynamic !== false) return null;
+  // The contract's format functions by name, which the plan names but cannot carry.
+  plan.functions = options?.functions ?? null;
   const [maxBytes, maxDepth] = plan.limits;
   const limit = adaptive ? MAX_JUDGED : Infinity;
   let calls = 0;

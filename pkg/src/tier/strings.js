@@ -2,7 +2,8 @@
 // runtime's RegExp (src/validator/ecma/gate.rs: same verdict, time linear in the text), and the
 // built-in formats whose rules are written here exactly as src/validator/format.rs writes them.
 // Every other pattern and format is the module's to judge. Shared by the closures and the
-// code-generating backend, so both judge strings alike.
+// code-generating backend, so both judge strings alike; and a contract's format functions.
+import { UNKNOWN } from './json-data.js';
 
 /**
  * `(s) => boolean` for a pattern the plan marks linear (`plan.linear[i] === 1`), or null when
@@ -187,8 +188,30 @@ const FORMATS = { date, time, 'date-time': dateTime, uuid, ipv4, email, uri };
  * `(s) => true | false | undefined` for a built-in format the tier carries, or null (the module
  * judges it). Undefined: this string is the module's to judge (ask it about the node). Only for
  * a plan's `["%", name]` (a built-in); a custom format's pattern goes through `patternTester`,
- * a custom function never to the tier.
+ * a custom function through `functionTester`.
  */
 export function formatTester(name) {
   return Object.prototype.hasOwnProperty.call(FORMATS, name) ? FORMATS[name] : null;
+}
+
+/**
+ * A custom format function of the contract (`["%", name, null]` in the plan; the functions by
+ * name are `plan.functions`, given by the contract, not in the plan's text) as a tester:
+ * `(s) => boolean`, a truthy answer meaning the format holds, as the module reads it. A function
+ * that throws or answers with a promise makes the value unknown: the module's path calls it
+ * again and throws its FormatFunctionError. Null when the contract has no such function.
+ */
+export function functionTester(plan, name) {
+  const fn = plan.functions?.get(name);
+  if (typeof fn !== 'function') return null;
+  return (s) => {
+    let answer;
+    try {
+      answer = fn(s);
+      if (typeof answer?.then === 'function') throw UNKNOWN;
+    } catch {
+      throw UNKNOWN;
+    }
+    return Boolean(answer);
+  };
 }
