@@ -463,9 +463,10 @@ import { MARKS_MORE, MARK_ARRAY, MARK_CLOSE, MARK_CUT } from '../wasm/output_con
 
 // The data of a streamed text, built while it arrives, so that the end of a stream does not
 // parse the whole text again: the module marks where the values of the top two levels begin and
-// end (Mark in src/agent/stream.rs, written into the marks area at each push); the root and its
-// containers are built here, and the members below them are parsed with JSON.parse from their
-// text, a batch at a time (see MEMBERS_BATCH). Adding members the way JSON.parse defines them
+// end (Mark in src/agent/stream.rs, written into the marks area at each push); the root and the
+// containers among its members are built here (the items of a root array are not: see inItem),
+// and everything below them is parsed with JSON.parse from its text, a batch at a time (see
+// MEMBERS_BATCH). Adding members the way JSON.parse defines them
 // (see `define`), the data is the JSON.parse of the whole text: the same values, keys in the
 // same order.
 class StreamData {
@@ -481,9 +482,17 @@ class StreamData {
   // The open containers being built, the innermost last: { value, array, key } (`value` stays
   // undefined until members come: the first parsed batch becomes the container itself).
   open = [];
+  // Inside a container item of a root array: such items are parsed whole, in batches, as the
+  // root's other members are (records, many and small: built from their members, each would cost
+  // calls of its own).
+  inItem = false;
   // The root value once it closed.
   done = false;
   data = undefined;
+  // In the chunk being read, the last mark's offset in bytes and in UTF-16 units (marks come in
+  // text order: each is found from the last one, so a long chunk is encoded once).
+  markBytes = 0;
+  markUnits = 0;
 
   // After the push of `chunk` (`written` UTF-8 bytes); `marked`: the push wrote marks.
   take(handle, chunk, written, marked) {
@@ -493,6 +502,8 @@ class StreamData {
     this.chars += chunk.length;
     this.bytes += written;
     if (!marked) return;
+    this.markBytes = 0;
+    this.markUnits = 0;
     for (;;) {
       const { index, words } = marksArea();
       const count = words[index];
@@ -513,10 +524,19 @@ class StreamData {
     let cursor = 0;
     let cut = this.cut;
     for (let i = index + 1, end = index + 1 + 2 * count; i < end; i += 2) {
-      const kind = words[i];
+      let kind = words[i];
       // The mark's offset in UTF-16 units into `text`.
       const bytesIn = words[i + 1] - byteStart;
-      const at = charStart - base + (ascii ? bytesIn : unitsIn(chunk, bytesIn));
+      const at = charStart - base + (ascii ? bytesIn : this.unitsTo(chunk, bytesIn));
+      if (this.inItem) {
+        if (kind !== MARK_CLOSE) continue;
+        // The item closed: one more member of the root array.
+        this.inItem = false;
+        kind = MARK_CUT;
+      } else if (kind !== MARK_CUT && kind !== MARK_CLOSE && open.length === 1 && open[0].array) {
+        this.inItem = true;
+        continue;
+      }
       if (kind === MARK_CUT) {
         cut = at;
         if (at - cursor < MEMBERS_BATCH) continue;
@@ -549,6 +569,17 @@ class StreamData {
     this.cut = cut < 0 ? -1 : cut - cursor;
   }
 
+  // The UTF-16 offset in `chunk` of its byte offset `bytes` (a character boundary, at or after
+  // the last mark's).
+  unitsTo(chunk, bytes) {
+    if (bytes > this.markBytes) {
+      const rest = this.markUnits === 0 ? chunk : chunk.substring(this.markUnits);
+      this.markUnits += unitsIn(rest, bytes - this.markBytes);
+      this.markBytes = bytes;
+    }
+    return this.markUnits;
+  }
+
   // The data of a valid text: built, or for a scalar root (no marks), the whole text's.
   value() {
     return this.done ? this.data : JSON.parse(this.pending);
@@ -570,11 +601,11 @@ function marksArea() {
   return marks;
 }
 
-// UTF-16 units in the first `bytes` bytes of `chunk`'s UTF-8 (a character boundary).
+// UTF-16 units in the first `bytes` bytes of `text`'s UTF-8 (a character boundary).
 let unitsBuffer = new Uint8Array(256);
-function unitsIn(chunk, bytes) {
+function unitsIn(text, bytes) {
   if (unitsBuffer.length < bytes) unitsBuffer = new Uint8Array(Math.max(bytes, 2 * unitsBuffer.length));
-  return encoder.encodeInto(chunk, unitsBuffer.subarray(0, bytes)).read;
+  return encoder.encodeInto(text, unitsBuffer.subarray(0, bytes)).read;
 }
 
 // Members that closed (`text`: from after the last one, or the container's bracket, to the end

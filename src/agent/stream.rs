@@ -167,8 +167,8 @@ impl Changes {
 
 /// Where the values of the top levels begin and end in the text (byte offsets from the attempt's
 /// start), for a caller that builds the data from the text as it arrives (pkg/src/api.js): the
-/// root and its containers are built there, every other value is parsed from its text as soon as
-/// it closes, so that after the last byte only what it closed is left to parse.
+/// root and the containers in it can be built there from their members, every other value parsed
+/// from its text once it closes, so that after the last byte little is left to parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
     /// A container at a depth below `MARKED_DEPTH` begins (`at`: its bracket).

@@ -127,6 +127,11 @@ test('a byte chunk, and many containers in one push: the data is still the text\
   const wide = `[${Array.from({ length: 2000 }, (_, i) => `{"i": ${i}}`).join(',')}]`;
   same(wide, [wide.length]);
   same(wide, [5000]);
+  // The same with characters outside ASCII in every item, split inside surrogate pairs too.
+  const wider = `[${Array.from({ length: 2000 }, (_, i) => `{"é${i}": "😀", "n": [${i}]}`).join(',')}]`;
+  same(wider, [wider.length]);
+  same(wider, [4999]);
+  same(wider, [7]);
 });
 
 test('an ended stream throws an error typed by its kind, with the final state', () => {
