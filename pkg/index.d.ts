@@ -319,20 +319,29 @@ export interface StreamEnd {
 }
 
 /**
+ * What `push`, `finish` and `consume` of an `OutputStream` throw once the stream has ended (its
+ * final outcome was given): an `Error` typed by its `kind`, with that outcome's `state`.
+ */
+export interface StreamEndedError extends Error {
+  readonly kind: 'stream_ended';
+  readonly state: 'soft-complete' | 'hard-complete' | 'refused';
+}
+
+/**
  * Validates an output as it streams in; after a `retry` outcome the next push starts the next
  * attempt. The final outcome (valid, `hard-complete` or `refused`) ends the stream: `push` and
- * `finish` then throw an `Error` (create a new stream with `contract.stream()`).
+ * `finish` then throw a `StreamEndedError` (create a new stream with `contract.stream()`).
  */
 export declare class OutputStream {
   private constructor();
-  /** Text or UTF-8 bytes, split anywhere (a text chunk may end inside a surrogate pair). Throws once the stream has ended. */
+  /** Text or UTF-8 bytes, split anywhere (a text chunk may end inside a surrogate pair). Throws a `StreamEndedError` once the stream has ended. */
   push(chunk: string | Uint8Array): StreamStatus;
   partial(): unknown;
   /** Changes since the last call (the first call: the whole partial value at `$`). */
   changes(): Array<{ path: string; value?: JsonValue; append?: string }>;
   /** With `extract`: what was skipped before and after the JSON value (UTF-8 byte offsets, end exclusive). */
   skipped(): Array<{ start: number; end: number; place: 'before' | 'after' }>;
-  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws). An unknown key or stop reason in `end` is an `OptionError`. */
+  /** Ends the attempt: the outcome, which for anything but a `retry` ends the stream (a second `finish` throws a `StreamEndedError`). An unknown key or stop reason in `end` is an `OptionError`. */
   finish<T = unknown>(end?: StreamEnd): StreamOutcome<T>;
   /** Chunks in, a status per chunk out. */
   transform(): TransformStream<string | Uint8Array, StreamStatus>;

@@ -457,7 +457,7 @@ export class Contract extends Owned {
     checkOptions('contract.stream', options);
     const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
-    // changes it (see OutputStream#text).
+    // changes it (see OutputStream#plain).
     return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent);
   }
 
@@ -466,6 +466,187 @@ export class Contract extends Owned {
     return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false);
   }
 
+}
+
+// The marks' layout (src/bindings/boundary.rs), as the constants above.
+import { MARKS_MORE, MARK_ARRAY, MARK_CLOSE, MARK_CUT } from '../wasm/output_contract.js';
+
+// The data of a streamed text, built while it arrives, so that the end of a stream does not
+// parse the whole text again: the module marks where the values of the top two levels begin and
+// end (Mark in src/agent/stream.rs, written into the marks area at each push); the root and the
+// containers among its members are built here (the items of a root array are not: see inItem),
+// and everything below them is parsed with JSON.parse from its text, a batch at a time (see
+// MEMBERS_BATCH). Adding members the way JSON.parse defines them
+// (see `define`), the data is the JSON.parse of the whole text: the same values, keys in the
+// same order.
+class StreamData {
+  // The text from UTF-16 offset `base` on, not parsed yet; the text's length in UTF-16 units and
+  // in UTF-8 bytes (the marks' unit).
+  pending = '';
+  base = 0;
+  chars = 0;
+  bytes = 0;
+  // Where in `pending` the members of the innermost open container that are complete but not
+  // parsed yet end (-1: none).
+  cut = -1;
+  // The open containers being built, the innermost last: { value, array, key } (`value` stays
+  // undefined until members come: the first parsed batch becomes the container itself).
+  open = [];
+  // Inside a container item of a root array: such items are parsed whole, in batches, as the
+  // root's other members are (records, many and small: built from their members, each would cost
+  // calls of its own).
+  inItem = false;
+  // The root value once it closed.
+  done = false;
+  data = undefined;
+  // In the chunk being read, the last mark's offset in bytes and in UTF-16 units (marks come in
+  // text order: each is found from the last one, so a long chunk is encoded once).
+  markBytes = 0;
+  markUnits = 0;
+
+  // After the push of `chunk` (`written` UTF-8 bytes); `marked`: the push wrote marks.
+  take(handle, chunk, written, marked) {
+    const charStart = this.chars;
+    const byteStart = this.bytes;
+    this.pending += chunk;
+    this.chars += chunk.length;
+    this.bytes += written;
+    if (!marked) return;
+    this.markBytes = 0;
+    this.markUnits = 0;
+    for (;;) {
+      const { index, words } = marksArea();
+      const count = words[index];
+      this.read(words, index, count & ~MARKS_MORE, chunk, written === chunk.length, charStart, byteStart);
+      if ((count & MARKS_MORE) === 0) return;
+      // More than the area holds (one long chunk): the next ones.
+      handle.moreMarks();
+    }
+  }
+
+  // `count` marks from the area, all of them in `chunk` (which starts at UTF-16 offset
+  // `charStart`, byte `byteStart`).
+  read(words, index, count, chunk, ascii, charStart, byteStart) {
+    const text = this.pending;
+    const base = this.base;
+    const open = this.open;
+    // Offsets in `text`: where its unparsed members start, and where the complete ones end.
+    let cursor = 0;
+    let cut = this.cut;
+    for (let i = index + 1, end = index + 1 + 2 * count; i < end; i += 2) {
+      let kind = words[i];
+      // The mark's offset in UTF-16 units into `text`.
+      const bytesIn = words[i + 1] - byteStart;
+      const at = charStart - base + (ascii ? bytesIn : this.unitsTo(chunk, bytesIn));
+      if (this.inItem) {
+        if (kind !== MARK_CLOSE) continue;
+        // The item closed: one more member of the root array.
+        this.inItem = false;
+        kind = MARK_CUT;
+      } else if (kind !== MARK_CUT && kind !== MARK_CLOSE && open.length === 1 && open[0].array) {
+        this.inItem = true;
+        continue;
+      }
+      if (kind === MARK_CUT) {
+        cut = at;
+        if (at - cursor < MEMBERS_BATCH) continue;
+      }
+      if (cut > cursor) {
+        addMembers(open.at(-1), text.slice(cursor, cut));
+        cursor = cut;
+      }
+      cut = -1;
+      if (kind === MARK_CLOSE) {
+        const frame = open.pop();
+        const value = frame.value ?? (frame.array ? [] : {});
+        const parent = open.at(-1);
+        if (parent === undefined) {
+          this.done = true;
+          this.data = value;
+        } else if (parent.array) (parent.value ??= []).push(value);
+        else define((parent.value ??= {}), frame.key, value);
+        cursor = at;
+      } else if (kind !== MARK_CUT) {
+        const parent = open.at(-1);
+        open.push({ value: undefined, array: kind === MARK_ARRAY, key: parent !== undefined && !parent.array ? keyBefore(text.slice(cursor, at)) : undefined });
+        cursor = at + 1;
+      }
+    }
+    if (cursor > 0) {
+      this.pending = text.slice(cursor);
+      this.base = base + cursor;
+    }
+    this.cut = cut < 0 ? -1 : cut - cursor;
+  }
+
+  // The UTF-16 offset in `chunk` of its byte offset `bytes` (a character boundary, at or after
+  // the last mark's).
+  unitsTo(chunk, bytes) {
+    if (bytes > this.markBytes) {
+      const rest = this.markUnits === 0 ? chunk : chunk.substring(this.markUnits);
+      this.markUnits += unitsIn(rest, bytes - this.markBytes);
+      this.markBytes = bytes;
+    }
+    return this.markUnits;
+  }
+
+  // The data of a valid text: built, or for a scalar root (no marks), the whole text's.
+  value() {
+    return this.done ? this.data : JSON.parse(this.pending);
+  }
+}
+
+// Members are parsed once their text reaches this many UTF-16 units (or their container closes,
+// or a container among them begins): each JSON.parse call costs about what parsing 150 more
+// characters does, and what is left at the end of the stream is parsed then.
+const MEMBERS_BATCH = 1024;
+
+// The marks area (marksArea in src/bindings/wasm.rs) as 32-bit words: a view of the memory and
+// the area's index in it, kept as the chunk area's view is (see toChunkArea).
+let marks = { generation: -1, index: 0, words: new Uint32Array(0) };
+function marksArea() {
+  if (marks.generation !== instanceGeneration() || marks.words.byteLength === 0) {
+    marks = { generation: instanceGeneration(), index: wasm.marksArea() >>> 2, words: new Uint32Array(glue.wasmMemory().buffer) };
+  }
+  return marks;
+}
+
+// UTF-16 units in the first `bytes` bytes of `text`'s UTF-8 (a character boundary).
+let unitsBuffer = new Uint8Array(256);
+function unitsIn(text, bytes) {
+  if (unitsBuffer.length < bytes) unitsBuffer = new Uint8Array(Math.max(bytes, 2 * unitsBuffer.length));
+  return encoder.encodeInto(text, unitsBuffer.subarray(0, bytes)).read;
+}
+
+// Members that closed (`text`: from after the last one, or the container's bracket, to the end
+// of the last), parsed together and added to `frame`'s container.
+function addMembers(frame, text) {
+  // What follows the last member added: whitespace and its comma.
+  let from = 0;
+  while (text.charCodeAt(from) <= 32) from++;
+  if (text.charCodeAt(from) === 44) from++;
+  const members = text.slice(from);
+  if (frame.array) {
+    const items = JSON.parse(`[${members}]`);
+    if (frame.value === undefined) frame.value = items;
+    else for (let i = 0; i < items.length; i++) frame.value.push(items[i]);
+  } else {
+    const object = JSON.parse(`{${members}}`);
+    if (frame.value === undefined) frame.value = object;
+    else for (const key of Object.keys(object)) define(frame.value, key, object[key]);
+  }
+}
+
+// `"name": ` before a container that begins (after a comma and whitespace): the name.
+function keyBefore(text) {
+  return JSON.parse(text.slice(text.indexOf('"'), text.lastIndexOf(':')));
+}
+
+// A member added as JSON.parse adds it (CreateDataProperty): `__proto__` and the names of
+// Object.prototype become own properties, whatever the prototype holds (frozen or with setters).
+function define(object, key, value) {
+  if (key in object) Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
 }
 
 // The status a push returns comes packed in one number (src/bindings/wasm.rs, packed_status); a
@@ -487,9 +668,19 @@ function statusOf(packed, handle, last) {
     attempt: attempt === STATUS_ATTEMPT_MAX ? handle.attempt : attempt,
     bytes: bytes === STATUS_BYTES_MAX ? handle.bytes : bytes,
     complete: (low & STATUS_COMPLETE) !== 0,
-    earlyViolations: last.early.slice(),
+    earlyViolations: last.early.length === 0 ? [] : last.early.slice(),
     aborted: (low & STATUS_ABORTED) !== 0,
   };
+}
+
+// What push and finish throw once the stream has ended: typed by its `kind` (as FreedError is),
+// with the final outcome's `state`. (The module's own check, not_ended in src/bindings/wasm.rs,
+// is never reached from here: the stream knows it ended before calling.)
+function endedError(state) {
+  const error = new Error(`the stream has ended (${state}): create a new one with contract.stream()`);
+  error.kind = 'stream_ended';
+  error.state = state;
+  return error;
 }
 
 /**
@@ -500,17 +691,18 @@ export class OutputStream extends Owned {
   constructor(handle, plain = false) {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
     this.#plain = plain;
-    this.#text = plain ? '' : null;
+    this.#data = plain ? new StreamData() : null;
+    if (plain) handle.trackMarks();
   }
 
   // The early violations as last read, and their revision (see statusOf).
   #last = { revision: 0, early: [] };
-  // The attempt's text while every chunk is a string and its JSON.parse is the data (`#plain`):
-  // a valid outcome's data is then parsed here, where the module would serialize its value for
-  // this side to decode and parse again (most of a long output's finish). Concatenation keeps a
-  // rope, flattened once by JSON.parse.
+  // Whether the data of a valid outcome is the JSON.parse of the attempt's text (`#plain`). While
+  // every chunk is a string, it is built here as the text arrives (`#data`, a StreamData; null
+  // otherwise): the module would serialize its value for this side to decode and parse again,
+  // and parsing the whole text after the last chunk was most of a long output's finish.
   #plain;
-  #text;
+  #data;
   // A high surrogate that ended the last string chunk, held until the next chunk brings its low
   // half: encoded alone, each half of a pair would reach the module as U+FFFD, and a valid
   // output could fail (`maxLength`, `pattern`, `enum`) and be retried.
@@ -520,7 +712,7 @@ export class OutputStream extends Owned {
   #ended = null;
 
   #assertOpen() {
-    if (this.#ended !== null) throw new Error(`the stream has ended (${this.#ended}): create a new one with contract.stream()`);
+    if (this.#ended !== null) throw endedError(this.#ended);
   }
 
   // Called with each outcome: whether it is the final one.
@@ -532,6 +724,12 @@ export class OutputStream extends Owned {
   push(chunk) {
     this.#assertOpen();
     const handle = handleOf(this);
+    return statusOf(this.#append(handle, chunk), handle, this.#last);
+  }
+
+  // `push` of an open stream, without the status (consume): the packed one. The early
+  // violations' revision stays as `#last` saw it, so a later status reads them if they moved.
+  #append(handle, chunk) {
     let packed;
     if (typeof chunk === 'string') {
       if (this.#high !== '') {
@@ -543,21 +741,36 @@ export class OutputStream extends Owned {
         this.#high = chunk.slice(-1);
         chunk = chunk.slice(0, -1);
       }
-      packed = chunk.length < SHORT_CHUNK ? handle.pushChunk(toChunkArea(chunk)) : handle.pushInput(toInput(chunk));
-      if (this.#text !== null) this.#text += chunk;
+      packed = this.#send(handle, chunk);
     } else if (chunk instanceof Uint8Array) {
       this.#flushHigh();
       packed = handle.pushBytes(chunk);
-      this.#text = null;
+      this.#data = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
-    return statusOf(packed, handle, this.#last);
+    return packed;
+  }
+
+  // Pushes a string chunk; its marks go to the data being built.
+  #send(handle, chunk) {
+    const data = this.#data;
+    const written = chunk.length < SHORT_CHUNK ? toChunkArea(chunk) : toInput(chunk);
+    const packed = chunk.length < SHORT_CHUNK ? handle.pushChunk(written, data !== null) : handle.pushInput(written, data !== null);
+    // A push that wrote marks says so by its sign (marks_out in src/bindings/wasm.rs).
+    if (data !== null) {
+      try {
+        data.take(handle, chunk, written, packed < 0);
+      } catch {
+        // Never expected (the module marks only values it read whole): the module's data then.
+        this.#data = null;
+      }
+    }
+    return packed < 0 ? -1 - packed : packed;
   }
 
   // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD).
   #flushHigh() {
     if (this.#high === '') return;
-    handleOf(this).pushChunk(toChunkArea(this.#high));
-    if (this.#text !== null) this.#text += this.#high;
+    this.#send(handleOf(this), this.#high);
     this.#high = '';
   }
 
@@ -588,16 +801,20 @@ export class OutputStream extends Owned {
     const refusal = end?.refusal ?? undefined;
     this.#flushHigh();
     this.#last.early = [];
-    const text = this.#text;
+    const data = this.#data;
     const handle = handleOf(this);
-    const outcome = JSON.parse(handle.finish(stopReason, refusal, text === null));
+    const outcome = JSON.parse(handle.finish(stopReason, refusal, data === null));
     this.#settle(handle, outcome);
-    // A retry starts the next attempt's text; past a final outcome the module answers alone.
-    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    this.#nextAttempt(outcome);
     if (outcome.state === 'soft-complete' && outcome.valid && !('data' in outcome)) {
-      return { state: outcome.state, valid: true, data: JSON.parse(text), attempt: outcome.attempt };
+      return { state: outcome.state, valid: true, data: data.value(), attempt: outcome.attempt };
     }
     return outcome;
+  }
+
+  // A retry starts the next attempt's data; past a final outcome the module answers alone.
+  #nextAttempt(outcome) {
+    this.#data = this.#plain && outcome.retry === true ? new StreamData() : null;
   }
 
   // An attempt whose whole text the caller holds (`streamed`: pushed here as it arrived); the
@@ -613,7 +830,7 @@ export class OutputStream extends Owned {
     const handle = handleOf(this);
     const outcome = JSON.parse(handle.finishText(stopReason, refusal, toInput(text), streamed, repair));
     this.#settle(handle, outcome);
-    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    this.#nextAttempt(outcome);
     return outcome;
   }
 
@@ -625,7 +842,7 @@ export class OutputStream extends Owned {
     const handle = handleOf(this);
     const outcome = JSON.parse(handle.finishFailed(JSON.stringify(violations), raw));
     this.#settle(handle, outcome);
-    this.#text = this.#plain && outcome.retry === true ? '' : null;
+    this.#nextAttempt(outcome);
     return outcome;
   }
 
@@ -645,7 +862,10 @@ export class OutputStream extends Owned {
 
   /** Consumes an async iterable of chunks (text deltas or bytes), then finishes the attempt. */
   async consume(chunks, end) {
-    for await (const chunk of chunks) this.push(chunk);
+    for await (const chunk of chunks) {
+      this.#assertOpen();
+      this.#append(handleOf(this), chunk);
+    }
     return this.finish(end);
   }
 }

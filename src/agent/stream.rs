@@ -165,15 +165,70 @@ impl Changes {
     }
 }
 
-/// The checker and the change list, both watching the parser.
+/// Where the values of the top levels begin and end in the text (byte offsets from the attempt's
+/// start), for a caller that builds the data from the text as it arrives (pkg/src/api.js): the
+/// root and the containers in it can be built there from their members, every other value parsed
+/// from its text once it closes, so that after the last byte little is left to parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A container at a depth below `MARKED_DEPTH` begins (`at`: its bracket).
+    Open { array: bool, at: usize },
+    /// That container ends (`at`: after its bracket).
+    Close(usize),
+    /// The members of the innermost open marked container are complete up to `at` (after the
+    /// last one's last byte): the values below `MARKED_DEPTH`, and the scalars above it.
+    Cut(usize),
+}
+
+/// The depth of the values a `Cut` ends: the root's containers are built from their members,
+/// anything deeper is parsed whole.
+pub const MARKED_DEPTH: usize = 2;
+
+/// The marks since they were last taken, once a caller asked for them.
+#[derive(Default)]
+struct Marks {
+    enabled: bool,
+    list: Vec<Mark>,
+}
+
+impl Marks {
+    fn record(&mut self, event: &Event<'_>, depth: usize, at: usize) {
+        match event {
+            Event::Begin(kind @ (Kind::Object | Kind::Array)) if depth < MARKED_DEPTH => {
+                // The position is after the value's first byte.
+                self.list.push(Mark::Open { array: *kind == Kind::Array, at: at.saturating_sub(1) });
+            }
+            Event::End(value) if depth <= MARKED_DEPTH => {
+                if matches!(value, Value::Object(_) | Value::Array(_)) && depth < MARKED_DEPTH {
+                    self.list.push(Mark::Close(at));
+                } else if depth > 0 {
+                    // A number ends at the byte after it, which the position includes.
+                    let end = if value.is_number() { at.saturating_sub(1) } else { at };
+                    // Members that close one after the other are taken together.
+                    match self.list.last_mut() {
+                        Some(Mark::Cut(last)) => *last = end,
+                        _ => self.list.push(Mark::Cut(end)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The checker, the change list and the marks, all watching the parser.
 struct Watchers<'a> {
     checker: &'a mut Checker,
     changes: &'a mut Changes,
+    marks: &'a mut Marks,
 }
 
 impl Observer for Watchers<'_> {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
         self.changes.record(&event, path);
+        if self.marks.enabled {
+            self.marks.record(&event, path.len(), at.offset);
+        }
         self.checker.event(event, path, at);
     }
 }
@@ -195,6 +250,7 @@ pub struct OutputStream {
     /// Set once the stream reached hard-complete, valid or refused.
     done: bool,
     changes: Changes,
+    marks: Marks,
     /// The early violations' revisions of the attempts before this one (see `early_revision`).
     revisions_before: usize,
     /// The retry prompt's templates (`None`: the default texts).
@@ -215,6 +271,7 @@ impl OutputStream {
             done: false,
             revisions_before: 0,
             changes: Changes::default(),
+            marks: Marks::default(),
             templates: None,
         }
     }
@@ -240,6 +297,22 @@ impl OutputStream {
         self.aborted = false;
         self.changes.pending.clear();
         self.changes.carry.clear();
+        self.marks.list.clear();
+    }
+
+    /// From now on, pushes record where the top levels' values begin and end (see `Mark`).
+    pub fn track_marks(&mut self) {
+        self.marks.enabled = true;
+    }
+
+    /// The marks recorded and not yet taken, in text order.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks.list
+    }
+
+    /// Forgets the first `n` marks (taken by the caller).
+    pub fn take_marks(&mut self, n: usize) {
+        self.marks.list.drain(..n.min(self.marks.list.len()));
     }
 
     /// The changes to the partial value since the last call. The first call returns the whole
@@ -271,7 +344,7 @@ impl OutputStream {
         if !self.aborted && !self.done {
             let keep = self.contract.raw_output_limit().saturating_sub(self.raw.len());
             self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
-            let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes };
+            let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks };
             self.parser.push(chunk, &mut watchers);
             // The attempt ends at the chunk where the first early violation appears.
             self.aborted = self.options.abort_on_early_violation && !self.checker.violations().is_empty();
@@ -400,7 +473,7 @@ impl OutputStream {
 
     /// The attempt's value, or its canonical error, as the stream read it.
     fn streamed_verdict(&mut self, reason: StopReason, with_data: bool) -> Result<Value, OutputValidationError> {
-        self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes });
+        self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
         let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
             (true, Status::Complete, Some(value)) => Some(strip_absent_nulls(&self.contract.json_schema(), value)),
@@ -413,8 +486,9 @@ impl OutputStream {
         } else {
             match self.parser.status() {
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
-                    // Every closed value was judged as it closed and the root's children decide it.
-                    Some(value) if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() && output::value_depth(value, self.contract.limits().max_depth) <= self.contract.limits().max_depth => Vec::new(),
+                    // Every closed value was judged as it closed and the root's children decide it
+                    // (its depth too: the parser stops at the depth limit, `Status::Limit`).
+                    Some(_) if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
                     // Post-merge: whatever arrived in parts is validated again as one value.
                     Some(value) => {
                         let mut violations = self.contract.violations(value);
@@ -582,6 +656,65 @@ mod tests {
         let big = format!("{{\"a\": 1, \"b\": \"{}\"}}", "x".repeat(100));
         let outcome = stream(3).finish_text(StopReason::Stop, None, &big, false, false);
         assert!(matches!(&outcome, StreamOutcome::Failed { attempts: 1, error, .. } if !error.retryable), "{outcome:?}");
+    }
+
+    /// Each mark with what it marks in the text; the members of cuts that follow one another
+    /// (one cut, or several over several pushes) taken together.
+    fn marked(text: &str, chunk: usize) -> Vec<String> {
+        let mut s = OutputStream::new(&Contract::compile(&json!({}), &Options::default()).unwrap(), StreamOptions::default());
+        s.track_marks();
+        let mut marks = Vec::new();
+        for piece in text.as_bytes().chunks(chunk) {
+            s.push_quiet(piece);
+            marks.extend_from_slice(s.marks());
+            s.take_marks(usize::MAX);
+        }
+        let (mut out, mut last, mut cut) = (Vec::new(), 0, String::new());
+        for mark in marks {
+            if let Mark::Cut(at) = mark {
+                cut.push_str(&text[last..at]);
+                last = at;
+                continue;
+            }
+            if !cut.is_empty() {
+                out.push(format!("cut {}", std::mem::take(&mut cut).trim()));
+            }
+            out.push(match mark {
+                Mark::Open { array, at } => {
+                    last = at + 1;
+                    format!("open {} {}", if array { "array" } else { "object" }, &text[at..=at])
+                }
+                Mark::Close(at) => {
+                    last = at;
+                    format!("close {}", &text[at - 1..at])
+                }
+                Mark::Cut(_) => unreachable!(),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn marks_cut_the_text_at_the_top_levels_values() {
+        let text = r#" {"a": 1, "b": [10, {"x": [1]}, -2.5e3], "c": {"d": "é}", "e": null} , "f": true}"#;
+        let expected = [
+            "open object {",
+            "cut \"a\": 1",
+            "open array [",
+            "cut 10, {\"x\": [1]}, -2.5e3",
+            "close ]",
+            "open object {",
+            "cut \"d\": \"é}\", \"e\": null",
+            "close }",
+            "cut , \"f\": true",
+            "close }",
+        ];
+        for chunk in [1, 2, 3, 7, 100] {
+            assert_eq!(marked(text, chunk), expected, "chunks of {chunk}");
+        }
+        // Below the top levels nothing is marked; a scalar root has no marks.
+        assert_eq!(marked("[[[1]], 2]", 3), ["open array [", "open array [", "cut [1]", "close ]", "cut , 2", "close ]"]);
+        assert!(marked(r#""text""#, 2).is_empty());
     }
 
     #[test]

@@ -11,6 +11,16 @@ pub(super) const INPUT_KEPT: usize = 1 << 20;
 /// pkg/src/api.js.
 pub(super) const SHORT_CHUNK: usize = 64;
 
+/// Marks the marks area holds (see `marks_area` in src/bindings/wasm.rs); a push that made more
+/// sets `MARKS_MORE` in their count.
+pub(super) const MARKS_ROOM: usize = 256;
+pub(super) const MARKS_MORE: u32 = 1 << 31;
+// A mark's kind in the area (crate::agent::stream::Mark).
+pub(super) const MARK_OBJECT: u32 = 0;
+pub(super) const MARK_ARRAY: u32 = 1;
+pub(super) const MARK_CLOSE: u32 = 2;
+pub(super) const MARK_CUT: u32 = 3;
+
 // The stream status that every push returns: one f64 (exact up to 2^53), so that a chunk costs
 // one call and no serialization. Flags, the attempt and the early violations' revision below
 // 2^26, the bytes times 2^26 above; the attempt or the bytes at their maximum mean "read the
@@ -50,6 +60,12 @@ pub fn boundary_constants() -> String {
         "STATUS_IN_FLIGHT": crate::agent::stream::IN_FLIGHT,
         "INPUT_KEPT": INPUT_KEPT,
         "SHORT_CHUNK": SHORT_CHUNK,
+        "MARKS_ROOM": MARKS_ROOM,
+        "MARKS_MORE": MARKS_MORE,
+        "MARK_OBJECT": MARK_OBJECT,
+        "MARK_ARRAY": MARK_ARRAY,
+        "MARK_CLOSE": MARK_CLOSE,
+        "MARK_CUT": MARK_CUT,
         "PANIC_PREFIX": super::runtime::PANIC_PREFIX,
         "VIOLATION_SEPARATOR": crate::report::violation::LINE_SEPARATOR,
         "SUBMIT_TOOL": crate::agent::tool::DEFAULT_NAME,

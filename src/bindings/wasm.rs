@@ -14,7 +14,7 @@ use crate::validator::draft::Draft;
 use crate::schema::error::SchemaError;
 use crate::check::output::OutputLimits;
 use crate::report::canonical::{self, OutputValidationError};
-use crate::agent::stream::{OutputStream, StopReason, StreamOptions, StreamOutcome};
+use crate::agent::stream::{Mark, OutputStream, StopReason, StreamOptions, StreamOutcome};
 use crate::agent::provider::{EventDecoder, Provider, ProviderOptions, ProviderStream};
 use crate::report::violation::Violation;
 use super::options::{json_arg, schema_error, to_options, FORMAT_CALLBACKS};
@@ -394,6 +394,46 @@ pub fn chunk_area() -> usize {
     CHUNK.with(|cell| cell.as_ptr() as usize)
 }
 
+thread_local! {
+    /// Where a push of a stream that tracks marks writes them for JS to read: their count, then
+    /// a kind and a byte offset each (`MARK_` constants).
+    static MARKS: [std::cell::Cell<u32>; 1 + 2 * MARKS_ROOM] = const { [const { std::cell::Cell::new(0) }; 1 + 2 * MARKS_ROOM] };
+}
+
+/// The address in linear memory of the marks area (it never moves). JS reads the marks of a push
+/// there, without a call per push.
+#[wasm_bindgen(js_name = marksArea)]
+pub fn marks_area() -> usize {
+    MARKS.with(|area| area.as_ptr() as usize)
+}
+
+/// Writes the stream's first marks into the marks area (as many as it holds) and forgets them;
+/// the count word says whether more remain (`MARKS_MORE`: JS asks for them with `moreMarks`).
+fn write_marks(stream: &mut OutputStream) {
+    let marks = stream.marks();
+    let n = marks.len().min(MARKS_ROOM);
+    MARKS.with(|area| {
+        for (i, mark) in marks.iter().take(n).enumerate() {
+            let (kind, at) = match *mark {
+                Mark::Open { array: false, at } => (MARK_OBJECT, at),
+                Mark::Open { array: true, at } => (MARK_ARRAY, at),
+                Mark::Close(at) => (MARK_CLOSE, at),
+                Mark::Cut(at) => (MARK_CUT, at),
+            };
+            if let (Some(k), Some(offset)) = (area.get(1 + 2 * i), area.get(2 + 2 * i)) {
+                k.set(kind);
+                // Offsets stay below the output size limit, which a u32 holds.
+                offset.set(u32::try_from(at).unwrap_or(u32::MAX));
+            }
+        }
+        if let Some(count) = area.first() {
+            // n ≤ MARKS_ROOM, far below the flag's bit.
+            count.set(n as u32 | if marks.len() > n { MARKS_MORE } else { 0 });
+        }
+    });
+    stream.take_marks(n);
+}
+
 /// `f` of the first `len` bytes of the input area. The area is taken out while `f` runs, so
 /// nothing `f` does can move it.
 fn with_input_bytes<R>(len: usize, f: impl FnOnce(&[u8]) -> R) -> R {
@@ -432,23 +472,51 @@ impl WasmStream {
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, chunk: &[u8]) -> f64 {
         self.stream.push_quiet(chunk);
-        self.packed_status()
+        self.marks_out(false)
     }
 
-    /// `pushBytes` of the first `len` bytes of the input area (a string chunk, see `input_area`).
+    /// The status after a push, its marks (if any are tracked) written out or dropped: negative
+    /// (`-1 - status`) when the push wrote marks, so that JS reads the area only then.
+    fn marks_out(&mut self, write: bool) -> f64 {
+        if self.stream.marks().is_empty() {
+            return self.packed_status();
+        }
+        if !write {
+            self.stream.take_marks(usize::MAX);
+            return self.packed_status();
+        }
+        write_marks(&mut self.stream);
+        -1.0 - self.packed_status()
+    }
+
+    /// The next marks of the last push, into the marks area (see `write_marks`).
+    #[wasm_bindgen(js_name = moreMarks)]
+    pub fn more_marks(&mut self) {
+        write_marks(&mut self.stream);
+    }
+
+    /// `pushBytes` of the first `len` bytes of the input area (a string chunk, see `input_area`);
+    /// with `marks`, the push's marks go to the marks area.
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> f64 {
+    pub fn push_input(&mut self, len: usize, marks: bool) -> f64 {
         with_input_bytes(len, |chunk| self.stream.push_quiet(chunk));
-        self.packed_status()
+        self.marks_out(marks)
     }
 
-    /// `pushBytes` of the first `len` bytes of the chunk area (a short string chunk, see
+    /// `pushInput` of the first `len` bytes of the chunk area (a short string chunk, see
     /// `chunk_area`).
     #[wasm_bindgen(js_name = pushChunk)]
-    pub fn push_chunk(&mut self, len: usize) -> f64 {
+    pub fn push_chunk(&mut self, len: usize, marks: bool) -> f64 {
         let area = CHUNK.with(std::cell::Cell::get);
         self.stream.push_quiet(area.get(..len).unwrap_or_default());
-        self.packed_status()
+        self.marks_out(marks)
+    }
+
+    /// From now on, pushes record where the values of the top levels begin and end (JS builds the
+    /// data from the text as it arrives: `Mark`).
+    #[wasm_bindgen(js_name = trackMarks)]
+    pub fn track_marks(&mut self) {
+        self.stream.track_marks();
     }
 
     #[wasm_bindgen(getter)]
@@ -516,9 +584,10 @@ impl WasmStream {
         self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
         Ok(match self.stream.finish_with(reason, refusal.as_deref(), with_data) {
-            // JS holds the text, whose JSON.parse is the data: serializing the value here, then
-            // decoding and parsing it there took most of a long output's finish.
-            StreamOutcome::Valid { attempt, .. } if !with_data => serde_json::json!({"state": "soft-complete", "valid": true, "attempt": attempt}).to_string(),
+            // JS builds the data from the text (StreamData in pkg/src/api.js): serializing the
+            // value here, then decoding and parsing it there took most of a long output's finish.
+            // Written directly: a `json!` map costs its allocations at the end of every stream.
+            StreamOutcome::Valid { attempt, .. } if !with_data => format!("{{\"state\":\"soft-complete\",\"valid\":true,\"attempt\":{attempt}}}"),
             outcome => serde_json::to_string(&outcome).unwrap_or_default(),
         })
     }

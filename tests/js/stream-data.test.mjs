@@ -1,0 +1,144 @@
+// A stream's data is its text's JSON.parse, however the text arrived: the stream builds it while
+// the chunks come (the top levels' containers built, closed values parsed from their own text),
+// and the result must be the same values with the same keys in the same order, `__proto__` and
+// Object.prototype's names as own properties, numbers as JSON.parse reads them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Contract, ready } from 'output-contract';
+
+await ready;
+const any = Contract.compile({});
+
+// Every key in order, recursively, and the prototypes: what deepStrictEqual does not compare.
+function shape(value) {
+  if (Array.isArray(value)) return value.map(shape);
+  if (value !== null && typeof value === 'object') {
+    assert.equal(Object.getPrototypeOf(value), Object.prototype);
+    return Object.keys(value).map((k) => [k, shape(value[k])]);
+  }
+  return Object.is(value, -0) ? '-0' : value;
+}
+
+function streamed(text, sizes, contract = any) {
+  const s = contract.stream();
+  let i = 0;
+  for (let n = 0; i < text.length; n++) {
+    const size = sizes[n % sizes.length];
+    s.push(text.slice(i, i + size));
+    i += size;
+  }
+  const out = s.finish();
+  s.free();
+  return out;
+}
+
+function same(text, sizes, contract) {
+  const out = streamed(text, sizes, contract);
+  assert.equal(out.valid, true, `${text.slice(0, 80)} in chunks of ${sizes}`);
+  const expected = JSON.parse(text);
+  assert.deepStrictEqual(out.data, expected);
+  assert.deepStrictEqual(shape(out.data), shape(expected), `${text.slice(0, 80)} in chunks of ${sizes}`);
+}
+
+const SIZES = [[1], [2], [3], [5], [7, 1, 13], [20], [64], [1000], [100000]];
+
+test('the data of texts with every kind of member, in every split', () => {
+  const texts = [
+    '{}',
+    '[]',
+    ' { } ',
+    '[1, -0, 2.50, 1e21, -1.5E-7, 12345678901234567890123, 0.1]',
+    '{"a": 1, "b": [true, false, null, {"c": []}], "d": {"e": {"f": "g"}, "h": -0}, "i": "j"}',
+    '{"__proto__": {"polluted": 1}, "a": {"__proto__": [1], "constructor": 2, "toString": "x", "hasOwnProperty": null}}',
+    '{"b": 1, "2": 2, "a": {"1": "x", "z": 0, "0": "y"}, "1": [], "10": {}, "c": 3}',
+    '{"k\\"ey": {"\\u0041\\\\": [1]}, "é😀": {"\\ud83d\\ude00": "\\u00e9"}, "": {"": ""}, "tab\\t": ["\\n"]}',
+    '["é😀x", {"ÿ": "ü"}, ["😀😀😀"], "\\"", {"a": "}]{[,:\\""}]',
+    '\n\n  [\n    {\n      "a": 1\n    },\n    [\n      2\n    ]\n  ]\n',
+    '"a string root"',
+    '42',
+    'null',
+    '[[[[[[1]]]]], {"a": {"b": {"c": {"d": [1, 2, {"e": 3}]}}}}]',
+  ];
+  for (const text of texts) for (const sizes of SIZES) same(text, sizes);
+});
+
+// A deterministic generator of JSON texts: keys that repeat across objects, numbers of every
+// form, strings with escapes and characters outside the BMP, nesting a few levels deep.
+function generator(seed) {
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const pick = (xs) => xs[Math.floor(next() * xs.length)];
+  const keys = ['a', 'b', 'id', '0', '17', '__proto__', 'toString', 'é', 'k"q', 'x\\y', 'line\nbreak', '😀'];
+  const strings = ['', 'plain', 'é', '😀 and é', 'quote " back \\ slash', 'tab\t', '\u2028', '\ud83d\ude00'];
+  const numbers = ['0', '-0', '1', '-17', '3.25', '1e3', '-2.5E-3', '123456789012345678901234567890', '0.30000000000000004'];
+  function value(depth) {
+    const r = next();
+    if (depth > 4 || r < 0.35) {
+      const s = next();
+      if (s < 0.3) return pick(numbers);
+      if (s < 0.8) return JSON.stringify(pick(strings));
+      return pick(['true', 'false', 'null']);
+    }
+    const n = Math.floor(next() * 6);
+    const ws = pick(['', ' ', '\n  ', '\t']);
+    if (r < 0.65) return `[${ws}${Array.from({ length: n }, () => value(depth + 1)).join(`,${ws}`)}${ws}]`;
+    // Names are unique in each object (a repeated name is a violation: no data).
+    const names = [...new Set(Array.from({ length: n }, () => pick(keys)))];
+    return `{${ws}${names.map((k) => `${JSON.stringify(k)}${ws}:${ws}${value(depth + 1)}`).join(`,${ws}`)}${ws}}`;
+  }
+  return () => value(0);
+}
+
+test('generated texts, in random splits', () => {
+  const text = generator(7);
+  for (let i = 0; i < 300; i++) {
+    const t = text();
+    same(t, [1 + (i % 9)]);
+    same(t, [3, 17, 1, 64, 2]);
+    same(t, [t.length]);
+  }
+});
+
+test('a chunk that ends inside a surrogate pair, and a retry, build the data the same way', () => {
+  const text = '{"a": ["😀😀", {"b": "😀"}], "c": "😀"}';
+  // Split inside each pair.
+  const s = any.stream();
+  for (const part of text.split(/(?<=\ud83d)/)) s.push(part);
+  assert.deepStrictEqual(s.finish().data, JSON.parse(text));
+
+  const object = Contract.compile({ type: 'object', required: ['ok'] });
+  const retried = object.stream({ maxRetries: 1 });
+  retried.push('{"no": [1, 2');
+  retried.push(']}');
+  assert.equal(retried.finish().retry, true);
+  for (const c of ['{"ok"', ': {"x": [', '1]}, "y": 2', '}']) retried.push(c);
+  assert.deepStrictEqual(retried.finish().data, { ok: { x: [1] }, y: 2 });
+});
+
+test('a byte chunk, and many containers in one push: the data is still the text\'s', () => {
+  const s = any.stream();
+  s.push('{"a": [1, ');
+  s.push(new TextEncoder().encode('2], "b": {}}'));
+  assert.deepStrictEqual(s.finish().data, { a: [1, 2], b: {} });
+  // More marks than one push can report.
+  const wide = `[${Array.from({ length: 2000 }, (_, i) => `{"i": ${i}}`).join(',')}]`;
+  same(wide, [wide.length]);
+  same(wide, [5000]);
+  // The same with characters outside ASCII in every item, split inside surrogate pairs too.
+  const wider = `[${Array.from({ length: 2000 }, (_, i) => `{"é${i}": "😀", "n": [${i}]}`).join(',')}]`;
+  same(wider, [wider.length]);
+  same(wider, [4999]);
+  same(wider, [7]);
+});
+
+test('an ended stream throws an error typed by its kind, with the final state', () => {
+  const s = any.stream();
+  s.push('[1]');
+  assert.deepStrictEqual(s.finish().data, [1]);
+  for (const call of [() => s.push('2'), () => s.finish()]) {
+    assert.throws(call, (e) => e instanceof Error && e.kind === 'stream_ended' && e.state === 'soft-complete');
+  }
+});
