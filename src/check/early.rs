@@ -45,6 +45,10 @@ struct EarlyNode {
     /// when its required names are there, its children having been checked as they closed.
     /// Validating each closed container in full again was most of a long stream's in-flight cost.
     shallow: bool,
+    /// `shallow`, where `$ref` and `allOf` count as allowed too: their subschemas are parts of
+    /// the location's constraints of their own (`Checker::expand`), judged there. (A disjunction
+    /// is not: its failure is one error of the node, which only the node's validation writes.)
+    shallow_parts: bool,
     required: Vec<String>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
@@ -117,6 +121,7 @@ impl EarlySchema {
         if !closed_checks {
             for node in &mut nodes {
                 node.shallow = false;
+                node.shallow_parts = false;
             }
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions }
@@ -136,14 +141,16 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         node.dynamic = true;
         return node;
     }
-    let (mut decided, mut structural) = (true, true);
+    let (mut decided, mut structural, mut parts) = (true, true, true);
     for kw in kws {
         let (own_decided, own_structural) = shallow(validator, kw);
         decided &= own_decided;
         structural &= own_structural || own_decided;
+        parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
     node.shallow = structural;
+    node.shallow_parts = parts;
     let o = Outline::of(kws);
     node.always_false = o.always_false;
     node.types = o.types.map(|(_, mask, names)| (mask, names.to_vec()));
@@ -415,17 +422,61 @@ impl Checker {
         self.revision += 1;
     }
 
-    /// A closed value under one shallow node (see `EarlyNode::shallow`) whose required names are
-    /// there: its children were checked as they closed, so it needs no validation.
-    fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
-        self.schema.get(*id).is_some_and(|n| n.shallow && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k))))
+    /// A closed value that node `id` holds by its children, its required names and the other
+    /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
+    /// expanded (no chain cut short), and are judged on their own.
+    fn node_by_its_parts(&self, id: NodeId, value: &Value) -> bool {
+        self.schema.get(id).is_some_and(|n| {
+            (n.shallow || n.shallow_parts && !self.unchecked.get()) && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k)))
+        })
+    }
+
+    /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
+    /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
+    fn root_by_its_parts(&self, expr: &Expr, value: &Value) -> bool {
+        match expr {
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value),
+            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value)),
+            Expr::Any(..) => false,
+        }
+    }
+
+    /// Judges a closed value (not the root) against its location's constraints. Outside the
+    /// disjunctions, whose branches must each be judged whole, each closed child was judged
+    /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
+    /// validated and found valid in full needs its own disjunctions (those `expand` put beside
+    /// it: the same `All`, written for this location) judged no more, since they hold.
+    fn closed<'a>(&self, expr: &Expr, value: &'a Value, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+        let check = Check::End(value);
+        match expr {
+            Expr::Leaf(id, _) if self.node_by_its_parts(*id, value) => Ok(()),
+            Expr::All(xs) => {
+                let mut all = Vec::new();
+                let mut owner_valid = false;
+                for (i, x) in xs.iter().enumerate() {
+                    let r = match x {
+                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, value) => {
+                            let r = self.leaf(*id, *route, &check);
+                            owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
+                            r
+                        }
+                        Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
+                        _ => self.closed(x, value, path),
+                    };
+                    if let Err(v) = r {
+                        all.extend(v);
+                    }
+                }
+                if all.is_empty() { Ok(()) } else { Err(all) }
+            }
+            _ => self.eval(expr, &check, path),
+        }
     }
 
     /// The complete value needs no validation at the end of the stream: every closed value was
     /// judged as it closed (the schema does not depend on the dynamic scope, no location's
     /// constraints were left out), nothing was reported, and the root's node is one that its
-    /// children and its required names decide (`valid_by_its_children`).
+    /// children and its required names decide (`root_by_its_parts`).
     pub fn settled_valid(&self) -> bool {
         self.schema.closed_checks && !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
     }
@@ -1084,10 +1135,10 @@ impl Observer for Checker {
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
-                        self.root_by_children = !frame.reported && self.valid_by_its_children(&frame.expr, value);
-                    } else if !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
+                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, value);
+                    } else if !frame.reported {
                         let check = Check::End(value);
-                        let r = self.written(self.eval(&frame.expr, &check, path), &check, path);
+                        let r = self.written(self.closed(&frame.expr, value, path), &check, path);
                         self.report(r, at, None);
                     }
                     self.routes.borrow_mut().truncate(frame.routes);
