@@ -49,6 +49,9 @@ struct EarlyNode {
     /// the location's constraints of their own (`Checker::expand`), judged there. (A disjunction
     /// is not: its failure is one error of the node, which only the node's validation writes.)
     shallow_parts: bool,
+    /// Every keyword looks at the value itself, none at a subschema: a closed value is judged
+    /// keyword by keyword, without an evaluation context (most closed values are scalars).
+    flat: bool,
     required: Vec<String>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
@@ -149,6 +152,30 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
+    node.flat = kws.iter().all(|kw| {
+        matches!(
+            kw,
+            Kw::False
+                | Kw::Type { .. }
+                | Kw::Enum(_)
+                | Kw::Const(_)
+                | Kw::Minimum(_)
+                | Kw::Maximum(_)
+                | Kw::ExclusiveMinimum(_)
+                | Kw::ExclusiveMaximum(_)
+                | Kw::MultipleOf(_)
+                | Kw::MinLength(_)
+                | Kw::MaxLength(_)
+                | Kw::Pattern(..)
+                | Kw::Format(..)
+                | Kw::MinItems(_)
+                | Kw::MaxItems(_)
+                | Kw::UniqueItems
+                | Kw::Required(_)
+                | Kw::MinProperties(_)
+                | Kw::MaxProperties(_)
+        )
+    });
     node.shallow = structural;
     node.shallow_parts = parts;
     let o = Outline::of(kws);
@@ -804,7 +831,9 @@ impl Checker {
             }
             Check::End(_) if node.decided_at_begin || !self.schema.closed_checks => {}
             Check::End(value) => {
-                if !self.schema.validator.node_is_valid(id, value) {
+                let validator = &self.schema.validator;
+                let valid = if node.flat { (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)) } else { validator.node_is_valid(id, value) };
+                if !valid {
                     out.push(Found::new(What::Subtree { id, route, value }));
                 }
             }
