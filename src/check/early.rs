@@ -586,7 +586,15 @@ impl Checker {
             Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
             Expr::Any(kw, id, _, xs, tagged) => {
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::Any(kw, *id, None, xs.iter().map(|x| self.child(x, segment)).collect(), tagged)
+                let xs: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
+                // A branch that constrains nothing here holds at every check here and below: the
+                // disjunction can report nothing there, nor choose a branch (none of its branches
+                // holds one), unless its tag is read there.
+                let reads_tag = tagged.as_ref().is_some_and(|t| t.depth == 1 && matches!(segment, Segment::Key(k) if self.schema.validator.branch_tag(&t.branches) == Some(k.as_str())));
+                if !reads_tag && xs.iter().any(|x| matches!(x, Expr::All(parts) if parts.is_empty())) && !xs.iter().any(has_disjunction) {
+                    return Expr::All(Vec::new());
+                }
+                Expr::Any(kw, *id, None, xs, tagged)
             }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
@@ -982,6 +990,16 @@ impl Checker {
                 self.revision += 1;
             }
         }
+    }
+}
+
+/// Whether constraints hold a disjunction (whose branch, once reported, is kept: judging it has
+/// an effect beside its verdict).
+fn has_disjunction(expr: &Expr) -> bool {
+    match expr {
+        Expr::Leaf(..) => false,
+        Expr::All(xs) => xs.iter().any(has_disjunction),
+        Expr::Any(..) => true,
     }
 }
 
