@@ -1122,11 +1122,16 @@ impl Observer for Checker {
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
                 if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
-                    let mut parent_path = path.clone();
-                    parent_path.pop();
                     let check = Check::Item(*i);
-                    let r = self.written(self.eval(&parent.expr, &check, &parent_path), &check, &parent_path);
-                    self.report(r, at, self.frames.len().checked_sub(1));
+                    // The array's path is written only for a violation (judging an item's
+                    // arrival reads no path: no tag, nothing known of a value).
+                    let r = self.eval(&parent.expr, &check, path);
+                    if r.is_err() {
+                        let mut parent_path = path.clone();
+                        parent_path.pop();
+                        let r = self.written(r, &check, &parent_path);
+                        self.report(r, at, self.frames.len().checked_sub(1));
+                    }
                 }
                 let check = Check::Begin(kind);
                 let r = self.eval(&expr, &check, path);
