@@ -356,6 +356,14 @@ impl<'a> Found<'a> {
     fn new(what: What<'a>) -> Self {
         Found { what, weight: None, branch: None, final_now: false }
     }
+
+    /// The validator's error `keyword` for the value at the checked location (written once it
+    /// is reported).
+    #[inline(never)]
+    fn error(keyword: &'static str, kind: ErrorKind<'static>, route: u32) -> Self {
+        let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: String::new() };
+        Found::new(What::Error { error, route, member: None })
+    }
 }
 
 /// A violation and the error to write it again from once its value is complete (`None`: it is
@@ -750,10 +758,7 @@ impl Checker {
         let mut elsewhere = Vec::new();
         // The validator's error for the value here (its evaluation path and message written once
         // it is reported).
-        let mut report = |keyword: &'static str, kind: ErrorKind<'static>| {
-            let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: String::new() };
-            out.push(Found::new(What::Error { error, route, member: None }));
-        };
+        let mut report = |keyword: &'static str, kind: ErrorKind<'static>| out.push(Found::error(keyword, kind, route));
         match check {
             Check::Begin(kind) => {
                 if node.always_false {
@@ -851,6 +856,7 @@ impl Checker {
     }
 
     /// What a found failure counts for in a disjunction's ranking (see `Found::weight`).
+    #[inline(never)]
     fn weight(&self, f: &Found<'_>) -> (usize, bool) {
         if let Some(weight) = f.weight {
             return weight;
@@ -867,13 +873,13 @@ impl Checker {
     }
 
     /// An error found at a location with its evaluation path written (its route still open).
-    fn located(&self, error: &Error<'static>, route: u32, member: bool) -> Error<'static> {
-        let mut path = self.path_of(route);
+    fn located(&self, mut error: Error<'static>, route: u32, member: bool) -> Error<'static> {
+        error.evaluation_path = self.path_of(route);
         if !member {
-            path.push('/');
-            path.push_str(error.keyword);
+            error.evaluation_path.push('/');
+            error.evaluation_path.push_str(error.keyword);
         }
-        Error { evaluation_path: path, ..error.clone() }
+        error
     }
 
     /// The violations of what a check found at `path`, written by the one message writer:
@@ -884,17 +890,19 @@ impl Checker {
         for f in found {
             let start = out.len();
             match f.what {
-                What::Error { error, route, member: None } => {
-                    let error = self.located(&error, route, false);
-                    let partial = partial_of(&error.kind, check);
-                    let incomplete = (partial.is_some() && !f.final_now).then_some(&error);
-                    out.extend(violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP).into_iter().map(|v| (v, incomplete.cloned())));
-                }
-                What::Error { error, route, member: Some(key) } => {
-                    let error = self.located(&error, route, true);
-                    let mut at = path.clone();
-                    at.push(Segment::Key(key.to_string()));
-                    out.extend(violation::in_flight(&error, &at, None, RECEIVED_CAP).into_iter().map(|v| (v, None)));
+                What::Error { error, route, member } => {
+                    let error = self.located(error, route, member.is_some());
+                    let partial = if member.is_some() { None } else { partial_of(&error.kind, check) };
+                    let keep = partial.is_some() && !f.final_now;
+                    let at = member.map(|key| {
+                        let mut at = path.clone();
+                        at.push(Segment::Key(key.to_string()));
+                        at
+                    });
+                    let written = violation::in_flight(&error, at.as_ref().unwrap_or(path), partial.as_ref(), RECEIVED_CAP);
+                    // One violation (an early error names one value, one key): the error is its own.
+                    let mut incomplete = keep.then_some(error);
+                    out.extend(written.into_iter().map(|v| (v, incomplete.take())));
                 }
                 What::Subtree { id, route, value } => {
                     let base = self.path_of(route);
@@ -941,7 +949,7 @@ impl Checker {
                 Some(f) if !f.final_now => {
                     f.final_now = true;
                     match &f.what {
-                        What::Error { error, route, .. } => vec![self.located(error, *route, false)],
+                        What::Error { error, route, .. } => vec![self.located(error.clone(), *route, false)],
                         What::Written { incomplete: Some(error), .. } => vec![error.clone()],
                         _ => Vec::new(),
                     }
