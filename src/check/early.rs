@@ -462,7 +462,7 @@ impl Checker {
     /// expanded (no chain cut short), and are judged on their own.
     fn node_by_its_parts(&self, id: NodeId, value: &Value) -> bool {
         self.schema.get(id).is_some_and(|n| {
-            (n.shallow || n.shallow_parts && !self.unchecked.get()) && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k)))
+            (n.shallow || n.shallow_parts && !self.unchecked.get()) && value.as_object().is_none_or(|map| n.required.iter().all(|k| has_member(map, k)))
         })
     }
 
@@ -999,6 +999,12 @@ impl Checker {
             }
         }
     }
+}
+
+/// Whether an object has a member: most objects of an output are small, and comparing their
+/// names costs less than hashing the name.
+fn has_member(map: &serde_json::Map<String, Value>, name: &str) -> bool {
+    if map.len() <= 8 { map.keys().any(|k| k == name) } else { map.contains_key(name) }
 }
 
 /// Whether constraints hold a disjunction (whose branch, once reported, is kept: judging it has
