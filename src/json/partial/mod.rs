@@ -81,7 +81,9 @@ impl Observer for NoObserver {
 }
 
 enum Frame {
-    Object { map: Map<String, Value>, key: Option<String>, state: ObjState },
+    /// `keyed`: a member's name was read, its value not complete (the name is the path's segment
+    /// at the frame's depth: kept once).
+    Object { map: Map<String, Value>, keyed: bool, state: ObjState },
     Array { items: Vec<Value>, state: ArrState },
 }
 
@@ -366,7 +368,7 @@ impl Parser {
         };
         obs.event(Event::Begin(kind), &self.path, self.lines.pos);
         match b {
-            b'{' => self.stack.push(Frame::Object { map: Map::new(), key: None, state: ObjState::KeyOrEnd }),
+            b'{' => self.stack.push(Frame::Object { map: Map::new(), keyed: false, state: ObjState::KeyOrEnd }),
             b'[' => self.stack.push(Frame::Array { items: Vec::new(), state: ArrState::ValueOrEnd }),
             b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0 },
             b't' | b'f' | b'n' => {
@@ -464,9 +466,9 @@ impl Parser {
         self.spare = buf;
         if key {
             obs.event(Event::Key(&text), &self.path, self.lines.pos);
-            if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
-                self.path.push(Segment::Key(text.clone()));
-                *key = Some(text);
+            if let Some(Frame::Object { keyed, state, .. }) = self.stack.last_mut() {
+                self.path.push(Segment::Key(text));
+                *keyed = true;
                 *state = ObjState::Colon;
             }
         } else {
@@ -505,11 +507,15 @@ impl Parser {
                 self.root = Some(value);
                 self.status = Status::Complete;
             }
-            Some(Frame::Object { map, key, state }) => {
+            Some(Frame::Object { map, keyed, state }) => {
                 *state = ObjState::CommaOrEnd;
+                let key = match (std::mem::take(keyed), self.path.pop()) {
+                    (true, Some(Segment::Key(k))) => Some(k),
+                    _ => None,
+                };
                 // A repeated name is told as its value goes in (the last value keeps the first
                 // one's place): no lookup of its own per name.
-                let repeated = match key.take().map(|k| map.entry(k)) {
+                let repeated = match key.map(|k| map.entry(k)) {
                     Some(serde_json::map::Entry::Occupied(mut slot)) => {
                         slot.insert(value);
                         Some(slot.key().clone())
@@ -520,7 +526,6 @@ impl Parser {
                     }
                     None => None,
                 };
-                self.path_pop();
                 if let Some(name) = repeated {
                     obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
                     self.repeated.push((self.path.clone(), name));
@@ -563,11 +568,12 @@ impl Parser {
             Token::Str { buf, key: false, .. } => Some(Value::String(utf8_prefix(buf))),
             _ => None,
         };
-        for frame in self.stack.iter().rev() {
+        let segments = self.path.segments();
+        for (depth, frame) in self.stack.iter().enumerate().rev() {
             current = Some(match frame {
-                Frame::Object { map, key, .. } => {
+                Frame::Object { map, keyed, .. } => {
                     let mut map = map.clone();
-                    if let (Some(k), Some(v)) = (key, current) {
+                    if let (true, Some(Segment::Key(k)), Some(v)) = (keyed, segments.get(depth), current) {
                         map.insert(k.clone(), v);
                     }
                     Value::Object(map)
