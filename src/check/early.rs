@@ -721,7 +721,10 @@ impl Checker {
                     return Ok(());
                 };
                 self.chosen.borrow_mut().insert(*id, index);
-                let Some(mut found) = failed.into_iter().nth(index) else { return Ok(()) };
+                if index >= failed.len() {
+                    return Ok(());
+                }
+                let mut found = failed.swap_remove(index);
                 for (i, f) in found.iter_mut().enumerate() {
                     if f.branch.is_none() {
                         f.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
