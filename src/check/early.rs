@@ -349,7 +349,7 @@ enum What<'a> {
     /// A closed value that node `id` rejects: its errors, below the route's path.
     Subtree { id: NodeId, route: u32, value: &'a Value },
     /// Written already, with the error to write it again from once its value is complete.
-    Written { violation: Violation, incomplete: Option<Error<'static>> },
+    Written { violation: Box<Violation>, incomplete: Option<Error<'static>> },
 }
 
 impl<'a> Found<'a> {
@@ -915,7 +915,7 @@ impl Checker {
                         out.push((v, None));
                     }
                 }
-                What::Written { violation, incomplete } => out.push((violation, incomplete.filter(|_| !f.final_now))),
+                What::Written { violation, incomplete } => out.push((*violation, incomplete.filter(|_| !f.final_now))),
             }
             if let Some(branch) = &f.branch {
                 for (v, _) in out.iter_mut().skip(start) {
@@ -963,7 +963,7 @@ impl Checker {
         let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
         let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
         let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
-        (violation.keyword == kw).then(|| Found { what: What::Written { violation, incomplete: Some(error) }, weight: Some((1, false)), branch: None, final_now: false })
+        (violation.keyword == kw).then(|| Found { what: What::Written { violation: Box::new(violation), incomplete: Some(error) }, weight: Some((1, false)), branch: None, final_now: false })
     }
 
     /// Records what a check found; a violation written before its value was complete is noted
