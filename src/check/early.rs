@@ -152,30 +152,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
-    node.flat = kws.iter().all(|kw| {
-        matches!(
-            kw,
-            Kw::False
-                | Kw::Type { .. }
-                | Kw::Enum(_)
-                | Kw::Const(_)
-                | Kw::Minimum(_)
-                | Kw::Maximum(_)
-                | Kw::ExclusiveMinimum(_)
-                | Kw::ExclusiveMaximum(_)
-                | Kw::MultipleOf(_)
-                | Kw::MinLength(_)
-                | Kw::MaxLength(_)
-                | Kw::Pattern(..)
-                | Kw::Format(..)
-                | Kw::MinItems(_)
-                | Kw::MaxItems(_)
-                | Kw::UniqueItems
-                | Kw::Required(_)
-                | Kw::MinProperties(_)
-                | Kw::MaxProperties(_)
-        )
-    });
+    node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     node.shallow = structural;
     node.shallow_parts = parts;
     let o = Outline::of(kws);
