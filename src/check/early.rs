@@ -568,7 +568,19 @@ impl Checker {
     fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
-            Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::All(xs) => {
+                // A part that constrains nothing there is left out: kept, such parts would nest
+                // one level deeper at every level of a recursive output.
+                let mut parts: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).filter(|x| !matches!(x, Expr::All(p) if p.is_empty())).collect();
+                match (parts.pop(), parts.is_empty()) {
+                    (Some(one), true) => one,
+                    (Some(last), false) => {
+                        parts.push(last);
+                        Expr::All(parts)
+                    }
+                    (None, _) => Expr::All(parts),
+                }
+            }
             Expr::Any(kw, id, _, xs, tagged) => {
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
                 let xs: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
