@@ -550,7 +550,8 @@ impl Checker {
         if node.all.is_empty() && node.any.is_empty() {
             return Expr::Leaf(id, route);
         }
-        let mut parts = vec![Expr::Leaf(id, route)];
+        let mut parts = Vec::with_capacity(1 + node.all.len() + node.any.len());
+        parts.push(Expr::Leaf(id, route));
         parts.extend(node.all.iter().map(|(token, n)| {
             let from = if matches!(token, Token::Definition(_)) { NO_ROUTE } else { route };
             self.expand(*n, self.step(from, *token), depth + 1)
