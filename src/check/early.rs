@@ -45,6 +45,13 @@ struct EarlyNode {
     /// when its required names are there, its children having been checked as they closed.
     /// Validating each closed container in full again was most of a long stream's in-flight cost.
     shallow: bool,
+    /// `shallow`, where `$ref` and `allOf` count as allowed too: their subschemas are parts of
+    /// the location's constraints of their own (`Checker::expand`), judged there. (A disjunction
+    /// is not: its failure is one error of the node, which only the node's validation writes.)
+    shallow_parts: bool,
+    /// Every keyword looks at the value itself, none at a subschema: a closed value is judged
+    /// keyword by keyword, without an evaluation context (most closed values are scalars).
+    flat: bool,
     required: Vec<String>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
@@ -117,6 +124,7 @@ impl EarlySchema {
         if !closed_checks {
             for node in &mut nodes {
                 node.shallow = false;
+                node.shallow_parts = false;
             }
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions }
@@ -136,14 +144,17 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         node.dynamic = true;
         return node;
     }
-    let (mut decided, mut structural) = (true, true);
+    let (mut decided, mut structural, mut parts) = (true, true, true);
     for kw in kws {
         let (own_decided, own_structural) = shallow(validator, kw);
         decided &= own_decided;
         structural &= own_structural || own_decided;
+        parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
+    node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     node.shallow = structural;
+    node.shallow_parts = parts;
     let o = Outline::of(kws);
     node.always_false = o.always_false;
     node.types = o.types.map(|(_, mask, names)| (mask, names.to_vec()));
@@ -291,25 +302,50 @@ struct Frame {
     incomplete: Vec<(usize, Error<'static>)>,
 }
 
-/// A violation found by a check, and the error to write it again from once its value is
-/// complete (`None`: it is complete already).
-struct Found {
-    violation: Violation,
-    incomplete: Option<Error<'static>>,
-    /// The validator's errors this violation stands for, to rank a disjunction's branches as the
-    /// final error does (`validator::rank`): one error may give several violations (an
-    /// `additionalProperties` error naming three properties gives three), its first counts it.
-    errors: usize,
-    /// One of them says the value's very type is wrong at the checked location.
-    wrong_type: bool,
+/// A failure found by a check, written as violations only once reported (`Checker::written`):
+/// most failures are a disjunction's branches failing while another one holds, and nobody reads
+/// those.
+struct Found<'a> {
+    what: What<'a>,
+    /// The validator's errors it stands for and whether one says the value's very type is wrong
+    /// at the checked location, to rank a disjunction's branches as the final error does
+    /// (`validator::rank`); `None`: as `what` counts them (`Checker::weight`).
+    weight: Option<(usize, bool)>,
+    /// The branch of the innermost disjunction that reported it, for its violations that name
+    /// none of their own.
+    branch: Option<Branch>,
+    /// Its violation is not written again when its value closes (a disjunction took its error).
+    final_now: bool,
 }
 
-impl Found {
-    /// Violations of one error at the checked location, counted once.
-    fn of_error(violations: Vec<Violation>, incomplete: Option<&Error<'static>>, wrong_type: bool) -> Vec<Found> {
-        violations.into_iter().enumerate().map(|(i, violation)| Found { violation, incomplete: incomplete.cloned(), errors: usize::from(i == 0), wrong_type: wrong_type && i == 0 }).collect()
+enum What<'a> {
+    /// The validator's error for the value at the checked location (its evaluation path the
+    /// route's, then its keyword), or at its member `member` (the route's path alone). It speaks
+    /// of what is known of the value until the value closes (`partial_of`).
+    Error { error: Error<'static>, route: u32, member: Option<&'a str> },
+    /// A closed value that node `id` rejects: its errors, below the route's path.
+    Subtree { id: NodeId, route: u32, value: &'a Value },
+    /// Written already, with the error to write it again from once its value is complete.
+    Written { violation: Box<Violation>, incomplete: Option<Error<'static>> },
+}
+
+impl<'a> Found<'a> {
+    fn new(what: What<'a>) -> Self {
+        Found { what, weight: None, branch: None, final_now: false }
+    }
+
+    /// The validator's error `keyword` for the value at the checked location (written once it
+    /// is reported).
+    #[inline(never)]
+    fn error(keyword: &'static str, kind: ErrorKind<'static>, route: u32) -> Self {
+        let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: String::new() };
+        Found::new(What::Error { error, route, member: None })
     }
 }
+
+/// A violation and the error to write it again from once its value is complete (`None`: it is
+/// complete already).
+type Written = (Violation, Option<Error<'static>>);
 
 /// Watches the parser's events and collects certain violations.
 pub struct Checker {
@@ -398,17 +434,61 @@ impl Checker {
         self.revision += 1;
     }
 
-    /// A closed value under one shallow node (see `EarlyNode::shallow`) whose required names are
-    /// there: its children were checked as they closed, so it needs no validation.
-    fn valid_by_its_children(&self, expr: &Expr, value: &Value) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
-        self.schema.get(*id).is_some_and(|n| n.shallow && value.as_object().is_none_or(|map| n.required.iter().all(|k| map.contains_key(k))))
+    /// A closed value that node `id` holds by its children, its required names and the other
+    /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
+    /// expanded (no chain cut short), and are judged on their own.
+    fn node_by_its_parts(&self, id: NodeId, value: &Value) -> bool {
+        self.schema.get(id).is_some_and(|n| {
+            (n.shallow || n.shallow_parts && !self.unchecked.get()) && value.as_object().is_none_or(|map| n.required.iter().all(|k| has_member(map, k)))
+        })
+    }
+
+    /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
+    /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
+    fn root_by_its_parts(&self, expr: &Expr, value: &Value) -> bool {
+        match expr {
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value),
+            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value)),
+            Expr::Any(..) => false,
+        }
+    }
+
+    /// Judges a closed value (not the root) against its location's constraints. Outside the
+    /// disjunctions, whose branches must each be judged whole, each closed child was judged
+    /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
+    /// validated and found valid in full needs its own disjunctions (those `expand` put beside
+    /// it: the same `All`, written for this location) judged no more, since they hold.
+    fn closed<'a>(&self, expr: &Expr, value: &'a Value, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+        let check = Check::End(value);
+        match expr {
+            Expr::Leaf(id, _) if self.node_by_its_parts(*id, value) => Ok(()),
+            Expr::All(xs) => {
+                let mut all = Vec::new();
+                let mut owner_valid = false;
+                for (i, x) in xs.iter().enumerate() {
+                    let r = match x {
+                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, value) => {
+                            let r = self.leaf(*id, *route, &check);
+                            owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
+                            r
+                        }
+                        Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
+                        _ => self.closed(x, value, path),
+                    };
+                    if let Err(v) = r {
+                        all.extend(v);
+                    }
+                }
+                if all.is_empty() { Ok(()) } else { Err(all) }
+            }
+            _ => self.eval(expr, &check, path),
+        }
     }
 
     /// The complete value needs no validation at the end of the stream: every closed value was
     /// judged as it closed (the schema does not depend on the dynamic scope, no location's
     /// constraints were left out), nothing was reported, and the root's node is one that its
-    /// children and its required names decide (`valid_by_its_children`).
+    /// children and its required names decide (`root_by_its_parts`).
     pub fn settled_valid(&self) -> bool {
         self.schema.closed_checks && !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
     }
@@ -470,7 +550,8 @@ impl Checker {
         if node.all.is_empty() && node.any.is_empty() {
             return Expr::Leaf(id, route);
         }
-        let mut parts = vec![Expr::Leaf(id, route)];
+        let mut parts = Vec::with_capacity(1 + node.all.len() + node.any.len());
+        parts.push(Expr::Leaf(id, route));
         parts.extend(node.all.iter().map(|(token, n)| {
             let from = if matches!(token, Token::Definition(_)) { NO_ROUTE } else { route };
             self.expand(*n, self.step(from, *token), depth + 1)
@@ -488,10 +569,30 @@ impl Checker {
     fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
         match expr {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
-            Expr::All(xs) => Expr::All(xs.iter().map(|x| self.child(x, segment)).collect()),
+            Expr::All(xs) => {
+                // A part that constrains nothing there is left out: kept, such parts would nest
+                // one level deeper at every level of a recursive output.
+                let mut parts: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).filter(|x| !matches!(x, Expr::All(p) if p.is_empty())).collect();
+                match (parts.pop(), parts.is_empty()) {
+                    (Some(one), true) => one,
+                    (Some(last), false) => {
+                        parts.push(last);
+                        Expr::All(parts)
+                    }
+                    (None, _) => Expr::All(parts),
+                }
+            }
             Expr::Any(kw, id, _, xs, tagged) => {
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::Any(kw, *id, None, xs.iter().map(|x| self.child(x, segment)).collect(), tagged)
+                let xs: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
+                // A branch that constrains nothing here holds at every check here and below: the
+                // disjunction can report nothing there, nor choose a branch (none of its branches
+                // holds one), unless its tag is read there.
+                let reads_tag = tagged.as_ref().is_some_and(|t| t.depth == 1 && matches!(segment, Segment::Key(k) if self.schema.validator.branch_tag(&t.branches) == Some(k.as_str())));
+                if !reads_tag && xs.iter().any(|x| matches!(x, Expr::All(parts) if parts.is_empty())) && !xs.iter().any(has_disjunction) {
+                    return Expr::All(Vec::new());
+                }
+                Expr::Any(kw, *id, None, xs, tagged)
             }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
@@ -561,9 +662,9 @@ impl Checker {
     }
 
     /// Evaluates `expr` for a check; `Err` with the violations when it can no longer hold.
-    fn eval(&self, expr: &Expr, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Found>> {
+    fn eval<'a>(&self, expr: &Expr, check: &Check<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
         match expr {
-            Expr::Leaf(id, route) => self.leaf(*id, *route, check, path),
+            Expr::Leaf(id, route) => self.leaf(*id, *route, check),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 for x in xs {
@@ -586,7 +687,7 @@ impl Checker {
                 }
                 // No branch holds. Branches that each failed on a const, an enum or a type alone
                 // are one violation of the disjunction, as the final error says it.
-                if let Some(found) = here.and_then(|route| accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
+                if let Some(found) = here.and_then(|route| self.accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
                     return Err(vec![found]);
                 }
                 // Report the branch the final error will most likely show, by
@@ -602,20 +703,25 @@ impl Checker {
                     return Ok(());
                 }
                 let chosen = chosen.filter(|c| *c != UNMAPPED);
-                let ranks = failed.iter().map(|v| Some(crate::validator::rank(v.iter().any(|f| f.wrong_type), v.iter().map(|f| f.errors).sum())));
+                let ranks = failed.iter().map(|v| {
+                    let (errors, wrong_type) = v.iter().map(|f| self.weight(f)).fold((0, false), |(n, w), (e, t)| (n + e, w || t));
+                    Some(crate::validator::rank(wrong_type, errors))
+                });
                 let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
                     return Ok(());
                 };
                 self.chosen.borrow_mut().insert(*id, index);
-                let Some(mut found) = failed.into_iter().nth(index) else { return Ok(()) };
+                if index >= failed.len() {
+                    return Ok(());
+                }
+                let mut found = failed.swap_remove(index);
                 for (i, f) in found.iter_mut().enumerate() {
-                    if f.violation.branch.is_none() {
-                        f.violation.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
+                    if f.branch.is_none() {
+                        f.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
                     }
                     // To a disjunction around this one, the failure is one error (`anyOf`'s),
                     // never of the wrong type.
-                    f.errors = usize::from(i == 0);
-                    f.wrong_type = false;
+                    f.weight = Some((usize::from(i == 0), false));
                 }
                 Err(found)
             }
@@ -638,66 +744,62 @@ impl Checker {
         }
     }
 
-    fn leaf(&self, id: NodeId, route: u32, check: &Check<'_>, path: &InstancePath) -> Result<(), Vec<Found>> {
+    fn leaf<'a>(&self, id: NodeId, route: u32, check: &Check<'a>) -> Result<(), Vec<Found<'a>>> {
         let Some(node) = self.schema.get(id) else { return Ok(()) };
         let mut out = Vec::new();
         // Violations at another location than the value's (a JTD additional member's).
         let mut elsewhere = Vec::new();
-        // The validator's error for the value here, written by the one message writer: complete
-        // (`partial` None), or speaking of what is known until the value closes.
-        let mut report = |keyword: &'static str, kind: ErrorKind<'static>, partial: Option<Partial>| {
-            let error = Error { keyword, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: format!("{}/{keyword}", self.path_of(route)) };
-            let wrong_type = crate::validator::is_wrong_type(&error.kind);
-            let incomplete = partial.is_some().then_some(&error);
-            out.extend(Found::of_error(violation::in_flight(&error, path, partial.as_ref(), RECEIVED_CAP), incomplete, wrong_type));
-        };
+        // The validator's error for the value here (its evaluation path and message written once
+        // it is reported).
+        let mut report = |keyword: &'static str, kind: ErrorKind<'static>| out.push(Found::error(keyword, kind, route));
         match check {
             Check::Begin(kind) => {
                 if node.always_false {
-                    report("falseSchema", ErrorKind::FalseSchema, known(check));
+                    report("falseSchema", ErrorKind::FalseSchema);
                 }
                 if let Some((mask, names)) = &node.types {
                     if !leaf::type_allows(*mask, kind_bits(*kind)) {
-                        report("type", ErrorKind::Type { expected: names.clone() }, known(check));
+                        report("type", ErrorKind::Type { expected: names.clone() });
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
                 let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
-                    report(keyword, ErrorKind::Type { expected: names.clone() }, known(check));
+                    report(keyword, ErrorKind::Type { expected: names.clone() });
                 }
                 if let (false, Some((kw, values))) = (form_failed, &node.choices) {
-                    let values_of = |v: &Value| if *kw != "const" { v.as_array().cloned().unwrap_or_default() } else { vec![v.clone()] };
-                    if (values.is_array() || *kw == "const") && !values_of(values).iter().any(|v| value_kind_matches(v, *kind)) {
-                        report(kw, choice(kw, values), known(check));
+                    let fits = match values {
+                        Value::Array(list) if *kw != "const" => list.iter().any(|v| value_kind_matches(v, *kind)),
+                        v if *kw == "const" => value_kind_matches(v, *kind),
+                        _ => true,
+                    };
+                    if !fits {
+                        report(kw, choice(kw, values));
                     }
                 }
             }
             Check::Text(prefix, chars) => {
-                let shown = || String::from_utf8_lossy(prefix).into_owned();
                 if let Some(max) = node.max_length {
                     if !leaf::length_at_most(*chars, max) {
-                        let text = shown();
-                        let partial = Partial { subject: at_least("a string of", *chars, "character", "characters"), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) };
-                        report("maxLength", ErrorKind::MaxLength { limit: max }, Some(partial));
+                        report("maxLength", ErrorKind::MaxLength { limit: max });
                     }
                 }
                 if let Some((kw, values)) = &node.choices {
-                    let strings: Vec<&str> = match values {
-                        Value::Array(list) if *kw != "const" => list.iter().filter_map(Value::as_str).collect(),
-                        Value::String(s) if *kw == "const" => vec![s.as_str()],
-                        _ => Vec::new(),
+                    let fits = match values {
+                        Value::Array(list) if *kw != "const" => list.iter().filter_map(Value::as_str).any(|s| s.as_bytes().starts_with(prefix)),
+                        Value::String(s) if *kw == "const" => s.as_bytes().starts_with(prefix),
+                        _ => *kw != "const" && !values.is_array(),
                     };
-                    if (values.is_array() || *kw == "const") && !strings.iter().any(|s| s.as_bytes().starts_with(prefix)) {
-                        report(kw, choice(kw, values), known(check));
+                    if !fits {
+                        report(kw, choice(kw, values));
                     }
                 }
             }
             Check::Key(key, distinct) => {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
-                        report("maxProperties", ErrorKind::MaxProperties { limit: max }, Some(Partial { subject: at_least("an object with", *distinct as u64, "property", "properties"), received: json!(distinct) }));
+                        report("maxProperties", ErrorKind::MaxProperties { limit: max });
                     }
                 }
                 if let Some(allowed) = &node.allowed {
@@ -708,11 +810,9 @@ impl Checker {
                             kind: ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] },
                             instance: Cow::Owned(Value::Null),
                             instance_path: String::new(),
-                            evaluation_path: self.path_of(route),
+                            evaluation_path: String::new(),
                         };
-                        let mut at = path.clone();
-                        at.push(Segment::Key(key.to_string()));
-                        elsewhere.extend(Found::of_error(violation::in_flight(&error, &at, None, RECEIVED_CAP), None, false));
+                        elsewhere.push(Found { what: What::Error { error, route, member: Some(*key) }, weight: Some((1, false)), branch: None, final_now: false });
                     }
                 }
                 let closed = node.additional.is_some_and(|a| self.is_false(a));
@@ -720,34 +820,27 @@ impl Checker {
                     let validator = &self.schema.validator;
                     let known = node.properties.iter().any(|(n, _)| n == key) || node.patterns.iter().any(|(p, _, _)| validator.name_matches(*p, key));
                     if !known {
-                        report("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] }, None);
+                        report("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] });
                     }
                 }
             }
             Check::Item(index) => {
                 if *index >= node.prefix.len() && node.rest.is_some_and(|r| self.is_false(r)) {
                     let limit = node.prefix.len();
-                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
+                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit });
                 }
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
-                        report("maxItems", ErrorKind::MaxItems { limit: max }, Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }));
+                        report("maxItems", ErrorKind::MaxItems { limit: max });
                     }
                 }
             }
             Check::End(_) if node.decided_at_begin || !self.schema.closed_checks => {}
             Check::End(value) => {
                 let validator = &self.schema.validator;
-                if !validator.node_is_valid(id, value) {
-                    let base = self.path_of(route);
-                    let errors = validator.node_errors(id, value);
-                    // The errors are counted on the first violation (they are sorted apart).
-                    let (mut count, mut wrong_type) = (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)));
-                    for mut v in violation::from_errors(errors, value, RECEIVED_CAP) {
-                        let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
-                        relocate(&mut v, path, if absolute { "" } else { &base });
-                        out.push(Found { violation: v, incomplete: None, errors: std::mem::take(&mut count), wrong_type: std::mem::take(&mut wrong_type) });
-                    }
+                let valid = if node.flat { (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)) } else { validator.node_is_valid(id, value) };
+                if !valid {
+                    out.push(Found::new(What::Subtree { id, route, value }));
                 }
             }
         }
@@ -755,27 +848,133 @@ impl Checker {
         if out.is_empty() { Ok(()) } else { Err(out) }
     }
 
+    /// What a found failure counts for in a disjunction's ranking (see `Found::weight`).
+    #[inline(never)]
+    fn weight(&self, f: &Found<'_>) -> (usize, bool) {
+        if let Some(weight) = f.weight {
+            return weight;
+        }
+        match &f.what {
+            // One error, one violation.
+            What::Error { error, member, .. } => (1, member.is_none() && crate::validator::is_wrong_type(&error.kind)),
+            What::Subtree { id, value, .. } => {
+                let errors = self.schema.validator.node_errors(*id, value);
+                (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)))
+            }
+            What::Written { .. } => (1, false),
+        }
+    }
+
+    /// An error found at a location with its evaluation path written (its route still open).
+    fn located(&self, mut error: Error<'static>, route: u32, member: bool) -> Error<'static> {
+        error.evaluation_path = self.path_of(route);
+        if !member {
+            error.evaluation_path.push('/');
+            error.evaluation_path.push_str(error.keyword);
+        }
+        error
+    }
+
+    /// The violations of what a check found at `path`, written by the one message writer:
+    /// complete, or speaking of what `check` knows until the value closes.
+    fn written(&self, result: Result<(), Vec<Found<'_>>>, check: &Check<'_>, path: &InstancePath) -> Vec<Written> {
+        let Err(found) = result else { return Vec::new() };
+        let mut out: Vec<Written> = Vec::new();
+        for f in found {
+            let start = out.len();
+            match f.what {
+                What::Error { error, route, member } => {
+                    let error = self.located(error, route, member.is_some());
+                    let partial = if member.is_some() { None } else { partial_of(&error.kind, check) };
+                    let keep = partial.is_some() && !f.final_now;
+                    let at = member.map(|key| {
+                        let mut at = path.clone();
+                        at.push(Segment::Key(key.to_string()));
+                        at
+                    });
+                    let written = violation::in_flight(&error, at.as_ref().unwrap_or(path), partial.as_ref(), RECEIVED_CAP);
+                    // One violation (an early error names one value, one key): the error is its own.
+                    let mut incomplete = keep.then_some(error);
+                    out.extend(written.into_iter().map(|v| (v, incomplete.take())));
+                }
+                What::Subtree { id, route, value } => {
+                    let base = self.path_of(route);
+                    for mut v in violation::from_errors(self.schema.validator.node_errors(id, value), value, RECEIVED_CAP) {
+                        let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
+                        relocate(&mut v, path, if absolute { "" } else { &base });
+                        out.push((v, None));
+                    }
+                }
+                What::Written { violation, incomplete } => out.push((*violation, incomplete.filter(|_| !f.final_now))),
+            }
+            if let Some(branch) = &f.branch {
+                for (v, _) in out.iter_mut().skip(start) {
+                    if v.branch.is_none() {
+                        v.branch = Some(branch.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The one violation of the disjunction `kw` at `evaluation_path`, at this location, whose
+    /// branches each failed with one violation still incomplete (a const, an enum or a type, on
+    /// what is known of the value), when the report's writer makes one of them
+    /// (`report::violation`'s rule for a disjunction of accepted values).
+    fn accepted_choices<'a>(&self, kw: &'static str, evaluation_path: &str, failed: &mut [Vec<Found<'a>>], check: &Check<'_>, path: &InstancePath) -> Option<Found<'a>> {
+        let partial = known(check)?;
+        let simple = |branch: &Vec<Found<'_>>| match branch.as_slice() {
+            [Found { what: What::Error { error, member: None, .. }, final_now: false, .. }] => {
+                matches!(error.kind, ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }) && partial_of(&error.kind, check).is_some()
+            }
+            [Found { what: What::Written { incomplete: Some(error), .. }, final_now: false, .. }] => matches!(error.kind, ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }),
+            _ => false,
+        };
+        if failed.is_empty() || !failed.iter().all(simple) {
+            return None;
+        }
+        // Each branch is one violation with its error (`simple`): that error is the branch's context.
+        let mut context = Vec::with_capacity(failed.len());
+        for branch in failed.iter_mut() {
+            // Taken: the branch's violation is final as it is, whatever becomes of it.
+            context.push(match branch.first_mut() {
+                Some(f) if !f.final_now => {
+                    f.final_now = true;
+                    match &f.what {
+                        What::Error { error, route, .. } => vec![self.located(error.clone(), *route, false)],
+                        What::Written { incomplete: Some(error), .. } => vec![error.clone()],
+                        _ => Vec::new(),
+                    }
+                }
+                _ => Vec::new(),
+            });
+        }
+        let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
+        let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
+        let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
+        (violation.keyword == kw).then(|| Found { what: What::Written { violation: Box::new(violation), incomplete: Some(error) }, weight: Some((1, false)), branch: None, final_now: false })
+    }
+
     /// Records what a check found; a violation written before its value was complete is noted
     /// on the frame of that value (`frame`: an index into `frames`), to be written again when
     /// it closes.
-    fn report(&mut self, result: Result<(), Vec<Found>>, at: Position, frame: Option<usize>) {
-        if let Err(found) = result {
-            for Found { violation: v, incomplete, .. } in found {
-                if self.nulls_absent && !Self::survives_null_removal(&v) {
-                    continue;
+    fn report(&mut self, found: Vec<Written>, at: Position, frame: Option<usize>) {
+        for (v, incomplete) in found {
+            if self.nulls_absent && !Self::survives_null_removal(&v) {
+                continue;
+            }
+            // The same failure found early and again when its subtree closes counts once.
+            let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties" | "duplicateKey") { v.received.to_string() } else { String::new() };
+            let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
+            if self.seen.insert(key) {
+                if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
+                    f.incomplete.push((self.found.len(), error));
                 }
-                // The same failure found early and again when its subtree closes counts once.
-                let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties" | "duplicateKey") { v.received.to_string() } else { String::new() };
-                let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
-                if self.seen.insert(key) {
-                    if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
-                        f.incomplete.push((self.found.len(), error));
-                    }
-                    self.found.push(v);
-                    self.revision += 1;
-                    // The index of the byte that made it certain.
-                    self.offsets.push(at.offset.saturating_sub(1));
-                }
+                self.found.push(v);
+                self.revision += 1;
+                // The index of the byte that made it certain.
+                self.offsets.push(at.offset.saturating_sub(1));
             }
         }
     }
@@ -795,27 +994,20 @@ impl Checker {
     }
 }
 
-/// The one violation of the disjunction `kw` at `evaluation_path`, at this location, whose
-/// branches each failed with one violation still incomplete (a const, an enum or a type, on what
-/// is known of the value), when the report's writer makes one of them (`report::violation`'s
-/// rule for a disjunction of accepted values).
-fn accepted_choices(kw: &'static str, evaluation_path: &str, failed: &mut [Vec<Found>], check: &Check<'_>, path: &InstancePath) -> Option<Found> {
-    let partial = known(check)?;
-    let simple = |branch: &Vec<Found>| {
-        matches!(branch.as_slice(), [Found { incomplete: Some(Error { kind: ErrorKind::Const { .. } | ErrorKind::Enum { .. } | ErrorKind::Type { .. }, .. }), .. }])
-    };
-    if failed.is_empty() || !failed.iter().all(simple) {
-        return None;
+/// Whether an object has a member: most objects of an output are small, and comparing their
+/// names costs less than hashing the name.
+fn has_member(map: &serde_json::Map<String, Value>, name: &str) -> bool {
+    if map.len() <= 8 { map.keys().any(|k| k == name) } else { map.contains_key(name) }
+}
+
+/// Whether constraints hold a disjunction (whose branch, once reported, is kept: judging it has
+/// an effect beside its verdict).
+fn has_disjunction(expr: &Expr) -> bool {
+    match expr {
+        Expr::Leaf(..) => false,
+        Expr::All(xs) => xs.iter().any(has_disjunction),
+        Expr::Any(..) => true,
     }
-    // Each branch is one violation with its error (`simple`): that error is the branch's context.
-    let mut context = Vec::with_capacity(failed.len());
-    for branch in failed.iter_mut() {
-        context.push(branch.first_mut().and_then(|f| f.incomplete.take()).map_or_else(Vec::new, |e| vec![e]));
-    }
-    let kind = if kw == "oneOf" { ErrorKind::OneOfNotValid { context } } else { ErrorKind::AnyOf { context } };
-    let error = Error { keyword: kw, kind, instance: Cow::Owned(Value::Null), instance_path: String::new(), evaluation_path: evaluation_path.to_string() };
-    let violation = violation::in_flight(&error, path, Some(&partial), RECEIVED_CAP).into_iter().next()?;
-    (violation.keyword == kw).then(|| Found { violation, incomplete: Some(error), errors: 1, wrong_type: false })
 }
 
 /// A violation found by validating a subtree, moved to where the subtree is.
@@ -855,6 +1047,21 @@ fn known(check: &Check<'_>) -> Option<Partial> {
             Some(Partial { subject: ["a string starting with ", &crate::report::render::quote(&text)].concat(), received: Value::String(text) })
         }
         _ => None,
+    }
+}
+
+/// What a message knows of the value an error of `kind` found by `check` is about, while the
+/// value is not complete (`None`: the error is about something complete, a key or the value).
+fn partial_of(kind: &ErrorKind<'_>, check: &Check<'_>) -> Option<Partial> {
+    match (check, kind) {
+        (Check::Text(prefix, chars), ErrorKind::MaxLength { .. }) => {
+            let text = String::from_utf8_lossy(prefix);
+            Some(Partial { subject: at_least("a string of", *chars, "character", "characters"), received: json!(crate::report::render::truncate_text(&text, RECEIVED_CAP)) })
+        }
+        (Check::Key(_, distinct), ErrorKind::MaxProperties { .. }) => Some(Partial { subject: at_least("an object with", *distinct as u64, "property", "properties"), received: json!(distinct) }),
+        (Check::Item(index), _) => Some(Partial { subject: at_least("an array of", *index as u64 + 1, "item", "items"), received: json!(index + 1) }),
+        (Check::Key(..) | Check::End(_), _) => None,
+        _ => known(check),
     }
 }
 
@@ -922,13 +1129,21 @@ impl Observer for Checker {
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
                 if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
-                    let mut parent_path = path.clone();
-                    parent_path.pop();
-                    let r = self.eval(&parent.expr, &Check::Item(*i), &parent_path);
-                    self.report(r, at, self.frames.len().checked_sub(1));
+                    let check = Check::Item(*i);
+                    // The array's path is written only for a violation (judging an item's
+                    // arrival reads no path: no tag, nothing known of a value).
+                    let r = self.eval(&parent.expr, &check, path);
+                    if r.is_err() {
+                        let mut parent_path = path.clone();
+                        parent_path.pop();
+                        let r = self.written(r, &check, &parent_path);
+                        self.report(r, at, self.frames.len().checked_sub(1));
+                    }
                 }
-                let r = self.eval(&expr, &Check::Begin(kind), path);
+                let check = Check::Begin(kind);
+                let r = self.eval(&expr, &check, path);
                 let reported = r.is_err();
+                let r = self.written(r, &check, path);
                 let needs_text = kind == Kind::String && self.looks_at_text(&expr);
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
                 self.frames.push(Frame { expr, needs_text, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new() });
@@ -941,7 +1156,8 @@ impl Observer for Checker {
                             keys.insert(key.to_string());
                             keys.len()
                         });
-                        self.frames.last().map(|f| self.eval(&f.expr, &Check::Key(key, distinct), path))
+                        let check = Check::Key(key, distinct);
+                        self.frames.last().map(|f| self.written(self.eval(&f.expr, &check, path), &check, path))
                     }
                     None => None,
                 };
@@ -951,8 +1167,7 @@ impl Observer for Checker {
             }
             // Certain at once: no later byte removes the repeat (see `output::repeated_name`).
             Event::Repeated(name) => {
-                let found = Found { violation: crate::check::output::repeated_name(path, name), incomplete: None, errors: 1, wrong_type: false };
-                self.report(Err(vec![found]), at, None);
+                self.report(vec![(crate::check::output::repeated_name(path, name), None)], at, None);
             }
             Event::StringBytes(bytes) => {
                 let Some(frame) = self.frames.last_mut() else { return };
@@ -961,9 +1176,12 @@ impl Observer for Checker {
                 }
                 frame.chars += leaf::code_points(bytes);
                 frame.text.extend_from_slice(bytes);
-                let r = self.frames.last().map(|f| self.eval(&f.expr, &Check::Text(&f.text, f.chars), path));
-                if let Some(r) = r {
-                    let failed = r.is_err();
+                let r = self.frames.last().map(|f| {
+                    let check = Check::Text(&f.text, f.chars);
+                    let r = self.eval(&f.expr, &check, path);
+                    (r.is_err(), self.written(r, &check, path))
+                });
+                if let Some((failed, r)) = r {
                     self.report(r, at, self.frames.len().checked_sub(1));
                     if let Some(frame) = self.frames.last_mut() {
                         frame.reported = failed;
@@ -976,9 +1194,10 @@ impl Observer for Checker {
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
-                        self.root_by_children = !frame.reported && self.valid_by_its_children(&frame.expr, value);
-                    } else if !frame.reported && !self.valid_by_its_children(&frame.expr, value) {
-                        let r = self.eval(&frame.expr, &Check::End(value), path);
+                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, value);
+                    } else if !frame.reported {
+                        let check = Check::End(value);
+                        let r = self.written(self.closed(&frame.expr, value, path), &check, path);
                         self.report(r, at, None);
                     }
                     self.routes.borrow_mut().truncate(frame.routes);

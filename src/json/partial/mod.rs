@@ -81,7 +81,9 @@ impl Observer for NoObserver {
 }
 
 enum Frame {
-    Object { map: Map<String, Value>, key: Option<String>, state: ObjState },
+    /// `keyed`: a member's name was read, its value not complete (the name is the path's segment
+    /// at the frame's depth: kept once).
+    Object { map: Map<String, Value>, keyed: bool, state: ObjState },
     Array { items: Vec<Value>, state: ArrState },
 }
 
@@ -132,6 +134,9 @@ pub struct Parser {
     skipper: Option<Skipper>,
     /// Each member name repeated in its object, with the object's location.
     repeated: Vec<(InstancePath, String)>,
+    /// The buffer of the last string or number read, empty, for the next one: a token grows in
+    /// it without reallocating at every chunk, and its value gets a string of its exact size.
+    spare: Vec<u8>,
 }
 
 impl Parser {
@@ -149,6 +154,7 @@ impl Parser {
             max_depth,
             skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -300,7 +306,7 @@ impl Parser {
             Some(Frame::Object { state, .. }) => match *state {
                 ObjState::KeyOrEnd | ObjState::Key => {
                     if b == b'"' {
-                        self.token = Token::Str { buf: Vec::new(), esc: Escape::None, key: true, reported: 0 };
+                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0 };
                     } else if b == b'}' && *state == ObjState::KeyOrEnd {
                         self.close(obs);
                     } else {
@@ -362,9 +368,9 @@ impl Parser {
         };
         obs.event(Event::Begin(kind), &self.path, self.lines.pos);
         match b {
-            b'{' => self.stack.push(Frame::Object { map: Map::new(), key: None, state: ObjState::KeyOrEnd }),
+            b'{' => self.stack.push(Frame::Object { map: Map::new(), keyed: false, state: ObjState::KeyOrEnd }),
             b'[' => self.stack.push(Frame::Array { items: Vec::new(), state: ArrState::ValueOrEnd }),
-            b'"' => self.token = Token::Str { buf: Vec::new(), esc: Escape::None, key: false, reported: 0 },
+            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0 },
             b't' | b'f' | b'n' => {
                 let value = match b {
                     b'n' => Value::Null,
@@ -372,7 +378,11 @@ impl Parser {
                 };
                 self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, value };
             }
-            _ => self.token = Token::Num(vec![b]),
+            _ => {
+                let mut buf = std::mem::take(&mut self.spare);
+                buf.push(b);
+                self.token = Token::Num(buf);
+            }
         }
     }
 
@@ -447,16 +457,18 @@ impl Parser {
 
     fn finish_string(&mut self, obs: &mut dyn Observer) {
         self.flush_string(obs);
-        let Token::Str { buf, key, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
-        let text = match String::from_utf8(buf) {
-            Ok(text) => text,
+        let Token::Str { mut buf, key, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let text = match std::str::from_utf8(&buf) {
+            Ok(text) => text.to_owned(),
             Err(_) => return self.fail("invalid UTF-8 in a string"),
         };
+        buf.clear();
+        self.spare = buf;
         if key {
             obs.event(Event::Key(&text), &self.path, self.lines.pos);
-            if let Some(Frame::Object { key, state, .. }) = self.stack.last_mut() {
-                self.path.push(Segment::Key(text.clone()));
-                *key = Some(text);
+            if let Some(Frame::Object { keyed, state, .. }) = self.stack.last_mut() {
+                self.path.push(Segment::Key(text));
+                *keyed = true;
                 *state = ObjState::Colon;
             }
         } else {
@@ -465,13 +477,24 @@ impl Parser {
     }
 
     fn finish_number(&mut self, obs: &mut dyn Observer) {
-        let Token::Num(buf) = std::mem::replace(&mut self.token, Token::None) else { return };
+        let Token::Num(mut buf) = std::mem::replace(&mut self.token, Token::None) else { return };
         if !lex::is_number(&buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
         }
         // A number is ASCII (is_number); `from_str` is the reader the crate instantiates elsewhere.
-        match std::str::from_utf8(&buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())) {
-            Ok(n) => self.complete_value(Value::Number(n), obs),
+        // Most numbers are small non-negative integers: read at once (what `from_str` makes of
+        // them too; a negative one may be `-0`, which it reads as a float).
+        let small = (buf.len() <= 19 && buf.iter().all(u8::is_ascii_digit)).then(|| buf.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')));
+        let number = match small {
+            Some(n) => Ok(Number::from(n)),
+            None => std::str::from_utf8(&buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())),
+        };
+        match number {
+            Ok(n) => {
+                buf.clear();
+                self.spare = buf;
+                self.complete_value(Value::Number(n), obs);
+            }
             Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(&buf))),
         }
     }
@@ -484,11 +507,15 @@ impl Parser {
                 self.root = Some(value);
                 self.status = Status::Complete;
             }
-            Some(Frame::Object { map, key, state }) => {
+            Some(Frame::Object { map, keyed, state }) => {
                 *state = ObjState::CommaOrEnd;
+                let key = match (std::mem::take(keyed), self.path.pop()) {
+                    (true, Some(Segment::Key(k))) => Some(k),
+                    _ => None,
+                };
                 // A repeated name is told as its value goes in (the last value keeps the first
                 // one's place): no lookup of its own per name.
-                let repeated = match key.take().map(|k| map.entry(k)) {
+                let repeated = match key.map(|k| map.entry(k)) {
                     Some(serde_json::map::Entry::Occupied(mut slot)) => {
                         slot.insert(value);
                         Some(slot.key().clone())
@@ -499,7 +526,6 @@ impl Parser {
                     }
                     None => None,
                 };
-                self.path_pop();
                 if let Some(name) = repeated {
                     obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
                     self.repeated.push((self.path.clone(), name));
@@ -542,11 +568,12 @@ impl Parser {
             Token::Str { buf, key: false, .. } => Some(Value::String(utf8_prefix(buf))),
             _ => None,
         };
-        for frame in self.stack.iter().rev() {
+        let segments = self.path.segments();
+        for (depth, frame) in self.stack.iter().enumerate().rev() {
             current = Some(match frame {
-                Frame::Object { map, key, .. } => {
+                Frame::Object { map, keyed, .. } => {
                     let mut map = map.clone();
-                    if let (Some(k), Some(v)) = (key, current) {
+                    if let (true, Some(Segment::Key(k)), Some(v)) = (keyed, segments.get(depth), current) {
                         map.insert(k.clone(), v);
                     }
                     Value::Object(map)
