@@ -371,6 +371,9 @@ fn reports_from_located_subtrees_are_the_full_reports() {
             for text in [output.to_string(), serde_json::to_string_pretty(&output).unwrap()] {
                 let full = c.validate_text(&text).map(drop);
                 assert_eq!(c.check_text(&text), full, "{text}");
+                // Told the output is invalid (the JS tier's answer), the module locates its
+                // violations without its own verdict first: the same answer, valid ones too.
+                assert_eq!(c.check_refused_text(&text), full, "refused {text}");
                 if full.is_err() {
                     checked += 1;
                     located += usize::from(c.located_units(&text).is_some());

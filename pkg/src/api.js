@@ -330,7 +330,7 @@ export class Contract extends Owned {
   #moduleValidate(value, plain) {
     const text = plain ? JSON.stringify(value) : jsonTextOf(value);
     const len = toInput(text);
-    const failure = handleOf(this).validateText(len);
+    const failure = handleOf(this).validateText(len, plain);
     return failure === undefined ? { valid: true, data: value } : { valid: false, error: textFailure(failure, text, len) };
   }
 
@@ -369,7 +369,7 @@ export class Contract extends Owned {
       return error === undefined ? { valid: true, data: extraction.value, extraction } : { valid: false, error, extraction };
     }
     const len = toInput(text);
-    const failure = handleOf(this).validateText(len);
+    const failure = handleOf(this).validateText(len, false);
     return failure === undefined ? { valid: true, data: JSON.parse(text) } : { valid: false, error: textFailure(failure, text, len) };
   }
 

@@ -93,6 +93,12 @@ function notJsonError(message) {
   return error;
 }
 
+// A `null` JSON.stringify writes (compact) stands where a value does: after `:`, `[` or `,`,
+// before `,`, `]` or `}` (or alone, the whole text). A regular expression of those six
+// characters skips through the text faster than a search for `null` alone, which stops at
+// every `n`; and the word inside a string ("nullable") sends fewer values to the walk.
+const nullToken = /[:,[]null[,\]}]/;
+
 /** The JSON text of `value`; throws a TypeError naming the path of what JSON cannot carry. */
 export function jsonTextOf(value) {
   let text;
@@ -104,7 +110,7 @@ export function jsonTextOf(value) {
   }
   // JSON.stringify escapes a lone surrogate (`\udXXX`) and writes a pair as it is: no such
   // escape in the text, no lone surrogate in the value.
-  if (text === undefined || text.includes('null') || text.includes('\\ud')) {
+  if (text === undefined || text === 'null' || nullToken.test(text) || text.includes('\\ud')) {
     const found = problem(value, '', [], new Map(), false);
     if (found !== null) throw notJsonError(found);
     if (text === undefined) throw notJsonError(`${at([])}: ${what(value)} is not a JSON value`);

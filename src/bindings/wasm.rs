@@ -146,10 +146,11 @@ impl WasmContract {
     /// Validates the output text in the input area (its first `len` bytes, see `input_area`).
     /// `undefined` when valid, else the canonical error as JSON, whose `raw_output` is empty when
     /// it is the whole text, and the cut marker alone with `raw_output_head` (the head's length
-    /// in bytes) when it is a head (JS puts the text back).
+    /// in bytes) when it is a head (JS puts the text back). `refused`: the JS tier found the
+    /// value invalid (the answer is the same, found without the module's own verdict first).
     #[wasm_bindgen(js_name = validateText)]
-    pub fn validate_text(&self, len: usize) -> Option<String> {
-        with_input(len, |text| check_text(&self.contract, text))
+    pub fn validate_text(&self, len: usize, refused: bool) -> Option<String> {
+        with_input(len, |text| check_text(&self.contract, text, refused))
     }
 
     /// The compiled schema's plan (src/validator/plan.rs) with the output limits `validateText`
@@ -331,9 +332,9 @@ pub struct WasmStream {
 }
 
 /// `validateText`'s answer for `text`.
-fn check_text(contract: &Contract, text: &str) -> Option<String> {
+fn check_text(contract: &Contract, text: &str, refused: bool) -> Option<String> {
     // JS parses the data itself when it needs it; the valid path builds no tree here.
-    let violations = contract.text_violations(text).err()?;
+    let violations = contract.text_violations(text, refused).err()?;
     // JS holds the text already: an escaped copy of it was most of the error's JSON, encoded
     // here, decoded and parsed again there (a 4 KB head cost more than the rest of a 10 KB
     // output's error). So `raw_output` (the text cut to the limit, `render::truncate_text`) is

@@ -287,20 +287,37 @@ impl Contract {
     /// recognised in one pass over its bytes when the schema allows (`verdict`), and only an
     /// invalid one is parsed into a tree for the canonical error.
     pub fn check_text(&self, text: &str) -> Result<(), OutputValidationError> {
-        self.text_violations(text).map_err(|violations| self.failure(violations, text))
+        self.text_violations(text, false).map_err(|violations| self.failure(violations, text))
+    }
+
+    /// `check_text` for an output the caller already found invalid (see `text_violations`):
+    /// the same answer. For tests.
+    #[doc(hidden)]
+    pub fn check_refused_text(&self, text: &str) -> Result<(), OutputValidationError> {
+        self.text_violations(text, true).map_err(|violations| self.failure(violations, text))
     }
 
     /// `check_text`'s violations alone, for a caller that holds `text` and writes `raw_output`
     /// itself (the module's `validateText`, whose caller has the text already): the error's
     /// copy of the text is then never made.
-    pub(crate) fn text_violations(&self, text: &str) -> Result<(), Vec<Violation>> {
+    /// `refused`: the caller already found the output invalid (the JS tier's verdict on the
+    /// value whose JSON.stringify text this is), so the violations are located without the
+    /// verdict's pass first; should that find none, the output takes the usual path.
+    pub(crate) fn text_violations(&self, text: &str, refused: bool) -> Result<(), Vec<Violation>> {
         let small = text.len() <= self.inner.limits.max_output_bytes;
         let mut violated = false;
         if let Some(verdict) = self.verdict().filter(|_| small) {
+            // A located report is the full path's (tests/verdict.rs), whichever pass sent the
+            // output to it; the locating walk gives up on a limit or a unit of most of the output.
+            if refused {
+                if let Some(violations) = self.located_violations(verdict, text) {
+                    return Err(violations);
+                }
+            }
             match verdict.judge(&self.inner.validator, text, self.inner.limits.max_depth) {
                 Judgement::Valid => return Ok(()),
                 Judgement::Invalid { locate, violated: v } => {
-                    if locate {
+                    if locate && !refused {
                         if let Some(violations) = self.located_violations(verdict, text) {
                             return Err(violations);
                         }

@@ -26,6 +26,15 @@ test('NaN, Infinity, BigInt and functions name their path', () => {
   assert.throws(() => contract.validate(NaN), notJson('$: NaN is not a JSON value'));
 });
 
+test('a null JSON.stringify writes is found wherever it stands', () => {
+  assert.throws(() => contract.validate([NaN, 1]), notJson('$[0]: NaN is not a JSON value'));
+  assert.throws(() => contract.validate([1, undefined, 2]), notJson('$[1]: undefined is not a JSON value'));
+  assert.throws(() => contract.validate([[Infinity]]), notJson('$[0][0]: Infinity is not a JSON value'));
+  assert.throws(() => contract.validate({ a: 1, b: NaN }), notJson('$.b: NaN is not a JSON value'));
+  assert.throws(() => contract.validate({ a: NaN, b: 'nullable' }), notJson('$.a: NaN is not a JSON value'));
+  assert.throws(() => contract.validate({ d: [{ e: -Infinity }] }), notJson('$.d[0].e: -Infinity is not a JSON value'));
+});
+
 test('undefined, a function or a symbol at the root', () => {
   assert.throws(() => contract.validate(undefined), notJson('$: undefined is not a JSON value'));
   assert.throws(() => contract.validate(() => {}), notJson('$: a function is not a JSON value'));
