@@ -803,12 +803,17 @@ export class OutputStream extends Owned {
     this.#last.early = [];
     const data = this.#data;
     const handle = handleOf(this);
-    const outcome = JSON.parse(handle.finish(stopReason, refusal, data === null));
+    // A valid outcome whose data is built here comes as its attempt alone (WasmStream::finish):
+    // such an outcome ends the stream.
+    const attempt = handle.finish(stopReason, refusal, data === null);
+    if (attempt > 0) {
+      this.#ended = 'soft-complete';
+      this.#data = null;
+      return { state: 'soft-complete', valid: true, data: data.value(), attempt };
+    }
+    const outcome = JSON.parse(handle.outcome());
     this.#settle(handle, outcome);
     this.#nextAttempt(outcome);
-    if (outcome.state === 'soft-complete' && outcome.valid && !('data' in outcome)) {
-      return { state: outcome.state, valid: true, data: data.value(), attempt: outcome.attempt };
-    }
     return outcome;
   }
 
