@@ -597,9 +597,10 @@ class StreamData {
 }
 
 // Members are parsed once their text reaches this many UTF-16 units (or their container closes,
-// or a container among them begins): each JSON.parse call costs about what parsing 150 more
-// characters does, and what is left at the end of the stream is parsed then.
-const MEMBERS_BATCH = 1024;
+// or a container among them begins): what the last push has left to parse is at most about this
+// much plus the last member, where a whole short output would wait for the end. Each JSON.parse
+// call costs about what parsing 150 more characters does, a few calls more per 10 KB of text.
+const MEMBERS_BATCH = 256;
 
 // The marks area (marksArea in src/bindings/wasm.rs) as 32-bit words: a view of the memory and
 // the area's index in it, kept as the chunk area's view is (see toChunkArea).
@@ -803,12 +804,17 @@ export class OutputStream extends Owned {
     this.#last.early = [];
     const data = this.#data;
     const handle = handleOf(this);
-    const outcome = JSON.parse(handle.finish(stopReason, refusal, data === null));
+    // A valid outcome whose data is built here comes as its attempt alone (WasmStream::finish):
+    // such an outcome ends the stream.
+    const attempt = handle.finish(stopReason, refusal, data === null);
+    if (attempt > 0) {
+      this.#ended = 'soft-complete';
+      this.#data = null;
+      return { state: 'soft-complete', valid: true, data: data.value(), attempt };
+    }
+    const outcome = JSON.parse(handle.outcome());
     this.#settle(handle, outcome);
     this.#nextAttempt(outcome);
-    if (outcome.state === 'soft-complete' && outcome.valid && !('data' in outcome)) {
-      return { state: outcome.state, valid: true, data: data.value(), attempt: outcome.attempt };
-    }
     return outcome;
   }
 

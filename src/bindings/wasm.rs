@@ -209,9 +209,9 @@ impl WasmContract {
         let options = js.stream_options();
         let stream = OutputStream::new(&self.contract, options);
         if templates_json.is_empty() {
-            return Ok(WasmStream { stream });
+            return Ok(WasmStream { stream, outcome: String::new() });
         }
-        Ok(WasmStream { stream: stream.with_templates(templates(templates_json)?) })
+        Ok(WasmStream { stream: stream.with_templates(templates(templates_json)?), outcome: String::new() })
     }
 }
 
@@ -329,6 +329,9 @@ pub fn locate_json(text: &str, pointers: Vec<String>) -> String {
 #[wasm_bindgen]
 pub struct WasmStream {
     stream: OutputStream,
+    /// The outcome of the last `finish` as JSON, until JS takes it (`outcome`): empty when it
+    /// was a valid one whose data JS builds.
+    outcome: String,
 }
 
 /// `validateText`'s answer for `text`.
@@ -580,17 +583,25 @@ impl WasmStream {
     }
 
     /// Ends the attempt; `stop_reason` as the providers say it (`stop`, `length`, `refusal`, …).
-    /// Without `with_data`, a valid outcome leaves its `data` to JS (which has the text).
-    pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<String, JsError> {
+    /// Without `with_data`, a valid outcome leaves its `data` to JS (which has the text) and is
+    /// answered by its attempt alone (≥ 1); any other outcome answers 0 and is read as JSON with
+    /// `outcome`. The end of a valid stream then crosses no text either way: its JSON was most of
+    /// what the end of a short output cost.
+    pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<f64, JsError> {
         self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
         Ok(match self.stream.finish_with(reason, refusal.as_deref(), with_data) {
-            // JS builds the data from the text (StreamData in pkg/src/api.js): serializing the
-            // value here, then decoding and parsing it there took most of a long output's finish.
-            // Written directly: a `json!` map costs its allocations at the end of every stream.
-            StreamOutcome::Valid { attempt, .. } if !with_data => format!("{{\"state\":\"soft-complete\",\"valid\":true,\"attempt\":{attempt}}}"),
-            outcome => serde_json::to_string(&outcome).unwrap_or_default(),
+            StreamOutcome::Valid { attempt, .. } if !with_data => attempt as f64,
+            outcome => {
+                self.outcome = serde_json::to_string(&outcome).unwrap_or_default();
+                0.0
+            }
         })
+    }
+
+    /// The outcome of the last `finish` that answered 0, as JSON (once).
+    pub fn outcome(&mut self) -> String {
+        std::mem::take(&mut self.outcome)
     }
 
     /// Ends an attempt whose whole text is in the input area (its first `len` bytes), streamed
