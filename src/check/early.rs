@@ -60,6 +60,8 @@ struct EarlyNode {
     max_length: Option<u64>,
     max_items: Option<u64>,
     max_properties: Option<u64>,
+    min_items: Option<u64>,
+    min_properties: Option<u64>,
     properties: Vec<(String, NodeId)>,
     /// `patternProperties`: the validator's pattern, as written, and its node.
     patterns: Vec<(usize, String, NodeId)>,
@@ -162,6 +164,8 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     node.max_length = o.max_length;
     node.max_items = o.max_items;
     node.max_properties = o.max_properties;
+    node.min_items = o.min_items;
+    node.min_properties = o.min_properties;
     node.required = o.required.unwrap_or_default().to_vec();
     node.properties = o.properties.unwrap_or_default().to_vec();
     node.patterns = o.patterns.unwrap_or_default().to_vec();
@@ -205,8 +209,11 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
             let decided = mask & INTEGER == 0;
             (decided, decided)
         }
-        Kw::Required(_) | Kw::Properties(_) => (false, true),
-        Kw::AdditionalProperties { node: n, .. } => (false, validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
+        // Sizes are counted at the close (`own_parts_hold`).
+        Kw::Required(_) | Kw::Properties(_) | Kw::MinProperties(_) | Kw::MinItems(_) => (false, true),
+        // A member that no pattern may name is judged under `additionalProperties` as it closes
+        // (a pattern may leave a name undecided: only `false` is then told at the key).
+        Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
         Kw::Items { prefix, rest, .. } => (false, prefix.is_empty() && rest.is_some()),
         _ => (false, false),
     }
@@ -438,16 +445,15 @@ impl Checker {
     /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
     /// expanded (no chain cut short), and are judged on their own.
     fn node_by_its_parts(&self, id: NodeId, value: &Value) -> bool {
-        self.schema.get(id).is_some_and(|n| {
-            (n.shallow || n.shallow_parts && !self.unchecked.get()) && value.as_object().is_none_or(|map| n.required.iter().all(|k| has_member(map, k)))
-        })
+        self.schema.get(id).is_some_and(|n| (n.shallow || n.shallow_parts && !self.unchecked.get()) && own_parts_hold(n, value))
     }
 
     /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
     /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
     fn root_by_its_parts(&self, expr: &Expr, value: &Value) -> bool {
         match expr {
-            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value),
+            // A size of the root's own is left to the end of the stream.
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
             Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value)),
             Expr::Any(..) => false,
         }
@@ -991,6 +997,15 @@ impl Checker {
                 self.revision += 1;
             }
         }
+    }
+}
+
+/// What a shallow node asks of a closed value beside its children: its required names and sizes.
+fn own_parts_hold(n: &EarlyNode, value: &Value) -> bool {
+    match value {
+        Value::Object(map) => n.required.iter().all(|k| has_member(map, k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(map.len() as u64, m)),
+        Value::Array(items) => n.min_items.is_none_or(|m| leaf::count_at_least(items.len() as u64, m)),
+        _ => true,
     }
 }
 
