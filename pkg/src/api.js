@@ -279,7 +279,7 @@ export class Contract extends Owned {
       if (text === undefined) throw invalidJsonError('schema must be an object, a boolean or JSON text');
     }
     checkOptions('Contract.compile', options);
-    const { text: optionsText, ids } = moduleOptions(options);
+    const { text: optionsText, ids, functions } = moduleOptions(options);
     let contract;
     try {
       contract = new Contract(wasm.compileContract(utf8(text), optionsText));
@@ -289,7 +289,7 @@ export class Contract extends Owned {
     }
     recipes.set(contract, [text, optionsText]);
     // The tier calls format functions itself (a value one throws on is then the module's).
-    if (ids.length > 0) functionsOf.set(contract, new Map(Object.entries(options.formats).filter(([, f]) => typeof f === 'function')));
+    if (functions !== null) functionsOf.set(contract, functions);
     if (options?.codegen === false) noCodegen.add(contract);
     return contract;
   }

@@ -83,12 +83,13 @@ const isRegExp = (v) => Object.prototype.toString.call(v) === '[object RegExp]';
 /**
  * The options (checked already) as JSON for the module: each pattern's source, after the
  * module's engine read it (a pattern it cannot read is an OptionError naming the format), and
- * each function by a new id. `ids`: those ids, for `forgetFormats` should the module not take them.
+ * each function by a new id. `ids`: those ids, for `forgetFormats` should the module not take them;
+ * `functions`: the functions by name (a Map, which the verdict tier calls), or null.
  */
 export function moduleOptions(options) {
-  if (options == null) return { text: '', ids: [] };
+  if (options == null) return { text: '', ids: [], functions: null };
   const formats = options.formats;
-  if (typeof formats !== 'object' || formats === null) return { text: JSON.stringify(options), ids: [] };
+  if (typeof formats !== 'object' || formats === null) return { text: JSON.stringify(options), ids: [], functions: null };
   // Entries, then an object: a format named __proto__ stays a format.
   const sent = [];
   const ids = [];
@@ -102,8 +103,10 @@ export function moduleOptions(options) {
     }
     sent.push([name, source]);
   }
+  const byName = new Map();
   for (const [name, format] of Object.entries(formats)) {
     if (typeof format !== 'function') continue;
+    byName.set(name, format);
     const id = nextId;
     // Ids are the module's u32s; by the time they wrap, the first are long released.
     nextId = nextId === 0xffffffff ? 1 : nextId + 1;
@@ -112,7 +115,7 @@ export function moduleOptions(options) {
     sent.push([name, id]);
   }
   if (ids.length > 0) formatCallbacksReady();
-  return { text: JSON.stringify({ ...options, formats: Object.fromEntries(sent) }), ids };
+  return { text: JSON.stringify({ ...options, formats: Object.fromEntries(sent) }), ids, functions: byName.size > 0 ? byName : null };
 }
 
 /** Forgets functions the module did not take (its compile failed) or no longer holds. */
