@@ -59,12 +59,13 @@ function toInput(text) {
 }
 // A view of the input area, kept while it is large enough: the area stays where it is until
 // a call asks it to grow (only here) or the instance is re-created, and the view's buffer is
-// detached (its length 0) when the memory grows. Asking the module and making a view for each
+// detached (its length 0) when the memory grows. (Views of the memory are checked by `length`:
+// see toChunkArea.) Asking the module and making a view for each
 // call cost a twentieth of validating a 1 KB output.
 const EMPTY = new Uint8Array(0);
 const input = { generation: -1, bytes: EMPTY };
 function inputView(capacity) {
-  if (input.bytes.byteLength < capacity || input.generation !== instanceGeneration()) {
+  if (input.bytes.length < capacity || input.generation !== instanceGeneration()) {
     // Room for a few KB at once, so that slightly longer texts do not each ask again.
     const room = Math.min(INPUT_KEPT, Math.max(capacity, 1 << 14));
     // The address first: making room may grow the memory, which detaches its old buffer.
@@ -96,21 +97,23 @@ function textHead(text, len, bytes) {
 }
 // Below SHORT_CHUNK characters a stream chunk is copied by a loop into the module's chunk area
 // (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
-// beats TextEncoder, whose every call makes a view of the memory. The area's address and a view
-// of the memory are kept until the instance is re-created or the memory grows (which detaches
-// the view's buffer).
-let chunkArea = { generation: -1, address: 0, bytes: new Uint8Array(0) };
+// beats TextEncoder, whose every call makes a view of the memory. A view of the area alone is kept
+// until the instance is re-created or the memory grows (which detaches its buffer: the view's
+// length is then 0). Its `length` is read, not its `byteLength`: on a view of the module's memory
+// V8 takes a slow path for the latter, 5 ns of the ~45 a push costs in JS (bench/push.mjs).
+let chunkView = EMPTY;
+let chunkGeneration = -1;
 function toChunkArea(text) {
-  let area = chunkArea;
-  if (area.generation !== instanceGeneration() || area.bytes.byteLength === 0) {
-    area = chunkArea = { generation: instanceGeneration(), address: wasm.chunkArea(), bytes: new Uint8Array(glue.wasmMemory().buffer) };
+  let bytes = chunkView;
+  if (bytes.length === 0 || chunkGeneration !== instanceGeneration()) {
+    chunkGeneration = instanceGeneration();
+    bytes = chunkView = new Uint8Array(glue.wasmMemory().buffer, wasm.chunkArea(), SHORT_CHUNK * 3);
   }
-  const { address, bytes } = area;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);
-    if (code > 0x7f) return i + encoder.encodeInto(text.substring(i), bytes.subarray(address + i, address + n * 3)).written;
-    bytes[address + i] = code;
+    if (code > 0x7f) return i + encoder.encodeInto(text.substring(i), bytes.subarray(i, n * 3)).written;
+    bytes[i] = code;
   }
   return n;
 }
@@ -458,12 +461,12 @@ export class Contract extends Owned {
     const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#plain).
-    return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent);
+    return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent, !options?.abortOnEarlyViolation);
   }
 
   // enforce()'s stream: its outcomes carry their data (see OutputStream#finishText).
   [executorStream](options, templates) {
-    return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false);
+    return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false, !options?.abortOnEarlyViolation);
   }
 
 }
@@ -602,11 +605,16 @@ class StreamData {
 // call costs about what parsing 150 more characters does, a few calls more per 10 KB of text.
 const MEMBERS_BATCH = 256;
 
+// consume() of a synchronous iterable pushes its text chunks in batches of about this many UTF-16
+// units (see OutputStream#consumeSync): a long iterable is not first joined whole, and a batch
+// stays far below what the input area keeps.
+const CONSUME_BATCH = 1 << 14;
+
 // The marks area (marksArea in src/bindings/wasm.rs) as 32-bit words: a view of the memory and
 // the area's index in it, kept as the chunk area's view is (see toChunkArea).
 let marks = { generation: -1, index: 0, words: new Uint32Array(0) };
 function marksArea() {
-  if (marks.generation !== instanceGeneration() || marks.words.byteLength === 0) {
+  if (marks.generation !== instanceGeneration() || marks.words.length === 0) {
     marks = { generation: instanceGeneration(), index: wasm.marksArea() >>> 2, words: new Uint32Array(glue.wasmMemory().buffer) };
   }
   return marks;
@@ -689,15 +697,19 @@ function endedError(state) {
  * bytes; early violations are those no continuation could repair.
  */
 export class OutputStream extends Owned {
-  constructor(handle, plain = false) {
+  constructor(handle, plain = false, batch = false) {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
     this.#plain = plain;
+    this.#batch = batch;
     this.#data = plain ? new StreamData() : null;
     if (plain) handle.trackMarks();
   }
 
   // The early violations as last read, and their revision (see statusOf).
   #last = { revision: 0, early: [] };
+  // Whether text chunks that arrive together may go in as one push (see #consumeSync): not when
+  // an early violation ends the attempt.
+  #batch;
   // Whether the data of a valid outcome is the JSON.parse of the attempt's text (`#plain`). While
   // every chunk is a string, it is built here as the text arrives (`#data`, a StreamData; null
   // otherwise): the module would serialize its value for this side to decode and parse again,
@@ -868,11 +880,46 @@ export class OutputStream extends Owned {
 
   /** Consumes an async iterable of chunks (text deltas or bytes), then finishes the attempt. */
   async consume(chunks, end) {
-    for await (const chunk of chunks) {
-      this.#assertOpen();
-      this.#append(handleOf(this), chunk);
+    if (chunks != null && typeof chunks[Symbol.asyncIterator] !== 'function' && typeof chunks[Symbol.iterator] === 'function') {
+      await this.#consumeSync(chunks);
+    } else {
+      for await (const chunk of chunks) {
+        this.#assertOpen();
+        this.#append(handleOf(this), chunk);
+      }
     }
     return this.finish(end);
+  }
+
+  // `consume` of a synchronous iterable (an array, a generator): its chunks are all there, so
+  // they are read without awaiting each (an await costs more than a push of a few characters)
+  // and, unless an early violation ends the attempt (then the module must stop at the chunk that
+  // revealed it), consecutive text chunks go in as one push. A stream reads any split of a text
+  // alike. A value that is not a chunk (a promise) is awaited, as `for await` does.
+  async #consumeSync(chunks) {
+    let batch = '';
+    const flush = () => {
+      if (batch === '') return;
+      this.#assertOpen();
+      this.#append(handleOf(this), batch);
+      batch = '';
+    };
+    try {
+      for (let chunk of chunks) {
+        if (typeof chunk === 'string' && this.#batch) {
+          batch += chunk;
+          if (batch.length >= CONSUME_BATCH) flush();
+          continue;
+        }
+        flush();
+        if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) chunk = await chunk;
+        this.#assertOpen();
+        this.#append(handleOf(this), chunk);
+      }
+    } finally {
+      // What came before a chunk the iterable failed to give is in, as `for await` leaves it.
+      flush();
+    }
   }
 }
 

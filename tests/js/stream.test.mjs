@@ -207,6 +207,53 @@ test('TransformStream and async-iterable helpers', async () => {
   assert.equal(out.state, 'hard-complete');
 });
 
+test('consume() of an array or a generator ends as pushing its chunks one by one does', async () => {
+  // What each chunk pushed alone, then finish(), gives: the outcome and what was read.
+  const pushed = (options, list) => {
+    const s = contract.stream(options);
+    for (const c of list) s.push(c);
+    return { bytes: s.push('').bytes, outcome: s.finish() };
+  };
+  const emoji = valid.replace('Adds retry', 'Ajoute é😀 retry');
+  const cases = [
+    [valid, 7],
+    [emoji, 1],
+    [emoji, 5],
+    [invalid, 9],
+    [invalid, 3],
+  ];
+  for (const options of [undefined, { maxRetries: 0 }, { abortOnEarlyViolation: true }]) {
+    for (const [text, size] of cases) {
+      const list = chunks(text, size);
+      const expected = pushed(options, list);
+      for (const source of [list, (function* () { yield* list; })()]) {
+        const s = contract.stream(options);
+        const outcome = await s.consume(source);
+        assert.deepEqual(outcome, expected.outcome, `size ${size}, ${JSON.stringify(options)}`);
+      }
+    }
+  }
+  // Bytes and promises among the chunks: bytes go in alone, a promise is awaited.
+  const list = chunks(valid, 11);
+  const mixed = list.map((c, i) => (i % 3 === 1 ? new TextEncoder().encode(c) : i % 3 === 2 ? Promise.resolve(c) : c));
+  assert.deepEqual(await contract.stream().consume(mixed), { state: 'soft-complete', valid: true, data: JSON.parse(valid), attempt: 1 });
+  // A chunk the iterable fails to give: what came before it is in.
+  const s = contract.stream();
+  await assert.rejects(
+    s.consume(
+      (function* () {
+        yield '{"summary": ';
+        throw new Error('cut');
+      })(),
+    ),
+    /cut/,
+  );
+  assert.equal(s.push('').bytes, 12);
+  s.free();
+  // A non-chunk is refused as push refuses it.
+  await assert.rejects(contract.stream().consume(['{', 1]), TypeError);
+});
+
 test('changes(): what each push added, enough to rebuild the partial value', () => {
   const s = contract.stream();
   s.push('{"summary": "Add');
