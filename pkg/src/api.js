@@ -461,12 +461,12 @@ export class Contract extends Owned {
     const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#plain).
-    return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent, !options?.abortOnEarlyViolation);
+    return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent);
   }
 
   // enforce()'s stream: its outcomes carry their data (see OutputStream#finishText).
   [executorStream](options, templates) {
-    return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false, !options?.abortOnEarlyViolation);
+    return new OutputStream(handleOf(this).stream(JSON.stringify(options), templatesText(templates)), false);
   }
 
 }
@@ -605,11 +605,6 @@ class StreamData {
 // call costs about what parsing 150 more characters does, a few calls more per 10 KB of text.
 const MEMBERS_BATCH = 256;
 
-// consume() of a synchronous iterable pushes its text chunks in batches of about this many UTF-16
-// units (see OutputStream#consumeSync): a long iterable is not first joined whole, and a batch
-// stays far below what the input area keeps.
-const CONSUME_BATCH = 1 << 14;
-
 // The marks area (marksArea in src/bindings/wasm.rs) as 32-bit words: a view of the memory and
 // the area's index in it, kept as the chunk area's view is (see toChunkArea).
 let marks = { generation: -1, index: 0, words: new Uint32Array(0) };
@@ -697,19 +692,15 @@ function endedError(state) {
  * bytes; early violations are those no continuation could repair.
  */
 export class OutputStream extends Owned {
-  constructor(handle, plain = false, batch = false) {
+  constructor(handle, plain = false) {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
     this.#plain = plain;
-    this.#batch = batch;
     this.#data = plain ? new StreamData() : null;
     if (plain) handle.trackMarks();
   }
 
   // The early violations as last read, and their revision (see statusOf).
   #last = { revision: 0, early: [] };
-  // Whether text chunks that arrive together may go in as one push (see #consumeSync): not when
-  // an early violation ends the attempt.
-  #batch;
   // Whether the data of a valid outcome is the JSON.parse of the attempt's text (`#plain`). While
   // every chunk is a string, it is built here as the text arrives (`#data`, a StreamData; null
   // otherwise): the module would serialize its value for this side to decode and parse again,
@@ -892,33 +883,15 @@ export class OutputStream extends Owned {
   }
 
   // `consume` of a synchronous iterable (an array, a generator): its chunks are all there, so
-  // they are read without awaiting each (an await costs more than a push of a few characters)
-  // and, unless an early violation ends the attempt (then the module must stop at the chunk that
-  // revealed it), consecutive text chunks go in as one push. A stream reads any split of a text
-  // alike. A value that is not a chunk (a promise) is awaited, as `for await` does.
+  // they are pushed without awaiting each (an await costs more than a push of a few characters).
+  // Each still goes in alone: joined, a chunk after the one where the attempt ends (an early
+  // violation with abortOnEarlyViolation, a size or depth limit) would reach the failure's
+  // `raw_output`. A value that is not a chunk (a promise) is awaited, as `for await` does.
   async #consumeSync(chunks) {
-    let batch = '';
-    const flush = () => {
-      if (batch === '') return;
+    for (let chunk of chunks) {
+      if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) chunk = await chunk;
       this.#assertOpen();
-      this.#append(handleOf(this), batch);
-      batch = '';
-    };
-    try {
-      for (let chunk of chunks) {
-        if (typeof chunk === 'string' && this.#batch) {
-          batch += chunk;
-          if (batch.length >= CONSUME_BATCH) flush();
-          continue;
-        }
-        flush();
-        if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) chunk = await chunk;
-        this.#assertOpen();
-        this.#append(handleOf(this), chunk);
-      }
-    } finally {
-      // What came before a chunk the iterable failed to give is in, as `for await` leaves it.
-      flush();
+      this.#append(handleOf(this), chunk);
     }
   }
 }

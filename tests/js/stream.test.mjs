@@ -208,11 +208,11 @@ test('TransformStream and async-iterable helpers', async () => {
 });
 
 test('consume() of an array or a generator ends as pushing its chunks one by one does', async () => {
-  // What each chunk pushed alone, then finish(), gives: the outcome and what was read.
-  const pushed = (options, list) => {
-    const s = contract.stream(options);
-    for (const c of list) s.push(c);
-    return { bytes: s.push('').bytes, outcome: s.finish() };
+  // What each chunk pushed alone, then finish(), gives.
+  const pushed = (c, options, list) => {
+    const s = c.stream(options);
+    for (const chunk of list) s.push(chunk);
+    return s.finish();
   };
   const emoji = valid.replace('Adds retry', 'Ajoute é😀 retry');
   const cases = [
@@ -222,14 +222,23 @@ test('consume() of an array or a generator ends as pushing its chunks one by one
     [invalid, 9],
     [invalid, 3],
   ];
-  for (const options of [undefined, { maxRetries: 0 }, { abortOnEarlyViolation: true }]) {
+  // Limits end the attempt too: the failure's raw_output is what was read up to there.
+  const limited = [Contract.compile(blueprint.output_schema, { maxOutputBytes: 200 }), Contract.compile(blueprint.output_schema, { maxDepth: 2 })];
+  const runs = [
+    [contract, undefined],
+    [contract, { maxRetries: 0 }],
+    [contract, { abortOnEarlyViolation: true }],
+    [contract, { extract: true }],
+    ...limited.map((c) => [c, undefined]),
+  ];
+  for (const [c, options] of runs) {
     for (const [text, size] of cases) {
       const list = chunks(text, size);
-      const expected = pushed(options, list);
+      const expected = pushed(c, options, list);
       for (const source of [list, (function* () { yield* list; })()]) {
-        const s = contract.stream(options);
+        const s = c.stream(options);
         const outcome = await s.consume(source);
-        assert.deepEqual(outcome, expected.outcome, `size ${size}, ${JSON.stringify(options)}`);
+        assert.deepEqual(outcome, expected, `size ${size}, ${JSON.stringify(options)}`);
       }
     }
   }
