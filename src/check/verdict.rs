@@ -34,6 +34,8 @@ use crate::json::names::NameHashes;
 /// (`VerdictNode::Delegate`), at that same node.
 pub(crate) struct Verdict {
     nodes: Vec<VerdictNode>,
+    /// The nodes planned for the text (the others, below a delegated node, stand as `Any`).
+    planned: Vec<bool>,
     root: usize,
 }
 
@@ -191,7 +193,23 @@ impl Verdict {
             }
             follow
         });
-        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Any)).collect(), root: validator.root() })
+        let planned = nodes.iter().map(Option::is_some).collect();
+        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Any)).collect(), planned, root: validator.root() })
+    }
+
+    /// Whether `text`, one JSON value with no repeated member name, is valid at node `node`
+    /// judged alone (what `Validator::node_is_valid` says of its value); `None` when the verdict
+    /// cannot tell.
+    pub fn judge_at(&self, validator: &Validator, node: usize, text: &str) -> Option<bool> {
+        if !self.planned.get(node).copied().unwrap_or(false) {
+            return None;
+        }
+        let mut run = Run::new(self, validator, text, MAX_NESTING);
+        match run.eval(node, 0, 0) {
+            Ok(end) if end == text.len() => Some(true),
+            Err(Stop::Fail) => Some(false),
+            _ => None,
+        }
     }
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
