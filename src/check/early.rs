@@ -864,14 +864,19 @@ impl Checker {
                     _ => None,
                 };
                 let valid = match by_text {
-                    Some(valid) => Some(valid),
-                    None => closed.value().map(|value| if node.flat { (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)) } else { validator.node_is_valid(id, value) }),
+                    Some(valid) => valid,
+                    None => match closed.value() {
+                        Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
+                        Some(value) => validator.node_is_valid(id, value),
+                        // Not judged (a text that would not parse): the end of the stream judges it all.
+                        None => {
+                            self.unchecked.set(true);
+                            true
+                        }
+                    },
                 };
-                match valid {
-                    Some(true) => {}
-                    Some(false) => out.push(Found::new(What::Subtree { id, route, value: *closed })),
-                    // Not judged (a text that would not parse): the end of the stream judges it all.
-                    None => self.unchecked.set(true),
+                if !valid {
+                    out.push(Found::new(What::Subtree { id, route, value: *closed }));
                 }
             }
         }

@@ -649,7 +649,8 @@ impl Parser {
 
 /// A JSON value from text the parser read whole (its nesting bounded by the parser's limit).
 pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // Read as `str`, as the crate's other parses are: one instance of serde_json's reader.
+    let mut de = serde_json::Deserializer::from_str(std::str::from_utf8(bytes).ok()?);
     de.disable_recursion_limit();
     let value = serde::Deserialize::deserialize(&mut de).ok()?;
     de.end().ok()?;

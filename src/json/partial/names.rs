@@ -3,21 +3,19 @@
 //! from the span only when an observer asks.
 
 use super::{parse_text, Kind};
-use crate::json::names::name_hash;
+use crate::json::names::{name_hash, NameHashes};
 use serde_json::Value;
 use std::cell::OnceCell;
 
 /// The distinct member names of an object: a hash of each decoded name with where its token is
-/// in the kept text. Names of one hash are compared exactly, so a repeat is told exactly; past
-/// `FEW` names a map finds the hash, so that an object of thousands stays linear.
+/// in the kept text. A name whose hash is new is new; one whose hash was seen is compared exactly
+/// with the names of that hash, so a repeat is told exactly (the set of hashes keeps an object of
+/// thousands of names linear).
 #[derive(Default)]
 pub(super) struct Names {
     list: Vec<(u64, usize, usize)>,
-    /// Hash → the first name of that hash, once there are many.
-    many: Option<std::collections::HashMap<u64, usize, ahash::RandomState>>,
+    hashes: NameHashes,
 }
-
-const FEW: usize = 16;
 
 impl Names {
     pub(super) fn len(&self) -> usize {
@@ -32,34 +30,15 @@ impl Names {
     /// Adds `name`, written at `token` in `text`: false when the object has it already.
     pub(super) fn insert(&mut self, name: &str, token: (usize, usize), text: &[u8]) -> bool {
         let hash = name_hash(name.as_bytes());
-        if self.find(hash, name, text) {
+        if !self.hashes.insert(name.as_bytes()) && self.find(hash, name, text) {
             return false;
         }
-        let index = self.list.len();
         self.list.push((hash, token.0, token.1));
-        match self.many.as_mut() {
-            Some(map) => {
-                map.entry(hash).or_insert(index);
-            }
-            None if self.list.len() > FEW => {
-                let mut map = std::collections::HashMap::with_capacity_and_hasher(4 * FEW, ahash::RandomState::default());
-                for (i, (h, _, _)) in self.list.iter().enumerate() {
-                    map.entry(*h).or_insert(i);
-                }
-                self.many = Some(map);
-            }
-            None => {}
-        }
         true
     }
 
     fn find(&self, hash: u64, name: &str, text: &[u8]) -> bool {
-        let same = |&(h, start, end): &(u64, usize, usize)| h == hash && token_is(text.get(start..end).unwrap_or_default(), name);
-        match &self.many {
-            // Another name of the same hash (rare) sends the search through the list.
-            Some(map) => map.get(&hash).is_some_and(|&i| self.list.get(i).is_some_and(same) || self.list.iter().any(same)),
-            None => self.list.iter().any(same),
-        }
+        self.list.iter().any(|&(h, start, end)| h == hash && token_is(text.get(start..end).unwrap_or_default(), name))
     }
 }
 
