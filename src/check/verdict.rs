@@ -34,8 +34,6 @@ use crate::json::names::NameHashes;
 /// (`VerdictNode::Delegate`), at that same node.
 pub(crate) struct Verdict {
     nodes: Vec<VerdictNode>,
-    /// The nodes planned for the text (the others, below a delegated node, stand as `Any`).
-    planned: Vec<bool>,
     root: usize,
 }
 
@@ -193,17 +191,15 @@ impl Verdict {
             }
             follow
         });
-        let planned = nodes.iter().map(Option::is_some).collect();
-        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Any)).collect(), planned, root: validator.root() })
+        // A node below a delegated one is never reached by the scan from the root; judged on its
+        // own (`judge_at`) it is the validator's.
+        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root() })
     }
 
     /// Whether `text`, one JSON value with no repeated member name, is valid at node `node`
     /// judged alone (what `Validator::node_is_valid` says of its value); `None` when the verdict
     /// cannot tell.
     pub fn judge_at(&self, validator: &Validator, node: usize, text: &str) -> Option<bool> {
-        if !self.planned.get(node).copied().unwrap_or(false) {
-            return None;
-        }
         let mut run = Run::new(self, validator, text, MAX_NESTING);
         match run.eval(node, 0, 0) {
             Ok(end) if end == text.len() => Some(true),

@@ -217,11 +217,7 @@ impl Parser {
     /// call).
     pub fn value(&self) -> Option<&Value> {
         let (start, end) = self.root?;
-        if let Some(value) = self.value.get() {
-            return Some(value);
-        }
-        let value = parse_text(self.text.get(start..end)?)?;
-        Some(self.value.get_or_init(|| value))
+        Closed { kind: Kind::Object, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &self.value }.value()
     }
 
     /// The complete value, moved out (`value` parses it again if asked later).
