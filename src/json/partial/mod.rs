@@ -95,14 +95,16 @@ struct Frame {
     committed: usize,
     /// How many repeated names the parser had found when it opened.
     repeats: usize,
+    /// An object's distinct member names so far, to tell a repeated one (empty for an array:
+    /// kept here, not in `Shape`, so that the variants stay of one size).
+    names: Names,
     shape: Shape,
 }
 
 enum Shape {
     /// `keyed`: a member's name was read, its value not complete (the name is the path's segment
-    /// at the frame's depth, its token at `key` in the kept text). `names`: the distinct names
-    /// of the complete members, to tell a repeated one.
-    Object { names: Names, keyed: bool, key: (usize, usize), state: ObjState },
+    /// at the frame's depth, its token at `key` in the kept text).
+    Object { keyed: bool, key: (usize, usize), state: ObjState },
     Array { count: usize, state: ArrState },
 }
 
@@ -411,8 +413,8 @@ impl Parser {
         obs.event(Event::Begin(kind), &self.path, self.lines.pos);
         let start = self.text.len().saturating_sub(1);
         match b {
-            b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Object { names: Names::default(), keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
-            b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
+            b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
+            b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
             b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start },
             b't' | b'f' | b'n' => {
                 let value = match b {
@@ -568,7 +570,7 @@ impl Parser {
         };
         frame.committed = end;
         match &mut frame.shape {
-            Shape::Object { names, keyed, key, state } => {
+            Shape::Object { keyed, key, state } => {
                 *state = ObjState::CommaOrEnd;
                 let name = match (std::mem::take(keyed), self.path.pop()) {
                     (true, Some(Segment::Key(k))) => k,
@@ -576,7 +578,7 @@ impl Parser {
                 };
                 // A repeated name is told as its value ends (the last value keeps the first
                 // one's place, as a parse of the text makes it).
-                if names.insert(&name, *key, &self.text) {
+                if frame.names.insert(&name, *key, &self.text) {
                     return;
                 }
                 obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
@@ -596,7 +598,7 @@ impl Parser {
         let memo = OnceCell::new();
         let repeats = self.repeated.len() > frame.repeats;
         let closed = match &frame.shape {
-            Shape::Object { names, .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(names), count: names.len(), repeats, memo: &memo },
+            Shape::Object { .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(&frame.names), count: frame.names.len(), repeats, memo: &memo },
             Shape::Array { count, .. } => Closed { kind: Kind::Array, start: frame.start, end, text: &self.text, string: None, names: None, count: *count, repeats, memo: &memo },
         };
         obs.event(Event::End(closed), &self.path, self.lines.pos);
