@@ -157,8 +157,10 @@ impl Changes {
                     _ => self.pending.push(Change { path: here, value: None, append: Some(text) }),
                 }
             }
-            Event::End(value) if !matches!(value, Value::Object(_) | Value::Array(_) | Value::String(_)) => {
-                self.pending.push(set((*value).clone()))
+            Event::End(closed) => {
+                if let Some(value) = closed.scalar() {
+                    self.pending.push(set(value.clone()));
+                }
             }
             _ => {}
         }
@@ -198,12 +200,12 @@ impl Marks {
                 // The position is after the value's first byte.
                 self.list.push(Mark::Open { array: *kind == Kind::Array, at: at.saturating_sub(1) });
             }
-            Event::End(value) if depth <= MARKED_DEPTH => {
-                if matches!(value, Value::Object(_) | Value::Array(_)) && depth < MARKED_DEPTH {
+            Event::End(closed) if depth <= MARKED_DEPTH => {
+                if closed.is_container() && depth < MARKED_DEPTH {
                     self.list.push(Mark::Close(at));
                 } else if depth > 0 {
                     // A number ends at the byte after it, which the position includes.
-                    let end = if value.is_number() { at.saturating_sub(1) } else { at };
+                    let end = if closed.kind() == Kind::Number { at.saturating_sub(1) } else { at };
                     // Members that close one after the other are taken together.
                     match self.list.last_mut() {
                         Some(Mark::Cut(last)) => *last = end,
@@ -475,8 +477,10 @@ impl OutputStream {
     fn streamed_verdict(&mut self, reason: StopReason, with_data: bool) -> Result<Value, OutputValidationError> {
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
-        let stripped = match (self.options.null_as_absent, self.parser.status(), self.parser.value()) {
-            (true, Status::Complete, Some(value)) => Some(strip_absent_nulls(&self.contract.json_schema(), value)),
+        // The value is parsed from the kept text only where it is needed: not for a root the
+        // stream settled valid as it closed, unless the caller wants the data.
+        let stripped = match (self.options.null_as_absent, self.parser.status()) {
+            (true, Status::Complete) => self.parser.value().map(|value| strip_absent_nulls(&self.contract.json_schema(), value)),
             _ => None,
         };
         let violations = if self.aborted {
@@ -485,10 +489,10 @@ impl OutputStream {
             vec![cut_at_token_limit(self.parser.bytes())]
         } else {
             match self.parser.status() {
+                // Every closed value was judged as it closed and the root's children decide it
+                // (its depth too: the parser stops at the depth limit, `Status::Limit`).
+                Status::Complete if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
-                    // Every closed value was judged as it closed and the root's children decide it
-                    // (its depth too: the parser stops at the depth limit, `Status::Limit`).
-                    Some(_) if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
                     // Post-merge: whatever arrived in parts is validated again as one value.
                     Some(value) => {
                         let mut violations = self.contract.violations(value);
@@ -520,7 +524,12 @@ impl OutputStream {
             }
         };
         if violations.is_empty() {
-            return Ok(stripped.or_else(|| self.parser.value().filter(|_| with_data).cloned()).unwrap_or(Value::Null));
+            let data = match stripped {
+                Some(value) => Some(value),
+                None if with_data => self.parser.take_value(),
+                None => None,
+            };
+            return Ok(data.unwrap_or(Value::Null));
         }
         Err(self.contract.failure_with_raw_output(violations, self.raw_output()))
     }

@@ -9,9 +9,10 @@
 //! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
 //! doing nothing early.
 
-use crate::json::partial::{Event, Kind, Observer, Position};
+use crate::json::partial::{Closed, Event, Kind, Observer, Position};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
+use crate::check::verdict::Verdict;
 use crate::validator::outline::Outline;
 use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
 use serde_json::{json, Value};
@@ -102,10 +103,19 @@ pub struct EarlySchema {
     /// whatever reached it, so a subtree's errors with such a path are not moved below the
     /// subtree's path.
     absolute_definitions: bool,
+    /// The one-pass verdict, to judge a closed container from its text (numbered as the
+    /// validator's nodes): `None` where the schema has none.
+    verdict: Option<Arc<Verdict>>,
 }
 
 impl EarlySchema {
     pub fn new(validator: Arc<Validator>) -> Self {
+        let verdict = Verdict::compile(&validator).map(Arc::new);
+        Self::with_verdict(validator, verdict)
+    }
+
+    /// `new`, with the contract's verdict (compiled once for both).
+    pub(crate) fn with_verdict(validator: Arc<Validator>, verdict: Option<Arc<Verdict>>) -> Self {
         let closed_checks = !validator.uses_dynamic_scope();
         let mut nodes: Vec<Option<EarlyNode>> = Vec::new();
         crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
@@ -129,7 +139,7 @@ impl EarlySchema {
                 node.shallow_parts = false;
             }
         }
-        EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions }
+        EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
     }
 
     fn get(&self, id: NodeId) -> Option<&EarlyNode> {
@@ -330,8 +340,9 @@ enum What<'a> {
     /// route's, then its keyword), or at its member `member` (the route's path alone). It speaks
     /// of what is known of the value until the value closes (`partial_of`).
     Error { error: Error<'static>, route: u32, member: Option<&'a str> },
-    /// A closed value that node `id` rejects: its errors, below the route's path.
-    Subtree { id: NodeId, route: u32, value: &'a Value },
+    /// A closed value that node `id` rejects: its errors, below the route's path (its value
+    /// parsed from its text only if they are written or counted).
+    Subtree { id: NodeId, route: u32, value: Closed<'a> },
     /// Written already, with the error to write it again from once its value is complete.
     Written { violation: Box<Violation>, incomplete: Option<Error<'static>> },
 }
@@ -384,7 +395,7 @@ enum Check<'a> {
     Text(&'a [u8], u64),
     Key(&'a str, usize),
     Item(usize),
-    End(&'a Value),
+    End(Closed<'a>),
 }
 
 impl Checker {
@@ -444,13 +455,13 @@ impl Checker {
     /// A closed value that node `id` holds by its children, its required names and the other
     /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
     /// expanded (no chain cut short), and are judged on their own.
-    fn node_by_its_parts(&self, id: NodeId, value: &Value) -> bool {
+    fn node_by_its_parts(&self, id: NodeId, value: &Closed<'_>) -> bool {
         self.schema.get(id).is_some_and(|n| (n.shallow || n.shallow_parts && !self.unchecked.get()) && own_parts_hold(n, value))
     }
 
     /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
     /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
-    fn root_by_its_parts(&self, expr: &Expr, value: &Value) -> bool {
+    fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>) -> bool {
         match expr {
             // A size of the root's own is left to the end of the stream.
             Expr::Leaf(id, _) => self.node_by_its_parts(*id, value) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
@@ -464,16 +475,16 @@ impl Checker {
     /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
     /// validated and found valid in full needs its own disjunctions (those `expand` put beside
     /// it: the same `All`, written for this location) judged no more, since they hold.
-    fn closed<'a>(&self, expr: &Expr, value: &'a Value, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+    fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
         let check = Check::End(value);
         match expr {
-            Expr::Leaf(id, _) if self.node_by_its_parts(*id, value) => Ok(()),
+            Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value) => Ok(()),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 let mut owner_valid = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
-                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, value) => {
+                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value) => {
                             let r = self.leaf(*id, *route, &check);
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
@@ -738,7 +749,8 @@ impl Checker {
     /// value selects is the one reported from then on (`UNMAPPED` when it selects none: the
     /// branches are ranked as any disjunction's).
     fn read_tag(&self, id: u32, tagged: &Tagged, check: &Check<'_>, path: &InstancePath) {
-        let (1, Check::End(Value::String(value)), Some(Segment::Key(key))) = (tagged.depth, check, path.segments().last()) else { return };
+        let (1, Check::End(closed), Some(Segment::Key(key))) = (tagged.depth, check, path.segments().last()) else { return };
+        let Some(value) = closed.as_str() else { return };
         let validator = &self.schema.validator;
         if validator.branch_tag(&tagged.branches) == Some(key.as_str()) {
             let index = validator.branch_for(&tagged.branches, value).unwrap_or(UNMAPPED);
@@ -842,11 +854,29 @@ impl Checker {
                 }
             }
             Check::End(_) if node.decided_at_begin || !self.schema.closed_checks => {}
-            Check::End(value) => {
+            Check::End(closed) => {
                 let validator = &self.schema.validator;
-                let valid = if node.flat { (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)) } else { validator.node_is_valid(id, value) };
+                // A container is judged from its text in one pass when the schema allows (its
+                // verdict is the validator's, unless a repeated name inside makes the value
+                // differ from the text); parsed into a value only when that cannot tell.
+                let by_text = match &self.schema.verdict {
+                    Some(verdict) if closed.is_container() && !closed.has_repeats() => std::str::from_utf8(closed.text()).ok().and_then(|text| verdict.judge_at(validator, id, text)),
+                    _ => None,
+                };
+                let valid = match by_text {
+                    Some(valid) => valid,
+                    None => match closed.value() {
+                        Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
+                        Some(value) => validator.node_is_valid(id, value),
+                        // Not judged (a text that would not parse): the end of the stream judges it all.
+                        None => {
+                            self.unchecked.set(true);
+                            true
+                        }
+                    },
+                };
                 if !valid {
-                    out.push(Found::new(What::Subtree { id, route, value }));
+                    out.push(Found::new(What::Subtree { id, route, value: *closed }));
                 }
             }
         }
@@ -864,6 +894,7 @@ impl Checker {
             // One error, one violation.
             What::Error { error, member, .. } => (1, member.is_none() && crate::validator::is_wrong_type(&error.kind)),
             What::Subtree { id, value, .. } => {
+                let Some(value) = value.value() else { return (0, false) };
                 let errors = self.schema.validator.node_errors(*id, value);
                 (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)))
             }
@@ -905,6 +936,7 @@ impl Checker {
                 }
                 What::Subtree { id, route, value } => {
                     let base = self.path_of(route);
+                    let Some(value) = value.value() else { continue };
                     for mut v in violation::from_errors(self.schema.validator.node_errors(id, value), value, RECEIVED_CAP) {
                         let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
                         relocate(&mut v, path, if absolute { "" } else { &base });
@@ -987,7 +1019,11 @@ impl Checker {
 
     /// Writes the violations reported while `frame`'s value was incomplete again, now that it
     /// is `value`: they become the objects the final validation reports.
-    fn complete(&mut self, frame: &Frame, value: &Value, path: &InstancePath) {
+    fn complete(&mut self, frame: &Frame, closed: &Closed<'_>, path: &InstancePath) {
+        if frame.incomplete.is_empty() {
+            return;
+        }
+        let Some(value) = closed.value() else { return };
         for (index, error) in &frame.incomplete {
             let error = Error { instance: Cow::Borrowed(value), ..error.clone() };
             let Some(slot) = self.found.get_mut(*index) else { continue };
@@ -1001,18 +1037,12 @@ impl Checker {
 }
 
 /// What a shallow node asks of a closed value beside its children: its required names and sizes.
-fn own_parts_hold(n: &EarlyNode, value: &Value) -> bool {
-    match value {
-        Value::Object(map) => n.required.iter().all(|k| has_member(map, k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(map.len() as u64, m)),
-        Value::Array(items) => n.min_items.is_none_or(|m| leaf::count_at_least(items.len() as u64, m)),
+fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
+    match value.kind() {
+        Kind::Object => n.required.iter().all(|k| value.has_member(k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
+        Kind::Array => n.min_items.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         _ => true,
     }
-}
-
-/// Whether an object has a member: most objects of an output are small, and comparing their
-/// names costs less than hashing the name.
-fn has_member(map: &serde_json::Map<String, Value>, name: &str) -> bool {
-    if map.len() <= 8 { map.keys().any(|k| k == name) } else { map.contains_key(name) }
 }
 
 /// Whether constraints hold a disjunction (whose branch, once reported, is kept: judging it has
@@ -1205,11 +1235,11 @@ impl Observer for Checker {
             }
             Event::End(value) => {
                 if let Some(frame) = self.frames.pop() {
-                    self.complete(&frame, value, path);
+                    self.complete(&frame, &value, path);
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
-                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, value);
+                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value);
                     } else if !frame.reported {
                         let check = Check::End(value);
                         let r = self.written(self.closed(&frame.expr, value, path), &check, path);

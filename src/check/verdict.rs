@@ -191,7 +191,21 @@ impl Verdict {
             }
             follow
         });
-        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Any)).collect(), root: validator.root() })
+        // A node below a delegated one is never reached by the scan from the root; judged on its
+        // own (`judge_at`) it is the validator's.
+        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root() })
+    }
+
+    /// Whether `text`, one JSON value with no repeated member name, is valid at node `node`
+    /// judged alone (what `Validator::node_is_valid` says of its value); `None` when the verdict
+    /// cannot tell.
+    pub fn judge_at(&self, validator: &Validator, node: usize, text: &str) -> Option<bool> {
+        let mut run = Run::new(self, validator, text, MAX_NESTING);
+        match run.eval(node, 0, 0) {
+            Ok(end) if end == text.len() => Some(true),
+            Err(Stop::Fail) => Some(false),
+            _ => None,
+        }
     }
 
     /// True when `text` is one JSON value valid against the schema; false when it is not, or

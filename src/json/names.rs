@@ -88,7 +88,7 @@ impl NameHashes {
 }
 
 /// A 64-bit hash of a name's text, eight bytes a step (multiply and rotate, as FxHash does).
-fn name_hash(bytes: &[u8]) -> u64 {
+pub(crate) fn name_hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
     let mut h = bytes.len() as u64;
     let mut words = bytes.chunks_exact(8);

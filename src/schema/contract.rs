@@ -125,7 +125,7 @@ pub(crate) struct Compiled {
     pub(crate) fingerprint: u64,
     early: OnceLock<Arc<EarlySchema>>,
     /// Built on the first validation of text (compiling stays as cheap as before).
-    verdict: OnceLock<Option<Verdict>>,
+    verdict: OnceLock<Option<Arc<Verdict>>>,
 }
 
 /// A compiled output contract. Cheap to clone (shared); immutable; safe to use from many calls.
@@ -234,7 +234,7 @@ impl Contract {
 
     /// The schema prepared for in-flight checks, built on the first stream and kept.
     pub fn early_schema(&self) -> Arc<EarlySchema> {
-        Arc::clone(self.inner.early.get_or_init(|| Arc::new(EarlySchema::new(Arc::clone(&self.inner.validator)))))
+        Arc::clone(self.inner.early.get_or_init(|| Arc::new(EarlySchema::with_verdict(Arc::clone(&self.inner.validator), self.shared_verdict().clone()))))
     }
 
     pub fn raw_output_limit(&self) -> usize {
@@ -345,7 +345,12 @@ impl Contract {
     }
 
     fn verdict(&self) -> Option<&Verdict> {
-        self.inner.verdict.get_or_init(|| Verdict::compile(&self.inner.validator)).as_ref()
+        self.shared_verdict().as_deref()
+    }
+
+    /// The verdict, compiled on first use, shared by one-shot validation and the streams' checks.
+    fn shared_verdict(&self) -> &Option<Arc<Verdict>> {
+        self.inner.verdict.get_or_init(|| Verdict::compile(&self.inner.validator).map(Arc::new))
     }
 
     /// The violations of an output the verdict refused, from the subtrees that hold them

@@ -1,13 +1,17 @@
 //! An incremental JSON parser: bytes are pushed in chunks of any size, each byte is looked at
 //! once (total work linear in the input whatever the chunking), and at every moment the parser
 //! knows the path of the value being written and whether the document is complete, incomplete
-//! or broken. The value tree is built as values complete, so the final value needs no re-parse.
+//! or broken. No value tree is built: the parser keeps the value's text, and a closed value is
+//! told by its kind and span there (a container's `Value` parsed from it only when asked), so a
+//! stream pays for reading its bytes, and for a tree only where one is wanted.
 //!
 //! Incompleteness is a state, not an error message to match: `Status::Incomplete` means every
 //! byte so far is a valid prefix of some JSON document.
 
+mod names;
 mod skip;
 
+pub use names::Closed;
 pub use skip::Skipped;
 
 pub use crate::json::textpos::Position;
@@ -15,8 +19,10 @@ pub use crate::json::textpos::Position;
 use crate::json::lex::{self, Unit};
 use crate::json::path::{InstancePath, Segment};
 use crate::json::textpos::LineCounter;
+use names::Names;
 use skip::Skipper;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
+use std::cell::OnceCell;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
@@ -65,7 +71,7 @@ pub enum Event<'a> {
     /// Decoded bytes appended to the string value being written (never for keys).
     StringBytes(&'a [u8]),
     /// A value is complete (for containers, with everything inside).
-    End(&'a Value),
+    End(Closed<'a>),
 }
 
 /// Receives the parser's events. `path` is the location of the value concerned.
@@ -80,11 +86,26 @@ impl Observer for NoObserver {
     fn event(&mut self, _: Event<'_>, _: &InstancePath, _: Position) {}
 }
 
-enum Frame {
+/// An open container: where it is in the kept text, and what reading it needs.
+struct Frame {
+    /// Its bracket's offset in the kept text.
+    start: usize,
+    /// The end of its last complete member (past its bracket while it has none): where `partial`
+    /// cuts what is being written.
+    committed: usize,
+    /// How many repeated names the parser had found when it opened.
+    repeats: usize,
+    /// An object's distinct member names so far, to tell a repeated one (empty for an array:
+    /// kept here, not in `Shape`, so that the variants stay of one size).
+    names: Names,
+    shape: Shape,
+}
+
+enum Shape {
     /// `keyed`: a member's name was read, its value not complete (the name is the path's segment
-    /// at the frame's depth: kept once).
-    Object { map: Map<String, Value>, keyed: bool, state: ObjState },
-    Array { items: Vec<Value>, state: ArrState },
+    /// at the frame's depth, its token at `key` in the kept text).
+    Object { keyed: bool, key: (usize, usize), state: ObjState },
+    Array { count: usize, state: ArrState },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -105,9 +126,10 @@ enum ArrState {
 
 enum Token {
     None,
-    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize },
+    /// `start`: its opening quote's offset in the kept text.
+    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize, start: usize },
     Num(Vec<u8>),
-    Lit { word: &'static [u8], matched: usize, value: Value },
+    Lit { word: &'static [u8], matched: usize, value: Value, start: usize },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -125,7 +147,11 @@ pub struct Parser {
     stack: Vec<Frame>,
     path: InstancePath,
     token: Token,
-    root: Option<Value>,
+    /// The bytes of the value as read (whitespace included; extraction's skipped text not).
+    text: Vec<u8>,
+    /// The span of the complete value in `text`, and that value once someone asked for it.
+    root: Option<(usize, usize)>,
+    value: OnceCell<Value>,
     status: Status,
     /// Where the last byte read is.
     lines: LineCounter,
@@ -147,7 +173,9 @@ impl Parser {
             stack: Vec::new(),
             path: InstancePath::root(),
             token: Token::None,
+            text: Vec::new(),
             root: None,
+            value: OnceCell::new(),
             status: Status::Incomplete,
             lines: LineCounter::default(),
             max_bytes,
@@ -187,9 +215,17 @@ impl Parser {
         &self.repeated
     }
 
-    /// The complete value, once `status()` is `Complete`.
+    /// The complete value, once `status()` is `Complete` (parsed from the text on the first
+    /// call).
     pub fn value(&self) -> Option<&Value> {
-        self.root.as_ref()
+        let (start, end) = self.root?;
+        Closed { kind: Kind::Object, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &self.value }.value()
+    }
+
+    /// The complete value, moved out (`value` parses it again if asked later).
+    pub fn take_value(&mut self) -> Option<Value> {
+        self.value()?;
+        self.value.take()
     }
 
     /// Feeds `bytes`. Once broken or over a limit, further input is ignored.
@@ -204,7 +240,9 @@ impl Parser {
                 let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
                 let run = lex::plain_run(rest).min(room);
                 if self.status == Status::Incomplete && run > 0 {
-                    buf.extend_from_slice(rest.get(..run).unwrap_or_default());
+                    let plain = rest.get(..run).unwrap_or_default();
+                    buf.extend_from_slice(plain);
+                    self.text.extend_from_slice(plain);
                     // No line break can be among them.
                     self.lines.plain(run);
                     i += run - 1;
@@ -215,9 +253,11 @@ impl Parser {
             if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
                 let run = rest.iter().take(room).take_while(|&&c| lex::is_ws(c)).count();
-                for &c in rest.get(..run).unwrap_or_default() {
+                let spaces = rest.get(..run).unwrap_or_default();
+                for &c in spaces {
                     self.lines.byte(c);
                 }
+                self.text.extend_from_slice(spaces);
                 if run > 0 {
                     i += run - 1;
                     continue;
@@ -237,6 +277,7 @@ impl Parser {
                     continue;
                 }
             }
+            self.text.push(b);
             self.byte(b, observer);
         }
         self.flush_string(observer);
@@ -248,7 +289,7 @@ impl Parser {
             if let Token::Num(buf) = &self.token {
                 // `1.`, `-`, `2e+` are cut short, not malformed: the document stays incomplete.
                 if !matches!(buf.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
-                    self.finish_number(observer);
+                    self.finish_number(self.text.len(), observer);
                 }
             }
         }
@@ -274,7 +315,8 @@ impl Parser {
                     }
                     return;
                 }
-                self.finish_number(obs);
+                // The byte after the number is in the text already.
+                self.finish_number(self.text.len().saturating_sub(1), obs);
                 if !matches!(self.status, Status::Incomplete | Status::Complete) {
                     return;
                 }
@@ -283,8 +325,9 @@ impl Parser {
                 if word.get(*matched) == Some(&b) {
                     *matched += 1;
                     if *matched == word.len() {
-                        if let Token::Lit { value, .. } = std::mem::replace(&mut self.token, Token::None) {
-                            self.complete_value(value, obs);
+                        if let Token::Lit { value, start, .. } = std::mem::replace(&mut self.token, Token::None) {
+                            let kind = if value.is_null() { Kind::Null } else { Kind::Bool };
+                            self.complete_scalar(kind, (start, self.text.len()), OnceCell::from(value), obs);
                         }
                     }
                 } else {
@@ -301,12 +344,13 @@ impl Parser {
         if self.status == Status::Complete {
             return self.fail("trailing characters after the JSON value");
         }
-        match self.stack.last_mut() {
+        let here = self.text.len().saturating_sub(1);
+        match self.stack.last_mut().map(|f| &mut f.shape) {
             None => self.begin_value(b, obs),
-            Some(Frame::Object { state, .. }) => match *state {
+            Some(Shape::Object { state, .. }) => match *state {
                 ObjState::KeyOrEnd | ObjState::Key => {
                     if b == b'"' {
-                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0 };
+                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0, start: here };
                     } else if b == b'}' && *state == ObjState::KeyOrEnd {
                         self.close(obs);
                     } else {
@@ -327,12 +371,12 @@ impl Parser {
                     _ => self.fail("expected ',' or '}'"),
                 },
             },
-            Some(Frame::Array { state, items }) => match *state {
+            Some(Shape::Array { state, count }) => match *state {
                 ArrState::ValueOrEnd | ArrState::Value => {
                     if b == b']' && *state == ArrState::ValueOrEnd {
                         self.close(obs);
                     } else {
-                        let index = items.len();
+                        let index = *count;
                         self.path.push(Segment::Index(index));
                         self.begin_value(b, obs);
                     }
@@ -367,16 +411,17 @@ impl Parser {
             _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
         };
         obs.event(Event::Begin(kind), &self.path, self.lines.pos);
+        let start = self.text.len().saturating_sub(1);
         match b {
-            b'{' => self.stack.push(Frame::Object { map: Map::new(), keyed: false, state: ObjState::KeyOrEnd }),
-            b'[' => self.stack.push(Frame::Array { items: Vec::new(), state: ArrState::ValueOrEnd }),
-            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0 },
+            b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
+            b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
+            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start },
             b't' | b'f' | b'n' => {
                 let value = match b {
                     b'n' => Value::Null,
                     _ => Value::Bool(b == b't'),
                 };
-                self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, value };
+                self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, value, start };
             }
             _ => {
                 let mut buf = std::mem::take(&mut self.spare);
@@ -457,26 +502,33 @@ impl Parser {
 
     fn finish_string(&mut self, obs: &mut dyn Observer) {
         self.flush_string(obs);
-        let Token::Str { mut buf, key, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
-        let text = match std::str::from_utf8(&buf) {
-            Ok(text) => text.to_owned(),
-            Err(_) => return self.fail("invalid UTF-8 in a string"),
+        let Token::Str { mut buf, key, start, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let Ok(text) = std::str::from_utf8(&buf) else {
+            return self.fail("invalid UTF-8 in a string");
         };
-        buf.clear();
-        self.spare = buf;
+        let end = self.text.len();
         if key {
-            obs.event(Event::Key(&text), &self.path, self.lines.pos);
-            if let Some(Frame::Object { keyed, state, .. }) = self.stack.last_mut() {
-                self.path.push(Segment::Key(text));
+            obs.event(Event::Key(text), &self.path, self.lines.pos);
+            let name = text.to_owned();
+            if let Some(Frame { shape: Shape::Object { keyed, key, state, .. }, .. }) = self.stack.last_mut() {
+                self.path.push(Segment::Key(name));
                 *keyed = true;
+                *key = (start, end);
                 *state = ObjState::Colon;
             }
         } else {
-            self.complete_value(Value::String(text), obs);
+            // The decoded string is the closed value's: a `Value` of it is made only if asked.
+            let memo = OnceCell::new();
+            let closed = Closed { kind: Kind::String, start, end, text: &self.text, string: Some(text), names: None, count: 0, repeats: false, memo: &memo };
+            obs.event(Event::End(closed), &self.path, self.lines.pos);
+            self.completed(start, end, memo, obs);
         }
+        buf.clear();
+        self.spare = buf;
     }
 
-    fn finish_number(&mut self, obs: &mut dyn Observer) {
+    /// A number ends before `end` in the kept text.
+    fn finish_number(&mut self, end: usize, obs: &mut dyn Observer) {
         let Token::Num(mut buf) = std::mem::replace(&mut self.token, Token::None) else { return };
         if !lex::is_number(&buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
@@ -491,65 +543,66 @@ impl Parser {
         };
         match number {
             Ok(n) => {
+                let start = end.saturating_sub(buf.len());
                 buf.clear();
                 self.spare = buf;
-                self.complete_value(Value::Number(n), obs);
+                self.complete_scalar(Kind::Number, (start, end), OnceCell::from(Value::Number(n)), obs);
             }
             Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(&buf))),
         }
     }
 
-    /// A value is complete at the current path: report it and put it in its parent.
-    fn complete_value(&mut self, value: Value, obs: &mut dyn Observer) {
-        obs.event(Event::End(&value), &self.path, self.lines.pos);
-        match self.stack.last_mut() {
-            None => {
-                self.root = Some(value);
-                self.status = Status::Complete;
-            }
-            Some(Frame::Object { map, keyed, state }) => {
+    /// A number or a literal (its value in `memo`) is complete at the current path.
+    fn complete_scalar(&mut self, kind: Kind, (start, end): (usize, usize), memo: OnceCell<Value>, obs: &mut dyn Observer) {
+        let closed = Closed { kind, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &memo };
+        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        self.completed(start, end, memo, obs);
+    }
+
+    /// The value at `start..end` of the kept text is complete at the current path (its
+    /// observers told): it is the root, or a member of the open container.
+    fn completed(&mut self, start: usize, end: usize, memo: OnceCell<Value>, obs: &mut dyn Observer) {
+        let Some(frame) = self.stack.last_mut() else {
+            self.root = Some((start, end));
+            self.value = memo;
+            self.status = Status::Complete;
+            return;
+        };
+        frame.committed = end;
+        match &mut frame.shape {
+            Shape::Object { keyed, key, state } => {
                 *state = ObjState::CommaOrEnd;
-                let key = match (std::mem::take(keyed), self.path.pop()) {
-                    (true, Some(Segment::Key(k))) => Some(k),
-                    _ => None,
+                let name = match (std::mem::take(keyed), self.path.pop()) {
+                    (true, Some(Segment::Key(k))) => k,
+                    _ => return,
                 };
-                // A repeated name is told as its value goes in (the last value keeps the first
-                // one's place): no lookup of its own per name.
-                let repeated = match key.map(|k| map.entry(k)) {
-                    Some(serde_json::map::Entry::Occupied(mut slot)) => {
-                        slot.insert(value);
-                        Some(slot.key().clone())
-                    }
-                    Some(serde_json::map::Entry::Vacant(slot)) => {
-                        slot.insert(value);
-                        None
-                    }
-                    None => None,
-                };
-                if let Some(name) = repeated {
-                    obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
-                    self.repeated.push((self.path.clone(), name));
+                // A repeated name is told as its value ends (the last value keeps the first
+                // one's place, as a parse of the text makes it).
+                if frame.names.insert(&name, *key, &self.text) {
+                    return;
                 }
+                obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
+                self.repeated.push((self.path.clone(), name));
             }
-            Some(Frame::Array { items, state }) => {
-                items.push(value);
+            Shape::Array { count, state } => {
+                *count += 1;
                 *state = ArrState::CommaOrEnd;
-                self.path_pop();
+                self.path.pop();
             }
         }
     }
 
-    fn path_pop(&mut self) {
-        self.path.pop();
-    }
-
     fn close(&mut self, obs: &mut dyn Observer) {
-        let value = match self.stack.pop() {
-            Some(Frame::Object { map, .. }) => Value::Object(map),
-            Some(Frame::Array { items, .. }) => Value::Array(items),
-            None => return,
+        let Some(frame) = self.stack.pop() else { return };
+        let end = self.text.len();
+        let memo = OnceCell::new();
+        let repeats = self.repeated.len() > frame.repeats;
+        let closed = match &frame.shape {
+            Shape::Object { .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(&frame.names), count: frame.names.len(), repeats, memo: &memo },
+            Shape::Array { count, .. } => Closed { kind: Kind::Array, start: frame.start, end, text: &self.text, string: None, names: None, count: *count, repeats, memo: &memo },
         };
-        self.complete_value(value, obs);
+        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        self.completed(frame.start, end, memo, obs);
     }
 
     /// Whether a JSON value has begun: a container opened, or a root token under way (`nul`,
@@ -560,35 +613,46 @@ impl Parser {
 
     /// The value as written so far: open containers with what they hold, a string being written
     /// as its prefix; a number or literal being written, or a key without a value, is left out.
+    /// Built from the kept text (the containers' text up to what is being written, closed), only
+    /// when asked.
     pub fn partial(&self) -> Option<Value> {
-        if let Some(root) = &self.root {
-            return Some(root.clone());
+        if self.root.is_some() {
+            return self.value().cloned();
         }
-        let mut current: Option<Value> = match &self.token {
-            Token::Str { buf, key: false, .. } => Some(Value::String(utf8_prefix(buf))),
+        let string = match &self.token {
+            Token::Str { buf, key: false, start, .. } => Some((utf8_prefix(buf), *start)),
             _ => None,
         };
-        let segments = self.path.segments();
-        for (depth, frame) in self.stack.iter().enumerate().rev() {
-            current = Some(match frame {
-                Frame::Object { map, keyed, .. } => {
-                    let mut map = map.clone();
-                    if let (true, Some(Segment::Key(k)), Some(v)) = (keyed, segments.get(depth), current) {
-                        map.insert(k.clone(), v);
-                    }
-                    Value::Object(map)
-                }
-                Frame::Array { items, .. } => {
-                    let mut items = items.clone();
-                    if let Some(v) = current {
-                        items.push(v);
-                    }
-                    Value::Array(items)
-                }
-            });
+        let Some(last) = self.stack.last() else {
+            return string.map(|(s, _)| Value::String(s));
+        };
+        let mut out = Vec::with_capacity(self.text.len() + self.stack.len() + 2);
+        // Each open container's text up to the one open in it (its member being written).
+        for (outer, inner) in self.stack.iter().zip(self.stack.iter().skip(1)) {
+            out.extend_from_slice(self.text.get(outer.start..inner.start).unwrap_or_default());
         }
-        current
+        match string {
+            Some((prefix, start)) => {
+                out.extend_from_slice(self.text.get(last.start..start).unwrap_or_default());
+                out.extend_from_slice(Value::String(prefix).to_string().as_bytes());
+            }
+            None => out.extend_from_slice(self.text.get(last.start..last.committed).unwrap_or_default()),
+        }
+        for frame in self.stack.iter().rev() {
+            out.push(if matches!(frame.shape, Shape::Object { .. }) { b'}' } else { b']' });
+        }
+        parse_text(&out)
     }
+}
+
+/// A JSON value from text the parser read whole (its nesting bounded by the parser's limit).
+pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
+    // Read as `str`, as the crate's other parses are: one instance of serde_json's reader.
+    let mut de = serde_json::Deserializer::from_str(std::str::from_utf8(bytes).ok()?);
+    de.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(value)
 }
 
 fn utf8_prefix(bytes: &[u8]) -> String {
