@@ -588,28 +588,32 @@ impl Checker {
             Expr::All(xs) if xs.len() == 1 => xs.first().map_or(Expr::All(Vec::new()), |x| self.child(x, segment)),
             Expr::All(xs) => {
                 // A part that constrains nothing there is left out: kept, such parts would nest
-                // one level deeper at every level of a recursive output.
-                let mut parts: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).filter(|x| !matches!(x, Expr::All(p) if p.is_empty())).collect();
-                match (parts.pop(), parts.is_empty()) {
-                    (Some(one), true) => one,
-                    (Some(last), false) => {
-                        parts.push(last);
-                        Expr::All(parts)
+                // one level deeper at every level of a recursive output. One part left is the
+                // child's constraints as it is, without a vector.
+                let (mut first, mut parts) = (None, Vec::new());
+                for x in xs {
+                    let part = self.child(x, segment);
+                    if is_empty(&part) {
+                        continue;
                     }
-                    (None, _) => Expr::All(parts),
+                    match first.take() {
+                        None if parts.is_empty() => first = Some(part),
+                        one => parts.extend(one.into_iter().chain([part])),
+                    }
                 }
+                first.unwrap_or(Expr::All(parts))
             }
             Expr::Any(kw, id, _, xs, tagged) => {
-                let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                let xs: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
                 // A branch that constrains nothing here holds at every check here and below: the
                 // disjunction can report nothing there, nor choose a branch (none of its branches
                 // holds one), unless its tag is read there.
-                let reads_tag = tagged.as_ref().is_some_and(|t| t.depth == 1 && matches!(segment, Segment::Key(k) if self.schema.validator.branch_tag(&t.branches) == Some(k.as_str())));
-                if !reads_tag && xs.iter().any(|x| matches!(x, Expr::All(parts) if parts.is_empty())) && !xs.iter().any(has_disjunction) {
+                let reads_tag = tagged.as_ref().is_some_and(|t| t.depth == 0 && matches!(segment, Segment::Key(k) if self.schema.validator.branch_tag(&t.branches) == Some(k.as_str())));
+                let children: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
+                if !reads_tag && children.iter().any(is_empty) && !children.iter().any(has_disjunction) {
                     return Expr::All(Vec::new());
                 }
-                Expr::Any(kw, *id, None, xs, tagged)
+                let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
+                Expr::Any(kw, *id, None, children, tagged)
             }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
@@ -695,13 +699,26 @@ impl Checker {
                 if let Some(t) = tagged {
                     self.read_tag(*id, t, check, path);
                 }
-                let mut failed = Vec::with_capacity(xs.len());
+                // A branch without a disjunction has no effect beside its verdict: it is asked
+                // without writing its failures, written only once no branch holds (most checks
+                // of a union fail branches before the one that holds). Not at a close, where
+                // asking twice would validate the value twice.
+                let quietly = |x: &Expr| !matches!(check, Check::End(_)) && !has_disjunction(x);
+                let mut kept = Vec::new();
                 for x in xs {
-                    match self.eval(x, check, path) {
-                        Ok(()) => return Ok(()),
-                        Err(v) => failed.push(v),
+                    if quietly(x) {
+                        if self.holds(x, check) {
+                            return Ok(());
+                        }
+                    } else {
+                        match self.eval(x, check, path) {
+                            Ok(()) => return Ok(()),
+                            Err(v) => kept.push(v),
+                        }
                     }
                 }
+                kept.reverse();
+                let mut failed: Vec<_> = xs.iter().map(|x| if quietly(x) { self.eval(x, check, path).err() } else { kept.pop() }.unwrap_or_default()).collect();
                 // No branch holds. Branches that each failed on a const, an enum or a type alone
                 // are one violation of the disjunction, as the final error says it.
                 if let Some(found) = here.and_then(|route| self.accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
@@ -762,29 +779,52 @@ impl Checker {
         }
     }
 
+    /// Whether constraints without a disjunction hold for a check (`judge`'s verdict, nothing
+    /// written).
+    fn holds(&self, expr: &Expr, check: &Check<'_>) -> bool {
+        match expr {
+            Expr::Leaf(id, route) => self.judge(*id, *route, check, true).is_ok(),
+            Expr::All(xs) => xs.iter().all(|x| self.holds(x, check)),
+            // Never asked (see `eval`): the disjunction is then evaluated in full.
+            Expr::Any(..) => false,
+        }
+    }
+
     fn leaf<'a>(&self, id: NodeId, route: u32, check: &Check<'a>) -> Result<(), Vec<Found<'a>>> {
+        self.judge(id, route, check, false)
+    }
+
+    /// Evaluates node `id` for a check; `quiet`: only whether it fails (`Err` with nothing).
+    fn judge<'a>(&self, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
         let Some(node) = self.schema.get(id) else { return Ok(()) };
         let mut out = Vec::new();
         // Violations at another location than the value's (a JTD additional member's).
         let mut elsewhere = Vec::new();
         // The validator's error for the value here (its evaluation path and message written once
-        // it is reported).
-        let mut report = |keyword: &'static str, kind: ErrorKind<'static>| out.push(Found::error(keyword, kind, route));
+        // it is reported); asked quietly, the first failure is the answer.
+        macro_rules! report {
+            ($keyword:expr, $kind:expr) => {{
+                if quiet {
+                    return Err(Vec::new());
+                }
+                out.push(Found::error($keyword, $kind, route))
+            }};
+        }
         match check {
             Check::Begin(kind) => {
                 if node.always_false {
-                    report("falseSchema", ErrorKind::FalseSchema);
+                    report!("falseSchema", ErrorKind::FalseSchema);
                 }
                 if let Some((mask, names)) = &node.types {
                     if !leaf::type_allows(*mask, kind_bits(*kind)) {
-                        report("type", ErrorKind::Type { expected: names.clone() });
+                        report!("type", ErrorKind::Type { expected: names.clone() });
                     }
                 }
                 // A JTD form's type failing is its one error (a discriminator's tag that is no
                 // string is not also an unmapped value).
                 let form_failed = node.form.as_ref().is_some_and(|(mask, _, _)| !leaf::type_allows(*mask, kind_bits(*kind)));
                 if let (true, Some((_, names, keyword))) = (form_failed, &node.form) {
-                    report(keyword, ErrorKind::Type { expected: names.clone() });
+                    report!(keyword, ErrorKind::Type { expected: names.clone() });
                 }
                 if let (false, Some((kw, values))) = (form_failed, &node.choices) {
                     let fits = match values {
@@ -793,14 +833,14 @@ impl Checker {
                         _ => true,
                     };
                     if !fits {
-                        report(kw, choice(kw, values));
+                        report!(kw, choice(kw, values));
                     }
                 }
             }
             Check::Text(prefix, chars) => {
                 if let Some(max) = node.max_length {
                     if !leaf::length_at_most(*chars, max) {
-                        report("maxLength", ErrorKind::MaxLength { limit: max });
+                        report!("maxLength", ErrorKind::MaxLength { limit: max });
                     }
                 }
                 if let Some((kw, values)) = &node.choices {
@@ -810,14 +850,14 @@ impl Checker {
                         _ => *kw != "const" && !values.is_array(),
                     };
                     if !fits {
-                        report(kw, choice(kw, values));
+                        report!(kw, choice(kw, values));
                     }
                 }
             }
             Check::Key(key, distinct) => {
                 if let Some(max) = node.max_properties {
                     if *distinct as u64 > max {
-                        report("maxProperties", ErrorKind::MaxProperties { limit: max });
+                        report!("maxProperties", ErrorKind::MaxProperties { limit: max });
                     }
                 }
                 if let Some(allowed) = &node.allowed {
@@ -838,18 +878,18 @@ impl Checker {
                     let validator = &self.schema.validator;
                     let known = node.properties.iter().any(|(n, _)| n == key) || node.patterns.iter().any(|(p, _, _)| validator.name_matches(*p, key));
                     if !known {
-                        report("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] });
+                        report!("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] });
                     }
                 }
             }
             Check::Item(index) => {
                 if *index >= node.prefix.len() && node.rest.is_some_and(|r| self.is_false(r)) {
                     let limit = node.prefix.len();
-                    report(node.rest_keyword, ErrorKind::AdditionalItems { limit });
+                    report!(node.rest_keyword, ErrorKind::AdditionalItems { limit });
                 }
                 if let Some(max) = node.max_items {
                     if *index as u64 >= max {
-                        report("maxItems", ErrorKind::MaxItems { limit: max });
+                        report!("maxItems", ErrorKind::MaxItems { limit: max });
                     }
                 }
             }
@@ -1043,6 +1083,11 @@ fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
         Kind::Array => n.min_items.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         _ => true,
     }
+}
+
+/// Whether constraints constrain nothing.
+fn is_empty(expr: &Expr) -> bool {
+    matches!(expr, Expr::All(parts) if parts.is_empty())
 }
 
 /// Whether constraints hold a disjunction (whose branch, once reported, is kept: judging it has
