@@ -703,22 +703,25 @@ impl Checker {
                 // without writing its failures, written only once no branch holds (most checks
                 // of a union fail branches before the one that holds). Not at a close, where
                 // asking twice would validate the value twice.
-                let quietly = |x: &Expr| !matches!(check, Check::End(_)) && !has_disjunction(x);
-                let mut kept = Vec::new();
+                let mut failed = Vec::new();
                 for x in xs {
-                    if quietly(x) {
-                        if self.holds(x, check) {
-                            return Ok(());
-                        }
+                    let verdict = if !matches!(check, Check::End(_)) && !has_disjunction(x) {
+                        if self.holds(x, check) { Ok(()) } else { Err(Vec::new()) }
                     } else {
-                        match self.eval(x, check, path) {
-                            Ok(()) => return Ok(()),
-                            Err(v) => kept.push(v),
-                        }
+                        self.eval(x, check, path)
+                    };
+                    match verdict {
+                        Ok(()) => return Ok(()),
+                        Err(v) => failed.push(v),
                     }
                 }
-                kept.reverse();
-                let mut failed: Vec<_> = xs.iter().map(|x| if quietly(x) { self.eval(x, check, path).err() } else { kept.pop() }.unwrap_or_default()).collect();
+                // A branch evaluated in full failed with its violations: an empty list is one
+                // asked quietly, whose violations are written now.
+                for (f, x) in failed.iter_mut().zip(xs) {
+                    if f.is_empty() {
+                        *f = self.eval(x, check, path).err().unwrap_or_default();
+                    }
+                }
                 // No branch holds. Branches that each failed on a const, an enum or a type alone
                 // are one violation of the disjunction, as the final error says it.
                 if let Some(found) = here.and_then(|route| self.accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
