@@ -8,10 +8,10 @@
 //! Incompleteness is a state, not an error message to match: `Status::Incomplete` means every
 //! byte so far is a valid prefix of some JSON document.
 
-mod names;
+mod closed;
 mod skip;
 
-pub use names::Closed;
+pub use closed::Closed;
 pub use skip::Skipped;
 
 pub use crate::json::textpos::Position;
@@ -19,7 +19,7 @@ pub use crate::json::textpos::Position;
 use crate::json::lex::{self, Unit};
 use crate::json::path::{InstancePath, Segment};
 use crate::json::textpos::LineCounter;
-use names::Names;
+use closed::Names;
 use skip::Skipper;
 use serde_json::{Number, Value};
 use std::cell::OnceCell;
