@@ -2,6 +2,8 @@
 //! (src/validator/ecma/unicode.rs reads them). regex-syntax, a build dependency only, knows each
 //! set's code points; the library carries them delta-encoded, a few bytes per range, instead of
 //! linking a regex crate's tables.
+//! It also writes the drafts' meta-schema documents out as compact text (src/validator/metaschemas.rs
+//! reads them), from the copies `referencing`, a build dependency only, carries.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -62,6 +64,45 @@ fn main() {
     }
     rs.push_str("];\nstatic SETS: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/unicode_sets.bin\"));\n");
     std::fs::write(out.join("unicode_sets.rs"), rs).expect("OUT_DIR is writable");
+    metaschemas(&out);
+}
+
+/// `DOCUMENTS`: each meta-schema document's URI and its text. The library parses them with the
+/// reader it already has for text; linking `referencing` would bring in its own (a copy of
+/// serde_json's parser for byte slices) only to read these.
+fn metaschemas(out: &std::path::Path) {
+    use referencing::meta as m;
+    use serde_json::Value;
+    // The order the compiler registers a draft's documents in.
+    let documents: [(&str, &Value); 19] = [
+        ("http://json-schema.org/draft-04/schema", &m::DRAFT4),
+        ("http://json-schema.org/draft-06/schema", &m::DRAFT6),
+        ("http://json-schema.org/draft-07/schema", &m::DRAFT7),
+        ("https://json-schema.org/draft/2019-09/schema", &m::DRAFT201909),
+        ("https://json-schema.org/draft/2019-09/meta/applicator", &m::DRAFT201909_APPLICATOR),
+        ("https://json-schema.org/draft/2019-09/meta/content", &m::DRAFT201909_CONTENT),
+        ("https://json-schema.org/draft/2019-09/meta/core", &m::DRAFT201909_CORE),
+        ("https://json-schema.org/draft/2019-09/meta/format", &m::DRAFT201909_FORMAT),
+        ("https://json-schema.org/draft/2019-09/meta/meta-data", &m::DRAFT201909_META_DATA),
+        ("https://json-schema.org/draft/2019-09/meta/validation", &m::DRAFT201909_VALIDATION),
+        ("https://json-schema.org/draft/2020-12/schema", &m::DRAFT202012),
+        ("https://json-schema.org/draft/2020-12/meta/core", &m::DRAFT202012_CORE),
+        ("https://json-schema.org/draft/2020-12/meta/applicator", &m::DRAFT202012_APPLICATOR),
+        ("https://json-schema.org/draft/2020-12/meta/unevaluated", &m::DRAFT202012_UNEVALUATED),
+        ("https://json-schema.org/draft/2020-12/meta/validation", &m::DRAFT202012_VALIDATION),
+        ("https://json-schema.org/draft/2020-12/meta/meta-data", &m::DRAFT202012_META_DATA),
+        ("https://json-schema.org/draft/2020-12/meta/format-annotation", &m::DRAFT202012_FORMAT_ANNOTATION),
+        ("https://json-schema.org/draft/2020-12/meta/format-assertion", &m::DRAFT202012_FORMAT_ASSERTION),
+        ("https://json-schema.org/draft/2020-12/meta/content", &m::DRAFT202012_CONTENT),
+    ];
+    let mut rs = String::from("/// (URI without its fragment, document text), a draft's vocabulary documents after its schema.\n");
+    let _ = writeln!(rs, "static DOCUMENTS: [(&str, &str); {}] = [", documents.len());
+    for (uri, document) in documents {
+        let text = serde_json::to_string(document).expect("a meta-schema is JSON");
+        let _ = writeln!(rs, "    ({uri:?}, {text:?}),");
+    }
+    rs.push_str("];\n");
+    std::fs::write(out.join("metaschemas.rs"), rs).expect("OUT_DIR is writable");
 }
 
 /// The code points of a class (`\p{…}` or a bracketed class of them), from regex-syntax.
