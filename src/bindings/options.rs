@@ -159,19 +159,20 @@ impl Drop for JsFunction {
 }
 
 fn custom_formats(formats: BTreeMap<String, JsFormat>) -> BTreeMap<String, CustomFormat> {
-    formats
-        .into_iter()
-        .map(|(name, format)| {
-            let format = match format {
-                JsFormat::Pattern(source) => CustomFormat::Pattern(source),
-                JsFormat::Function(id) => {
-                    let function = JsFunction(id);
-                    CustomFormat::function(move |s| function.call(s))
-                }
-            };
-            (name, format)
-        })
-        .collect()
+    // Inserted one by one rather than collected: `collect` into a map sorts its input first, an
+    // instance of the standard sort for this one call, and the names already come sorted.
+    let mut out = BTreeMap::new();
+    for (name, format) in formats {
+        let format = match format {
+            JsFormat::Pattern(source) => CustomFormat::Pattern(source),
+            JsFormat::Function(id) => {
+                let function = JsFunction(id);
+                CustomFormat::function(move |s| function.call(s))
+            }
+        };
+        out.insert(name, format);
+    }
+    out
 }
 
 fn option_error(message: String) -> SchemaError {

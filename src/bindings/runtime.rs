@@ -14,8 +14,8 @@ fn start() {
 /// How the panic hook's message starts: how pkg/src/state.js tells a panic from other errors.
 pub(super) const PANIC_PREFIX: &str = "output-contract panicked: ";
 
-// getrandom is linked through `referencing` (the crate that carries the drafts' meta-schema
-// documents; its ahash maps are seeded through getrandom), and a wasm32 build needs a backend.
+// getrandom is linked through ahash (its maps are seeded through getrandom), and a wasm32 build
+// needs a backend.
 // Cloudflare workerd forbids random values at global scope, where a worker compiles its contracts
 // at module load, and getrandom's own JS backend then fails and the seeding panics (a trap).
 // scripts/build.sh selects this backend instead: `crypto.getRandomValues` when allowed, else bytes from a fixed

@@ -179,11 +179,15 @@ impl WasmContract {
     pub fn extract_and_validate(&self, len: usize, repair: bool) -> String {
         with_input(len, |text| {
             let (extraction, result) = self.contract.extract_and_validate(text, repair);
-            let mut out = serde_json::json!({"extraction": extraction.to_json(text, Offsets::Utf16)});
-            if let (Err(e), Some(map)) = (result, out.as_object_mut()) {
-                map.insert("error".into(), e.to_json());
+            // The error as its own text (`to_json_text`), not converted to a value first: that
+            // would link a serializer into values for every type of the error.
+            let mut out = format!("{{\"extraction\":{}", extraction.to_json(text, Offsets::Utf16));
+            if let Err(e) = result {
+                out.push_str(",\"error\":");
+                out.push_str(&e.to_json_text());
             }
-            out.to_string()
+            out.push('}');
+            out
         })
     }
 
@@ -192,9 +196,10 @@ impl WasmContract {
     #[wasm_bindgen(js_name = validateToolCall)]
     pub fn validate_tool_call(&self, len: usize, null_as_absent: bool) -> String {
         let result = with_input(len, |args| tool::validate_tool_call_text(&self.contract, args, ToolCallOptions { null_as_absent }));
+        // Written around the parts' own texts, as in `extract_and_validate`.
         match result {
-            Ok(data) => serde_json::json!({"valid": true, "data": data}).to_string(),
-            Err(e) => serde_json::json!({"valid": false, "error": e}).to_string(),
+            Ok(data) => format!("{{\"valid\":true,\"data\":{data}}}"),
+            Err(e) => format!("{{\"valid\":false,\"error\":{}}}", e.to_json_text()),
         }
     }
 
@@ -719,11 +724,26 @@ impl WasmProviderStream {
 
     /// The body ended: `{outcome, stopReason, usage}` or `{error}` as JSON.
     pub fn finish(&mut self) -> String {
-        let json = match self.stream.finish() {
-            Ok(end) => serde_json::json!({"outcome": end.outcome, "stopReason": end.stop_reason, "usage": end.usage}),
-            Err(error) => serde_json::json!({"error": error}),
+        // Serialized straight to text, not built as a value first: that would link a serializer
+        // into values for every type of the outcome.
+        #[derive(serde::Serialize)]
+        #[serde(untagged)]
+        enum Finished {
+            Ended {
+                outcome: StreamOutcome,
+                #[serde(rename = "stopReason")]
+                stop_reason: Option<String>,
+                usage: Option<Value>,
+            },
+            Failed {
+                error: crate::agent::provider::ProviderError,
+            },
+        }
+        let finished = match self.stream.finish() {
+            Ok(end) => Finished::Ended { outcome: end.outcome, stop_reason: end.stop_reason, usage: end.usage },
+            Err(error) => Finished::Failed { error },
         };
-        json.to_string()
+        serde_json::to_string(&finished).unwrap_or_default()
     }
 }
 

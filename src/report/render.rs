@@ -140,9 +140,11 @@ pub fn truncate_value(value: &Value, cap: usize) -> Value {
             let Some(total) = json_len(value, usize::MAX).filter(|&total| total > cap) else {
                 return value.clone();
             };
-            let mut head = Head { bytes: Vec::with_capacity(cap + 4), cap };
-            let _ = serde_json::to_writer(&mut head, value);
-            Value::String(cut_bytes(&String::from_utf8_lossy(&head.bytes), cap, total))
+            // Through `Display`, which writes the same compact JSON: its serializer instance is
+            // linked anyway, where a writer of its own would add one.
+            let mut head = Head { text: String::with_capacity(cap + 4), cap };
+            let _ = std::fmt::Write::write_fmt(&mut head, format_args!("{value}"));
+            Value::String(cut_bytes(&head.text, cap, total))
         }
         other => other.clone(),
     }
@@ -396,25 +398,23 @@ impl Write for Count {
     }
 }
 
-/// The first `cap` bytes written to it (and up to 4 more: a character cut at `cap` stays whole,
-/// so the lossy read above changes nothing before `cap`).
+/// The first `cap` bytes written to it and up to 4 more, ending on a character boundary (so the
+/// cut at `cap` above finds its boundary whatever character straddles `cap`).
 struct Head {
-    bytes: Vec<u8>,
+    text: String,
     cap: usize,
 }
 
-impl std::io::Write for Head {
-    /// Takes what fits; once full, takes nothing, which fails serde_json's `write_all` and so
-    /// stops the serialization.
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let room = (self.cap + 4).saturating_sub(self.bytes.len());
-        let taken = room.min(buf.len());
-        self.bytes.extend_from_slice(buf.get(..taken).unwrap_or_default());
-        Ok(taken)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+impl std::fmt::Write for Head {
+    /// Takes what fits; once full it fails, which stops the serialization.
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        let room = (self.cap + 4).saturating_sub(self.text.len());
+        if piece.len() <= room {
+            self.text.push_str(piece);
+            return Ok(());
+        }
+        self.text.push_str(piece.get(..cut_end(piece, room)).unwrap_or_default());
+        Err(std::fmt::Error)
     }
 }
 
@@ -492,6 +492,20 @@ mod tests {
             }
         }
         assert!(seen > 5000, "{seen}");
+    }
+
+    /// A container past the cap becomes the head of its compact JSON, cut on the last character
+    /// boundary at or before the cap, whatever the width of the character there.
+    #[test]
+    fn truncates_a_value_on_a_character_boundary() {
+        let values = [json!(["é😀ab", {"k": "€€€€", "x": [1, "😀😀"]}, "q\"\n"]), json!({"😀": "é".repeat(40)})];
+        for value in &values {
+            let full = serde_json::to_string(value).unwrap();
+            for cap in 0..full.len() {
+                let expected = Value::String(with_marker(&full[..cut_end(&full, cap)], full.len() - cut_end(&full, cap)));
+                assert_eq!(truncate_value(value, cap), expected, "cap {cap}: {full}");
+            }
+        }
     }
 
     /// From the text, as from the parsed value: every container of the JSON-Schema-Test-Suite,

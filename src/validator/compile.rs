@@ -932,39 +932,17 @@ pub(crate) fn dependent_schemas<'s>(c: &mut Compiler<'s, '_>, obj: &'s Map<Strin
 /// The meta-schema documents of the draft whose URI is `uri` (for 2019-09 and 2020-12, with
 /// their vocabulary documents), so that a schema may `$ref` its draft's meta-schema.
 fn meta_documents(uri: &str) -> Vec<(&'static str, &'static Value)> {
-    use referencing::meta as m;
-    let all: [(&'static str, &'static Value); 19] = [
-        ("http://json-schema.org/draft-04/schema", &m::DRAFT4),
-        ("http://json-schema.org/draft-06/schema", &m::DRAFT6),
-        ("http://json-schema.org/draft-07/schema", &m::DRAFT7),
-        ("https://json-schema.org/draft/2019-09/schema", &m::DRAFT201909),
-        ("https://json-schema.org/draft/2019-09/meta/applicator", &m::DRAFT201909_APPLICATOR),
-        ("https://json-schema.org/draft/2019-09/meta/content", &m::DRAFT201909_CONTENT),
-        ("https://json-schema.org/draft/2019-09/meta/core", &m::DRAFT201909_CORE),
-        ("https://json-schema.org/draft/2019-09/meta/format", &m::DRAFT201909_FORMAT),
-        ("https://json-schema.org/draft/2019-09/meta/meta-data", &m::DRAFT201909_META_DATA),
-        ("https://json-schema.org/draft/2019-09/meta/validation", &m::DRAFT201909_VALIDATION),
-        ("https://json-schema.org/draft/2020-12/schema", &m::DRAFT202012),
-        ("https://json-schema.org/draft/2020-12/meta/core", &m::DRAFT202012_CORE),
-        ("https://json-schema.org/draft/2020-12/meta/applicator", &m::DRAFT202012_APPLICATOR),
-        ("https://json-schema.org/draft/2020-12/meta/unevaluated", &m::DRAFT202012_UNEVALUATED),
-        ("https://json-schema.org/draft/2020-12/meta/validation", &m::DRAFT202012_VALIDATION),
-        ("https://json-schema.org/draft/2020-12/meta/meta-data", &m::DRAFT202012_META_DATA),
-        ("https://json-schema.org/draft/2020-12/meta/format-annotation", &m::DRAFT202012_FORMAT_ANNOTATION),
-        ("https://json-schema.org/draft/2020-12/meta/format-assertion", &m::DRAFT202012_FORMAT_ASSERTION),
-        ("https://json-schema.org/draft/2020-12/meta/content", &m::DRAFT202012_CONTENT),
-    ];
-    let family = if uri.contains("/draft/2019-09/") {
-        "/draft/2019-09/"
-    } else if uri.contains("/draft/2020-12/") {
-        "/draft/2020-12/"
-    } else {
-        return all.into_iter().filter(|(u, _)| *u == uri).collect();
-    };
-    if !all.iter().any(|(u, _)| *u == uri) {
+    if !super::metaschemas::uris().any(|u| u == uri) {
         return Vec::new();
     }
-    all.into_iter().filter(|(u, _)| u.contains(family)).collect()
+    let family = ["/draft/2019-09/", "/draft/2020-12/"].into_iter().find(|f| uri.contains(f));
+    super::metaschemas::uris()
+        .filter(|u| match family {
+            Some(family) => u.contains(family),
+            None => *u == uri,
+        })
+        .filter_map(|u| Some((u, super::metaschemas::document(u)?)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod compile_jtd;
 pub(crate) mod keywords;
 pub(crate) mod leaf;
 pub(crate) mod outline;
+pub(crate) mod metaschemas;
 pub(crate) mod plan;
 pub mod format;
 pub mod uri;

@@ -40,7 +40,21 @@ fn lookup(name: &str, kind: u8) -> Option<usize> {
 }
 
 fn decode(set: usize) -> Option<Vec<(u32, u32)>> {
-    let bytes = SETS.get(*STARTS.get(set)? as usize..*STARTS.get(set + 1)? as usize)?;
+    // The sets made of others (a general category group, Assigned, Script=Unknown) are not
+    // carried: worked out here, as regex-syntax built them for build.rs.
+    if let Some((_, complemented, parts)) = DERIVED.iter().find(|(s, _, _)| usize::from(*s) == set) {
+        let mut ranges = Vec::new();
+        for part in *parts {
+            ranges = union(&ranges, &ranges_at(SETS, STARTS, usize::from(*part))?);
+        }
+        return Some(if *complemented { negate(&ranges) } else { ranges });
+    }
+    ranges_at(SETS, STARTS, set)
+}
+
+/// Set `set` of `sets`, whose starts are `starts`.
+fn ranges_at(sets: &[u8], starts: &[u32], set: usize) -> Option<Vec<(u32, u32)>> {
+    let bytes = sets.get(*starts.get(set)? as usize..*starts.get(set + 1)? as usize)?;
     let mut ranges = Vec::new();
     let mut iter = bytes.iter();
     let mut next = 0u32;
@@ -51,6 +65,47 @@ fn decode(set: usize) -> Option<Vec<(u32, u32)>> {
         next = end.checked_add(1)?;
     }
     Some(ranges)
+}
+
+/// The ranges of both (each sorted), sorted, with overlapping or adjacent ranges merged.
+fn union(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x <= y => a.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => return out,
+        };
+        let Some(&(start, end)) = next else { return out };
+        match out.last_mut() {
+            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+}
+
+/// Every `char` that sorted, merged `ranges` leave out, as regex-syntax negates a class: the
+/// surrogates, which no `char` is, are stepped over at a gap's ends.
+fn negate(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let after = |c: u32| if c == 0xD7FF { 0xE000 } else { c.saturating_add(1) };
+    let before = |c: u32| if c == 0xE000 { 0xD7FF } else { c.saturating_sub(1) };
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else { return vec![(0, 0x10FFFF)] };
+    let mut out = Vec::with_capacity(ranges.len() + 1);
+    if first.0 > 0 {
+        out.push((0, before(first.0)));
+    }
+    for pair in ranges.windows(2) {
+        if let [x, y] = pair {
+            let (from, to) = (after(x.1), before(y.0));
+            out.push((from.min(to), from.max(to)));
+        }
+    }
+    if last.1 < 0x10FFFF {
+        out.push((after(last.1), 0x10FFFF));
+    }
+    out
 }
 
 fn leb(iter: &mut std::slice::Iter<'_, u8>) -> Option<u32> {
@@ -71,6 +126,16 @@ mod tests {
 
     fn has(body: &str, c: char) -> bool {
         property(body).unwrap().iter().any(|&(s, e)| (s..=e).contains(&u32::from(c)))
+    }
+
+    /// Each set worked out from others is the set regex-syntax gave build.rs.
+    #[test]
+    fn derived_sets_are_the_generated_ones() {
+        assert!(DERIVED.len() >= 9);
+        for set in 0..STARTS.len() - 1 {
+            assert_eq!(decode(set), ranges_at(FULL_SETS, FULL_STARTS, set), "set {set}");
+        }
+        assert!(SETS.len() < FULL_SETS.len());
     }
 
     #[test]
