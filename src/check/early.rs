@@ -87,6 +87,10 @@ struct EarlyNode {
     allowed: Option<Vec<String>>,
     /// A discriminator's tag, and the node standing for the tag's value (see `tag_node`).
     tag: Option<(String, NodeId)>,
+    /// A child's subschemas here have no `$ref`, `allOf` or disjunction: expanded
+    /// (`Checker::expand`), each is its own leaf, so a disjunction's branch that is this node
+    /// cannot keep the disjunction alive at a child (`Checker::child`).
+    plain_children: bool,
 }
 
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
@@ -208,6 +212,8 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
             _ => {}
         }
     }
+    let leafy = |t: &NodeId| !validator.keywords(*t).iter().any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_) | Kw::AnyOf(_) | Kw::OneOf(_) | Kw::JtdRef { .. }));
+    node.plain_children = node.patterns.is_empty() && node.optional.is_empty() && node.prefix.is_empty() && node.values.is_none() && node.properties.iter().all(|(_, t)| leafy(t)) && node.additional.iter().chain(&node.rest).all(leafy);
     node
 }
 
@@ -608,7 +614,18 @@ impl Checker {
                 // disjunction can report nothing there, nor choose a branch (none of its branches
                 // holds one), unless its tag is read there.
                 let reads_tag = tagged.as_ref().is_some_and(|t| t.depth == 0 && matches!(segment, Segment::Key(k) if self.schema.validator.branch_tag(&t.branches) == Some(k.as_str())));
-                let children: Vec<Expr> = xs.iter().map(|x| self.child(x, segment)).collect();
+                // When every branch is such a node (`EarlyNode::plain_children`), the first
+                // branch that constrains nothing decides it: the branches after it are not built
+                // (each member of a tagged union belongs to few branches).
+                let settled = !reads_tag && xs.iter().all(|x| matches!(x, Expr::Leaf(id, _) if self.schema.get(*id).is_some_and(|n| n.plain_children)));
+                let mut children = Vec::new();
+                for x in xs {
+                    let child = self.child(x, segment);
+                    if settled && is_empty(&child) {
+                        return Expr::All(Vec::new());
+                    }
+                    children.push(child);
+                }
                 if !reads_tag && children.iter().any(is_empty) && !children.iter().any(has_disjunction) {
                     return Expr::All(Vec::new());
                 }
