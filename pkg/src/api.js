@@ -95,9 +95,11 @@ function textHead(text, len, bytes) {
   if (len === text.length) return text.slice(0, bytes);
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
-// Below SHORT_CHUNK characters a stream chunk is copied by a loop into the module's chunk area
+// Below SHORT_CHUNK characters a stream chunk is encoded by a loop into the module's chunk area
 // (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
-// beats TextEncoder, whose every call makes a view of the memory. A view of the area alone is kept
+// beats TextEncoder, whose every call makes a view of the memory (for a chunk with a character
+// outside ASCII, a substring and a subarray too: a tenth of a stream of accented 20-character
+// deltas, bench/README.md). It writes what TextEncoder writes, a lone surrogate as U+FFFD. A view of the area alone is kept
 // until the instance is re-created or the memory grows (which detaches its buffer: the view's
 // length is then 0). Its `length` is read, not its `byteLength`: on a view of the module's memory
 // V8 takes a slow path for the latter, 5 ns of the ~45 a push costs in JS (bench/push.mjs).
@@ -110,12 +112,35 @@ function toChunkArea(text) {
     bytes = chunkView = new Uint8Array(glue.wasmMemory().buffer, wasm.chunkArea(), SHORT_CHUNK * 3);
   }
   const n = text.length;
+  let at = 0;
   for (let i = 0; i < n; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return i + encoder.encodeInto(text.substring(i), bytes.subarray(i, n * 3)).written;
-    bytes[i] = code;
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes[at++] = code;
+    } else if (code < 0x800) {
+      bytes[at++] = 0xc0 | (code >> 6);
+      bytes[at++] = 0x80 | (code & 0x3f);
+    } else {
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          // A pair: 4 bytes for its 2 units, within the 3 a unit the area has room for.
+          code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          bytes[at++] = 0xf0 | (code >> 18);
+          bytes[at++] = 0x80 | ((code >> 12) & 0x3f);
+          bytes[at++] = 0x80 | ((code >> 6) & 0x3f);
+          bytes[at++] = 0x80 | (code & 0x3f);
+          continue;
+        }
+        code = 0xfffd;
+      }
+      bytes[at++] = 0xe0 | (code >> 12);
+      bytes[at++] = 0x80 | ((code >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (code & 0x3f);
+    }
   }
-  return n;
+  return at;
 }
 
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear
