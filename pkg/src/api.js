@@ -95,16 +95,19 @@ function textHead(text, len, bytes) {
   if (len === text.length) return text.slice(0, bytes);
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
-// Below SHORT_CHUNK characters a stream chunk is encoded by a loop into the module's chunk area
-// (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
-// beats TextEncoder, whose every call makes a view of the memory (for a chunk with a character
-// outside ASCII, a substring and a subarray too: a tenth of a stream of accented 20-character
-// deltas, bench/README.md). It writes what TextEncoder writes, a lone surrogate as U+FFFD. A view of the area alone is kept
+// Below SHORT_CHUNK characters a stream chunk is written into the module's chunk area (chunkArea
+// in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character), into a view of it that is kept:
+// by TextEncoder.encodeInto from LOOP_BELOW characters on, by a loop below that. A call of
+// encodeInto costs what the loop does for ~18 ASCII characters and then little a character (the
+// loop ~1.8 ns; bench/README.md). The loop writes what TextEncoder writes, a lone surrogate as
+// U+FFFD; it encodes characters outside ASCII itself, where handing the rest to encodeInto would
+// make a substring and a view of the memory for it. A view of the area alone is kept
 // until the instance is re-created or the memory grows (which detaches its buffer: the view's
 // length is then 0). Its `length` is read, not its `byteLength`: on a view of the module's memory
 // V8 takes a slow path for the latter, 5 ns of the ~45 a push costs in JS (bench/push.mjs).
 let chunkView = EMPTY;
 let chunkGeneration = -1;
+const LOOP_BELOW = 20;
 function toChunkArea(text) {
   let bytes = chunkView;
   if (bytes.length === 0 || chunkGeneration !== instanceGeneration()) {
@@ -112,8 +115,22 @@ function toChunkArea(text) {
     bytes = chunkView = new Uint8Array(glue.wasmMemory().buffer, wasm.chunkArea(), SHORT_CHUNK * 3);
   }
   const n = text.length;
-  let at = 0;
-  for (let i = 0; i < n; i++) {
+  if (n < LOOP_BELOW) {
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return encodeFrom(text, i, bytes);
+      bytes[i] = code;
+    }
+    return n;
+  }
+  return encoder.encodeInto(text, bytes).written;
+}
+// The rest of `text` from its unit `i` on, where the first character outside ASCII is (and `i`
+// bytes before it), into `bytes`; the bytes written in all.
+function encodeFrom(text, i, bytes) {
+  const n = text.length;
+  let at = i;
+  for (; i < n; i++) {
     let code = text.charCodeAt(i);
     if (code < 0x80) {
       bytes[at++] = code;
