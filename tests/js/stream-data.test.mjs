@@ -149,7 +149,7 @@ test('short chunks reach the module as TextEncoder writes them: every UTF-8 leng
   // Written raw (JSON.stringify would escape the lone halves).
   const text = `{"w": "${word}", "lone": "x\ud800y\udfff"}`;
   const bytes = new TextEncoder().encode(text).length;
-  for (const size of [1, 2, 3, 5, 20]) {
+  for (const size of [1, 2, 3, 5, 20, 40]) {
     const s = contract.stream();
     let status;
     for (let i = 0; i < text.length; i += size) status = s.push(text.slice(i, i + size));
