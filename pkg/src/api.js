@@ -95,14 +95,20 @@ function textHead(text, len, bytes) {
   if (len === text.length) return text.slice(0, bytes);
   return text.slice(0, encoder.encodeInto(text, new Uint8Array(bytes)).read);
 }
-// Below SHORT_CHUNK characters a stream chunk is copied by a loop into the module's chunk area
-// (chunkArea in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character): for short texts the loop
-// beats TextEncoder, whose every call makes a view of the memory. A view of the area alone is kept
-// until the instance is re-created or the memory grows (which detaches its buffer: the view's
+// Below SHORT_CHUNK characters a stream chunk is written into the module's chunk area (chunkArea
+// in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character), into a view of it that is kept:
+// by TextEncoder.encodeInto from LOOP_BELOW characters on, by a loop below that. A call of
+// encodeInto costs what the loop does for ~18 ASCII characters alone, then little a character
+// (the loop ~1.8 ns); in whole streams of 20-character chunks the two measured the same, from
+// 32 on encodeInto was faster (bench/README.md). The loop writes what TextEncoder writes, a lone
+// surrogate as U+FFFD; it encodes characters outside ASCII itself, where handing the rest to
+// encodeInto would make a substring and a view of the memory for it. A view of the area alone is
+// kept until the instance is re-created or the memory grows (which detaches its buffer: the view's
 // length is then 0). Its `length` is read, not its `byteLength`: on a view of the module's memory
 // V8 takes a slow path for the latter, 5 ns of the ~45 a push costs in JS (bench/push.mjs).
 let chunkView = EMPTY;
 let chunkGeneration = -1;
+const LOOP_BELOW = 32;
 function toChunkArea(text) {
   let bytes = chunkView;
   if (bytes.length === 0 || chunkGeneration !== instanceGeneration()) {
@@ -110,12 +116,49 @@ function toChunkArea(text) {
     bytes = chunkView = new Uint8Array(glue.wasmMemory().buffer, wasm.chunkArea(), SHORT_CHUNK * 3);
   }
   const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return i + encoder.encodeInto(text.substring(i), bytes.subarray(i, n * 3)).written;
-    bytes[i] = code;
+  if (n < LOOP_BELOW) {
+    for (let i = 0; i < n; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return encodeFrom(text, i, bytes);
+      bytes[i] = code;
+    }
+    return n;
   }
-  return n;
+  return encoder.encodeInto(text, bytes).written;
+}
+// The rest of `text` from its unit `i` on, where the first character outside ASCII is (and `i`
+// bytes before it), into `bytes`; the bytes written in all.
+function encodeFrom(text, i, bytes) {
+  const n = text.length;
+  let at = i;
+  for (; i < n; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes[at++] = code;
+    } else if (code < 0x800) {
+      bytes[at++] = 0xc0 | (code >> 6);
+      bytes[at++] = 0x80 | (code & 0x3f);
+    } else {
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          // A pair: 4 bytes for its 2 units, within the 3 a unit the area has room for.
+          code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          bytes[at++] = 0xf0 | (code >> 18);
+          bytes[at++] = 0x80 | ((code >> 12) & 0x3f);
+          bytes[at++] = 0x80 | ((code >> 6) & 0x3f);
+          bytes[at++] = 0x80 | (code & 0x3f);
+          continue;
+        }
+        code = 0xfffd;
+      }
+      bytes[at++] = 0xe0 | (code >> 12);
+      bytes[at++] = 0x80 | ((code >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (code & 0x3f);
+    }
+  }
+  return at;
 }
 
 // Every call into the module goes through `guarded`, so a trap (a Rust panic) becomes a clear

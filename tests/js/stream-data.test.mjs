@@ -142,3 +142,20 @@ test('an ended stream throws an error typed by its kind, with the final state', 
     assert.throws(call, (e) => e instanceof Error && e.kind === 'stream_ended' && e.state === 'soft-complete');
   }
 });
+
+test('short chunks reach the module as TextEncoder writes them: every UTF-8 length, lone surrogates as U+FFFD', () => {
+  const word = 'aé\u07ff\u0800€\uffff😀\u0080\u007f';
+  const contract = Contract.compile({ type: 'object', properties: { w: { enum: [word] }, lone: { enum: ['x\ufffdy\ufffd'] } } });
+  // Written raw (JSON.stringify would escape the lone halves).
+  const text = `{"w": "${word}", "lone": "x\ud800y\udfff"}`;
+  const bytes = new TextEncoder().encode(text).length;
+  for (const size of [1, 2, 3, 5, 20, 40]) {
+    const s = contract.stream();
+    let status;
+    for (let i = 0; i < text.length; i += size) status = s.push(text.slice(i, i + size));
+    assert.equal(status.bytes, bytes, `chunks of ${size}`);
+    const out = s.finish();
+    assert.equal(out.valid, true, `chunks of ${size}`);
+    assert.deepStrictEqual(out.data, JSON.parse(text));
+  }
+});
