@@ -239,7 +239,7 @@ impl Parser {
             if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
                 let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
                 let run = lex::plain_run(rest).min(room);
-                if self.status == Status::Incomplete && run > 0 {
+                if matches!(self.status, Status::Incomplete) && run > 0 {
                     let plain = rest.get(..run).unwrap_or_default();
                     buf.extend_from_slice(plain);
                     self.text.extend_from_slice(plain);
