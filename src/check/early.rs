@@ -1227,6 +1227,13 @@ fn choice(keyword: &str, values: &Value) -> ErrorKind<'static> {
     }
 }
 
+impl Checker {
+    /// Whether the string being written has a text check still to ask (see `Event::StringBytes`).
+    pub fn wants_text(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.needs_text && !f.reported)
+    }
+}
+
 impl Observer for Checker {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
         match event {
