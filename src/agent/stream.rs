@@ -233,6 +233,11 @@ impl Observer for Watchers<'_> {
         }
         self.checker.event(event, path, at);
     }
+
+    // The marks take no string bytes.
+    fn wants_text(&self) -> bool {
+        self.changes.enabled || self.checker.wants_text()
+    }
 }
 
 fn new_checker(contract: &Contract, options: StreamOptions) -> Checker {

@@ -390,8 +390,11 @@ pub fn input_area(capacity: usize) -> usize {
 const CHUNK_ROOM: usize = SHORT_CHUNK * 3;
 
 thread_local! {
-    /// Where JS writes a short stream chunk (see `chunk_area`).
-    static CHUNK: std::cell::Cell<[u8; CHUNK_ROOM]> = const { std::cell::Cell::new([0; CHUNK_ROOM]) };
+    /// Where JS writes a short stream chunk (see `chunk_area`): made `CHUNK_ROOM` long on the
+    /// first ask and never resized, so its address holds. A vector, not an array in the cell: a
+    /// push borrows the bytes it is given (`Cell::take`, three words), where the array would be
+    /// copied whole on every push.
+    static CHUNK: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The address in linear memory of the chunk area. Unlike the input area it never moves, so JS
@@ -400,7 +403,13 @@ thread_local! {
 /// chunk, and the input area a call for its address (3% of a 100 KB stream in 20-byte chunks).
 #[wasm_bindgen(js_name = chunkArea)]
 pub fn chunk_area() -> usize {
-    CHUNK.with(|cell| cell.as_ptr() as usize)
+    CHUNK.with(|cell| {
+        let mut area = cell.take();
+        area.resize(CHUNK_ROOM, 0);
+        let address = area.as_mut_ptr() as usize;
+        cell.set(area);
+        address
+    })
 }
 
 thread_local! {
@@ -516,8 +525,9 @@ impl WasmStream {
     /// `chunk_area`).
     #[wasm_bindgen(js_name = pushChunk)]
     pub fn push_chunk(&mut self, len: usize, marks: bool) -> f64 {
-        let area = CHUNK.with(std::cell::Cell::get);
+        let area = CHUNK.with(std::cell::Cell::take);
         self.stream.push_quiet(area.get(..len).unwrap_or_default());
+        CHUNK.with(|cell| cell.set(area));
         self.marks_out(marks)
     }
 

@@ -313,6 +313,10 @@ struct Frame {
     expr: Expr,
     /// Some constraint here looks at string contents (`enum`, `const`, `maxLength`).
     needs_text: bool,
+    /// While the string has at most this many characters its text check cannot fail (only
+    /// `maxLength` looks at it, none of them this low): a push that adds to a short string asks
+    /// nothing. `None`: asked at every push (an `enum` or `const` judges every prefix).
+    quiet_up_to: Option<u64>,
     /// The distinct keys so far, kept only where `maxProperties` needs their number.
     keys: Option<HashSet<String>>,
     text: Vec<u8>,
@@ -516,9 +520,21 @@ impl Checker {
         self.schema.closed_checks && !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
     }
 
-    /// Whether any node in `expr` constrains string contents.
-    fn looks_at_text(&self, expr: &Expr) -> bool {
-        self.any_node(expr, &|n| n.choices.is_some() || n.max_length.is_some())
+    /// Whether some node in `expr` looks at a string's text, and the most characters the string
+    /// can have with no `maxLength` there failing if no `enum` or `const` there looks at it (see
+    /// `Frame::quiet_up_to`): one walk, made for every string.
+    fn text_checks(&self, expr: &Expr) -> (bool, Option<u64>) {
+        match expr {
+            Expr::Leaf(id, _) => match self.schema.get(*id) {
+                Some(n) if n.choices.is_some() => (true, None),
+                Some(EarlyNode { max_length: Some(max), .. }) => (true, Some(*max)),
+                _ => (false, Some(u64::MAX)),
+            },
+            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
+                let (n, l) = self.text_checks(x);
+                (needs || n, low.zip(l).map(|(a, b)| a.min(b)))
+            }),
+        }
     }
 
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
@@ -1228,6 +1244,13 @@ fn choice(keyword: &str, values: &Value) -> ErrorKind<'static> {
     }
 }
 
+impl Checker {
+    /// Whether the string being written has a text check still to ask (see `Event::StringBytes`).
+    pub fn wants_text(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.needs_text && !f.reported)
+    }
+}
+
 impl Observer for Checker {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
         match event {
@@ -1254,9 +1277,9 @@ impl Observer for Checker {
                 let r = self.eval(&expr, &check, path);
                 let reported = r.is_err();
                 let r = self.written(r, &check, path);
-                let needs_text = kind == Kind::String && self.looks_at_text(&expr);
+                let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                self.frames.push(Frame { expr, needs_text, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new() });
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new() });
                 self.report(r, at, self.frames.len().checked_sub(1));
             }
             Event::Key(key) => {
@@ -1286,6 +1309,9 @@ impl Observer for Checker {
                 }
                 frame.chars += leaf::code_points(bytes);
                 frame.text.extend_from_slice(bytes);
+                if frame.quiet_up_to.is_some_and(|n| frame.chars <= n) {
+                    return;
+                }
                 let r = self.frames.last().map(|f| {
                     let check = Check::Text(&f.text, f.chars);
                     let r = self.eval(&f.expr, &check, path);

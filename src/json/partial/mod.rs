@@ -77,6 +77,13 @@ pub enum Event<'a> {
 /// Receives the parser's events. `path` is the location of the value concerned.
 pub trait Observer {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position);
+
+    /// Whether the bytes just added to the string being written are wanted (`StringBytes`):
+    /// asked at the end of every push that adds some, so that a push into a string nobody reads
+    /// costs no event.
+    fn wants_text(&self) -> bool {
+        true
+    }
 }
 
 /// An observer that ignores everything.
@@ -230,6 +237,10 @@ impl Parser {
 
     /// Feeds `bytes`. Once broken or over a limit, further input is ignored.
     pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
+        // The bytes within the size limit are read; the first one past it sets the limit (unless
+        // the text broke before), so no byte in the loop needs to be checked against it.
+        let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
+        let (bytes, over) = bytes.split_at(room.min(bytes.len()));
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
@@ -237,9 +248,8 @@ impl Parser {
             // Inside a string with no escape pending, the run up to the next quote, backslash or
             // control byte is copied at once: most of an output's bytes are string contents.
             if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
-                let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
-                let run = lex::plain_run(rest).min(room);
-                if self.status == Status::Incomplete && run > 0 {
+                let run = lex::plain_run(rest);
+                if matches!(self.status, Status::Incomplete) && run > 0 {
                     let plain = rest.get(..run).unwrap_or_default();
                     buf.extend_from_slice(plain);
                     self.text.extend_from_slice(plain);
@@ -249,25 +259,23 @@ impl Parser {
                     continue;
                 }
             }
-            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
+            // Between tokens, a run of whitespace (an indented output's indentation) at once too,
+            // its lines counted a line at a time.
             if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
-                let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
-                let run = rest.iter().take(room).take_while(|&&c| lex::is_ws(c)).count();
+                let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
                 let spaces = rest.get(..run).unwrap_or_default();
-                for &c in spaces {
-                    self.lines.byte(c);
-                }
                 self.text.extend_from_slice(spaces);
-                if run > 0 {
-                    i += run - 1;
-                    continue;
+                let mut line = spaces;
+                while let Some(k) = line.iter().position(|&c| c == b'\n') {
+                    self.lines.plain(k);
+                    self.lines.byte(b'\n');
+                    line = line.get(k + 1..).unwrap_or_default();
                 }
+                self.lines.plain(line.len());
+                i += run - 1;
+                continue;
             }
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
-                return;
-            }
-            if self.lines.pos.offset >= self.max_bytes {
-                self.status = Status::Limit(LimitKind::Bytes(self.max_bytes));
                 return;
             }
             self.lines.byte(b);
@@ -279,6 +287,12 @@ impl Parser {
             }
             self.text.push(b);
             self.byte(b, observer);
+        }
+        if !over.is_empty() {
+            if matches!(self.status, Status::Incomplete | Status::Complete) {
+                self.status = Status::Limit(LimitKind::Bytes(self.max_bytes));
+            }
+            return;
         }
         self.flush_string(observer);
     }
@@ -493,7 +507,7 @@ impl Parser {
             if *reported < buf.len() {
                 let start = *reported;
                 *reported = buf.len();
-                if let Some(new) = buf.get(start..) {
+                if let Some(new) = buf.get(start..).filter(|_| obs.wants_text()) {
                     obs.event(Event::StringBytes(new), &self.path, self.lines.pos);
                 }
             }
