@@ -374,3 +374,48 @@ fn a_disjunction_reports_one_branch_early_the_one_the_final_error_shows() {
     assert!(last.iter().all(|v| v["branch"]["index"] == 1), "{last:?}");
     assert_eq!(early, last);
 }
+
+/// A value whole in one push (read in one step where its location allows) ends the stream as
+/// the same text byte by byte does; a value invalid inside is read byte by byte, its violation
+/// the same one, reported by the push that holds its byte.
+#[test]
+fn a_value_whole_in_one_push_reads_as_byte_by_byte() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+        "$defs": {"item": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 5}, "n": {"type": "integer"}}, "required": ["name"], "additionalProperties": false}}
+    });
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let valid = "{\"items\": [{\"name\": \"a\", \"n\": 1},\n {\"name\": \"bc\", \"n\": 2}]}".to_string();
+    let invalid = "{\"items\": [{\"name\": \"a\"}, {\"name\": \"abcdefgh\", \"n\": 2}], \"more\": 1}";
+    for text in [valid.as_str(), invalid] {
+        let mut bytewise = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+        let mut first = None;
+        for (i, b) in text.as_bytes().iter().enumerate() {
+            bytewise.push_quiet(std::slice::from_ref(b));
+            if first.is_none() && !bytewise.early_violations().is_empty() {
+                first = Some(i);
+            }
+        }
+        // The root's bracket alone, then the rest at once (each item whole in it), then byte by
+        // byte from where the violation is certain.
+        let mut whole = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+        let cut = first.unwrap_or(text.len() - 1);
+        whole.push_quiet(&text.as_bytes()[..1]);
+        whole.push_quiet(&text.as_bytes()[1..cut]);
+        assert!(whole.early_violations().is_empty(), "{text}: reported before its byte");
+        for b in &text.as_bytes()[cut..] {
+            whole.push_quiet(std::slice::from_ref(b));
+        }
+        assert_eq!(whole.early_violations(), bytewise.early_violations(), "{text}");
+        assert_eq!(whole.parser().position(), bytewise.parser().position(), "{text}");
+        // All of it in one push: the invalid item is whole there, refused, and read byte by byte.
+        let mut once = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+        once.push_quiet(text.as_bytes());
+        assert_eq!(once.early_violations(), bytewise.early_violations(), "{text}");
+        let outcome = |mut s: OutputStream| serde_json::to_value(s.finish(StopReason::Stop, None)).unwrap();
+        let expected = outcome(bytewise);
+        assert_eq!(outcome(whole), expected, "{text}");
+        assert_eq!(outcome(once), expected, "{text}");
+    }
+}

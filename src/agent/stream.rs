@@ -238,6 +238,16 @@ impl Observer for Watchers<'_> {
     fn wants_text(&self) -> bool {
         self.changes.enabled || self.checker.wants_text()
     }
+
+    // Changes are made of the events inside a value, and marks of those down to `MARKED_DEPTH`:
+    // a value they watch is read byte by byte.
+    fn may_judge_whole(&self, path: &InstancePath) -> bool {
+        !self.changes.enabled && (!self.marks.enabled || path.len() >= MARKED_DEPTH) && self.checker.may_judge_whole()
+    }
+
+    fn judge_whole(&mut self, _: &InstancePath, text: &[u8]) -> bool {
+        self.checker.judge_whole(text)
+    }
 }
 
 fn new_checker(contract: &Contract, options: StreamOptions) -> Checker {

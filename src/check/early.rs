@@ -327,6 +327,8 @@ struct Frame {
     /// Violations reported while the value was incomplete (their index in `found`, and the error
     /// to write them again from): completed when the value closes.
     incomplete: Vec<(usize, Error<'static>)>,
+    /// Judged valid whole as it began (`Checker::judge_whole`): nothing is left to judge at its close.
+    whole: bool,
 }
 
 /// A failure found by a check, written as violations only once reported (`Checker::written`):
@@ -1251,6 +1253,55 @@ impl Checker {
     }
 }
 
+impl Checker {
+    /// Whether the container just begun, whose whole text is `text`, needs no event from inside
+    /// it: its location's constraints are a plain conjunction of nodes (no disjunction, whose
+    /// branch choice and tag reading are state kept for the checks below, nothing cut short),
+    /// nothing was reported on it, and the one-pass verdict judges it valid at every one of
+    /// them. Sound: the checks inside the value are those of constraints that surely apply there,
+    /// all derived from these nodes, and a value valid under every node that applies at its
+    /// location violates none of them; the verdict's yes also says the span is one JSON value
+    /// with no repeated member name, so the parser would find nothing in it either. Its close
+    /// then needs nothing (`Frame::whole`): it is valid there.
+    pub fn judge_whole(&mut self, text: &[u8]) -> bool {
+        let Some(verdict) = self.schema.verdict.as_deref().filter(|_| self.may_judge_whole()) else { return false };
+        let Some(frame) = self.frames.last() else { return false };
+        let Ok(text) = std::str::from_utf8(text) else { return false };
+        let validator = &self.schema.validator;
+        let mut leaves = 0;
+        let valid = conjunction_holds(&frame.expr, &mut |id| {
+            leaves += 1;
+            // A node the verdict does not number (a discriminator's tag node) cannot tell.
+            verdict.judge_at(validator, id, text) == Some(true)
+        });
+        // With no constraint at all, the span must still be one JSON value without a repeat.
+        let valid = valid && (leaves > 0 || verdict.well_formed(validator, text));
+        if let (true, Some(frame)) = (valid, self.frames.last_mut()) {
+            frame.whole = true;
+        }
+        valid
+    }
+
+    /// Whether the container just begun may be judged whole (`judge_whole`), asked before its
+    /// end is looked for: a location with a disjunction, or where a violation was reported,
+    /// never is.
+    pub fn may_judge_whole(&self) -> bool {
+        // The root's close decides whether the stream needs a final validation: it is read as always.
+        let frame = self.frames.last().filter(|f| !f.reported && self.frames.len() >= 2);
+        self.schema.verdict.is_some() && self.schema.closed_checks && !self.unchecked.get() && frame.is_some_and(|f| !has_disjunction(&f.expr))
+    }
+}
+
+/// Whether constraints without a disjunction hold, each node asked by `holds`: false at a
+/// disjunction.
+fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool {
+    match expr {
+        Expr::Leaf(id, _) => holds(*id),
+        Expr::All(xs) => xs.iter().all(|x| conjunction_holds(x, holds)),
+        Expr::Any(..) => false,
+    }
+}
+
 impl Observer for Checker {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
         match event {
@@ -1279,7 +1330,7 @@ impl Observer for Checker {
                 let r = self.written(r, &check, path);
                 let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new() });
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false });
                 self.report(r, at, self.frames.len().checked_sub(1));
             }
             Event::Key(key) => {
@@ -1326,6 +1377,10 @@ impl Observer for Checker {
             }
             Event::End(value) => {
                 if let Some(frame) = self.frames.pop() {
+                    if frame.whole {
+                        self.routes.borrow_mut().truncate(frame.routes);
+                        return;
+                    }
                     self.complete(&frame, &value, path);
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).

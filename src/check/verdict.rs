@@ -208,6 +208,13 @@ impl Verdict {
         }
     }
 
+    /// Whether `text` is one JSON value with no repeated member name (nesting within the
+    /// verdict's limit).
+    pub fn well_formed(&self, validator: &Validator, text: &str) -> bool {
+        let run = Run::new(self, validator, text, MAX_NESTING);
+        matches!(run.skip(0, 0), Ok(end) if end == text.len())
+    }
+
     /// True when `text` is one JSON value valid against the schema; false when it is not, or
     /// when the verdict cannot tell (the full path decides then).
     /// Nesting deeper than `max_depth` (containers) is left to the full path, which reports it.

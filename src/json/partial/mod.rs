@@ -84,6 +84,23 @@ pub trait Observer {
     fn wants_text(&self) -> bool {
         true
     }
+
+    /// Asked when a container below the root begins (its `Begin` sent): whether it may be read
+    /// in one step (`judge_whole`) if it is whole in the input at hand, before looking for its
+    /// end there.
+    fn may_judge_whole(&self, _path: &InstancePath) -> bool {
+        false
+    }
+
+    /// Asked when a container below the root begins (its `Begin` sent) and its whole text,
+    /// `text`, is in the input at hand: true when the observer wants no event from inside it,
+    /// only its `End` (whose `Closed` then tells neither names nor count). The parser then reads
+    /// past it in one step: the observer answers true only for a span it found to be one JSON
+    /// value with no repeated member name, so that reading it byte by byte would find nothing
+    /// more (no syntax error, no repeated name, no limit).
+    fn judge_whole(&mut self, _path: &InstancePath, _text: &[u8]) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything.
@@ -170,6 +187,13 @@ pub struct Parser {
     /// The buffer of the last string or number read, empty, for the next one: a token grows in
     /// it without reallocating at every chunk, and its value gets a string of its exact size.
     spare: Vec<u8>,
+    /// Containers the input of this push holds cut short (their brackets' offsets in the kept
+    /// text), found while looking for a whole one around them: not looked at again.
+    cut_short: Vec<usize>,
+    /// The end in the kept text of the last whole container the observer refused: the
+    /// containers inside it are read byte by byte without asking (so a value is looked at
+    /// whole at most once beside its reading).
+    refused_until: usize,
 }
 
 impl Parser {
@@ -190,6 +214,8 @@ impl Parser {
             skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
             spare: Vec::new(),
+            cut_short: Vec::new(),
+            refused_until: 0,
         }
     }
 
@@ -241,6 +267,7 @@ impl Parser {
         // the text broke before), so no byte in the loop needs to be checked against it.
         let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
         let (bytes, over) = bytes.split_at(room.min(bytes.len()));
+        self.cut_short.clear();
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
@@ -265,13 +292,7 @@ impl Parser {
                 let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
                 let spaces = rest.get(..run).unwrap_or_default();
                 self.text.extend_from_slice(spaces);
-                let mut line = spaces;
-                while let Some(k) = line.iter().position(|&c| c == b'\n') {
-                    self.lines.plain(k);
-                    self.lines.byte(b'\n');
-                    line = line.get(k + 1..).unwrap_or_default();
-                }
-                self.lines.plain(line.len());
+                count_lines(&mut self.lines, spaces);
                 i += run - 1;
                 continue;
             }
@@ -286,6 +307,12 @@ impl Parser {
                 }
             }
             self.text.push(b);
+            if matches!(b, b'{' | b'[') && self.skipper.is_none() {
+                if let Some(taken) = self.whole(b, rest, observer) {
+                    i += taken;
+                    continue;
+                }
+            }
             self.byte(b, observer);
         }
         if !over.is_empty() {
@@ -402,6 +429,47 @@ impl Parser {
                 },
             },
         }
+    }
+
+    /// At a container's first byte `b` (the first of `rest`, in the kept text already), below
+    /// the root: when the whole container is in `rest` and the observer needs nothing from
+    /// inside it (`Observer::judge_whole`), it is read in one step (`Some` of the bytes taken
+    /// past `b`). `None`: nothing was done, the byte is read as any other. A container the
+    /// observer refuses is read byte by byte (`Some(0)`: its `Begin` was sent here).
+    fn whole(&mut self, b: u8, rest: &[u8], obs: &mut dyn Observer) -> Option<usize> {
+        let at = self.text.len().saturating_sub(1);
+        let value_next = match self.stack.last().map(|f| &f.shape) {
+            Some(Shape::Object { state, .. }) => *state == ObjState::Value,
+            Some(Shape::Array { state, .. }) => matches!(state, ArrState::ValueOrEnd | ArrState::Value),
+            None => false,
+        };
+        if !value_next || !matches!(self.token, Token::None) || self.status != Status::Incomplete || at < self.refused_until || self.cut_short.contains(&at) {
+            return None;
+        }
+        let room = self.max_depth.saturating_sub(self.stack.len());
+        if let Some(Frame { shape: Shape::Array { count, .. }, .. }) = self.stack.last() {
+            self.path.push(Segment::Index(*count));
+        }
+        self.begin_value(b, obs);
+        if self.status != Status::Incomplete || !obs.may_judge_whole(&self.path) {
+            return Some(0);
+        }
+        let mut open = std::mem::take(&mut self.cut_short);
+        let len = skip::container_len(rest, room, &mut open);
+        // Offsets in `rest` become offsets in the kept text, where `rest` starts at `at`.
+        open.iter_mut().for_each(|o| *o += at);
+        self.cut_short = open;
+        let Some(span) = len.and_then(|len| rest.get(..len)) else { return Some(0) };
+        let len = span.len();
+        if !obs.judge_whole(&self.path, span) {
+            self.refused_until = at + len;
+            return Some(0);
+        }
+        let inner = span.get(1..).unwrap_or_default();
+        self.text.extend_from_slice(inner);
+        count_lines(&mut self.lines, inner);
+        self.close(obs);
+        Some(len - 1)
     }
 
     /// The first byte of a value at the current path.
@@ -667,6 +735,17 @@ pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
     let value = serde::Deserialize::deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(value)
+}
+
+/// Bytes read at once: their lines counted a line at a time.
+fn count_lines(lines: &mut LineCounter, bytes: &[u8]) {
+    let mut line = bytes;
+    while let Some(k) = line.iter().position(|&c| c == b'\n') {
+        lines.plain(k);
+        lines.byte(b'\n');
+        line = line.get(k + 1..).unwrap_or_default();
+    }
+    lines.plain(line.len());
 }
 
 fn utf8_prefix(bytes: &[u8]) -> String {

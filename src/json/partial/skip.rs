@@ -40,3 +40,44 @@ impl Skipper {
         false
     }
 }
+
+/// The length of the container that `bytes` begins with (its first byte a bracket), when it is
+/// whole there: found by its brackets and strings alone, nothing checked (whoever is handed the
+/// span says whether it is JSON). `None` when it nests deeper than `max_nesting`, or is cut
+/// short: then `open` holds the offsets of the brackets left open, the containers known to be
+/// cut short too (asking again at each of them would read the rest of the input once per level).
+pub(super) fn container_len(bytes: &[u8], max_nesting: usize, open: &mut Vec<usize>) -> Option<usize> {
+    open.clear();
+    let mut p = 0;
+    while let Some(&b) = bytes.get(p) {
+        match b {
+            b'{' | b'[' => {
+                open.push(p);
+                if open.len() > max_nesting {
+                    open.clear();
+                    return None;
+                }
+            }
+            b'}' | b']' => {
+                open.pop();
+                if open.is_empty() {
+                    return Some(p + 1);
+                }
+            }
+            b'"' => loop {
+                p += 1;
+                p += crate::json::lex::plain_run(bytes.get(p..)?);
+                match bytes.get(p)? {
+                    b'"' => break,
+                    // The escaped byte is never the closing quote.
+                    b'\\' => p += 1,
+                    // A control byte (not JSON: the judge refuses the span).
+                    _ => {}
+                }
+            },
+            _ => {}
+        }
+        p += 1;
+    }
+    None
+}

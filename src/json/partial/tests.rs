@@ -314,3 +314,64 @@ fn every_prefix_of_every_token_agrees_with_serde_json() {
         }
     }
 }
+
+/// Records events as text; with `whole`, says yes to every container offered whole (what an
+/// observer that judged it valid answers).
+struct Recorder {
+    whole: bool,
+    log: Vec<String>,
+}
+
+impl Observer for Recorder {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+        let what = match event {
+            Event::Begin(kind) => format!("begin {kind:?}"),
+            Event::Key(k) => format!("key {k}"),
+            Event::Repeated(k) => format!("repeated {k}"),
+            Event::StringBytes(_) => return,
+            Event::End(closed) => format!("end {:?} {}", closed.kind(), String::from_utf8_lossy(closed.text())),
+        };
+        self.log.push(format!("{} {what} {}:{}:{}", path.to_pointer(), at.offset, at.line, at.column));
+    }
+
+    fn may_judge_whole(&self, _: &InstancePath) -> bool {
+        self.whole
+    }
+
+    fn judge_whole(&mut self, path: &InstancePath, _: &[u8]) -> bool {
+        self.log.push(format!("whole {}", path.to_pointer()));
+        self.whole
+    }
+}
+
+#[test]
+fn a_container_read_whole_ends_where_its_bytes_read_one_by_one_end() {
+    let doc = "{\"a\": [1, {\"b\":\n [true, \"x\\\"]\"]}],\n \"c\": {\"d\": null}, \"e\": [[], {}]}";
+    let mut one = Recorder { whole: false, log: Vec::new() };
+    let mut bytewise = Parser::new(usize::MAX, 100, false);
+    for b in doc.as_bytes() {
+        bytewise.push(std::slice::from_ref(b), &mut one);
+    }
+    let mut all = Recorder { whole: true, log: Vec::new() };
+    let mut whole = Parser::new(usize::MAX, 100, false);
+    whole.push(doc.as_bytes(), &mut all);
+    assert_eq!(whole.status(), &Status::Complete);
+    assert_eq!(whole.value(), bytewise.value());
+    assert_eq!(whole.position(), bytewise.position());
+    // Each value below the root is read whole: its `Begin` and `End` are the ones read byte by
+    // byte, with nothing between them, at the same positions.
+    let outside: Vec<&String> = one.log.iter().filter(|l| !l.contains("/a/") && !l.contains("/c key") && !l.contains("/c/") && !l.contains("/e/")).collect();
+    let read: Vec<&String> = all.log.iter().filter(|l| !l.starts_with("whole")).collect();
+    assert_eq!(read, outside);
+    assert_eq!(all.log.iter().filter(|l| l.starts_with("whole")).count(), 3, "{:?}", all.log);
+    // Cut short, it is read byte by byte; so is a container nested too deep to be read whole.
+    let mut cut = Recorder { whole: true, log: Vec::new() };
+    let mut p = Parser::new(usize::MAX, 100, false);
+    p.push(&doc.as_bytes()[..20], &mut cut);
+    assert!(cut.log.iter().all(|l| !l.starts_with("whole")), "{:?}", cut.log);
+    let mut deep = Recorder { whole: true, log: Vec::new() };
+    let mut p = Parser::new(usize::MAX, 2, false);
+    p.push(b"{\"a\": [[1]]}", &mut deep);
+    assert_eq!(p.status(), &Status::Limit(LimitKind::Depth(2)));
+    assert!(deep.log.iter().all(|l| !l.starts_with("whole")), "{:?}", deep.log);
+}
