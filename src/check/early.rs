@@ -1255,8 +1255,9 @@ impl Checker {
 
 impl Checker {
     /// Whether the container just begun, whose whole text is `text`, needs no event from inside
-    /// it: its location's constraints are a plain conjunction of nodes (no disjunction, whose
-    /// branch choice and tag reading are state kept for the checks below, nothing cut short),
+    /// it: its location's constraints are a plain conjunction of nodes (no disjunction of a
+    /// parent's, whose branch choice and tag reading are state kept for the checks below,
+    /// nothing cut short),
     /// nothing was reported on it, and the one-pass verdict judges it valid at every one of
     /// them. Sound: the checks inside the value are those of constraints that surely apply there,
     /// all derived from these nodes, and a value valid under every node that applies at its
@@ -1288,16 +1289,29 @@ impl Checker {
     pub fn may_judge_whole(&self) -> bool {
         // The root's close decides whether the stream needs a final validation: it is read as always.
         let frame = self.frames.last().filter(|f| !f.reported && self.frames.len() >= 2);
-        self.schema.verdict.is_some() && self.schema.closed_checks && !self.unchecked.get() && frame.is_some_and(|f| !has_disjunction(&f.expr))
+        self.schema.verdict.is_some() && self.schema.closed_checks && !self.unchecked.get() && frame.is_some_and(|f| conjunction(&f.expr))
     }
 }
 
-/// Whether constraints without a disjunction hold, each node asked by `holds`: false at a
-/// disjunction.
+/// Whether constraints are a conjunction of nodes: a disjunction of a node at this location
+/// counts as part of that node (`expand` puts it beside the node's leaf, and the node valid
+/// says one of its branches holds), one reaching here from a parent's does not (its branches'
+/// viability is the parent's to track).
+fn conjunction(expr: &Expr) -> bool {
+    match expr {
+        Expr::Leaf(..) | Expr::Any(_, _, Some(_), _, _) => true,
+        Expr::All(xs) => xs.iter().all(conjunction),
+        Expr::Any(..) => false,
+    }
+}
+
+/// Whether a conjunction's nodes hold (`conjunction`), each asked by `holds`.
 fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool {
     match expr {
         Expr::Leaf(id, _) => holds(*id),
         Expr::All(xs) => xs.iter().all(|x| conjunction_holds(x, holds)),
+        // Judged with its node, its leaf's sibling.
+        Expr::Any(_, _, Some(_), _, _) => true,
         Expr::Any(..) => false,
     }
 }
