@@ -110,6 +110,10 @@ impl Observer for NoObserver {
     fn event(&mut self, _: Event<'_>, _: &InstancePath, _: Position) {}
 }
 
+/// The fewest bytes a push must have from a container's bracket on for the parser to look
+/// for the container's end there (`Parser::whole`).
+const WHOLE_MIN: usize = 24;
+
 /// An open container: where it is in the kept text, and what reading it needs.
 struct Frame {
     /// Its bracket's offset in the kept text.
@@ -307,7 +311,9 @@ impl Parser {
                 }
             }
             self.text.push(b);
-            if matches!(b, b'{' | b'[') && self.skipper.is_none() {
+            // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
+            // (a few bytes each) then ask nothing.
+            if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && self.skipper.is_none() {
                 if let Some(taken) = self.whole(b, rest, observer) {
                     i += taken;
                     continue;
@@ -436,6 +442,8 @@ impl Parser {
     /// inside it (`Observer::judge_whole`), it is read in one step (`Some` of the bytes taken
     /// past `b`). `None`: nothing was done, the byte is read as any other. A container the
     /// observer refuses is read byte by byte (`Some(0)`: its `Begin` was sent here).
+    // Kept out of the byte loop, which stays as tight as without it.
+    #[inline(never)]
     fn whole(&mut self, b: u8, rest: &[u8], obs: &mut dyn Observer) -> Option<usize> {
         let at = self.text.len().saturating_sub(1);
         let value_next = match self.stack.last().map(|f| &f.shape) {

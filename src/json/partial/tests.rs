@@ -346,7 +346,7 @@ impl Observer for Recorder {
 
 #[test]
 fn a_container_read_whole_ends_where_its_bytes_read_one_by_one_end() {
-    let doc = "{\"a\": [1, {\"b\":\n [true, \"x\\\"]\"]}],\n \"c\": {\"d\": null}, \"e\": [[], {}]}";
+    let doc = "{\"a\": [1, {\"b\":\n [true, \"x\\\"]\"]}],\n \"c\": {\"d\": null}, \"e\": [[], {}], \"f\": \"long enough to look for the end\"}";
     let mut one = Recorder { whole: false, log: Vec::new() };
     let mut bytewise = Parser::new(usize::MAX, 100, false);
     for b in doc.as_bytes() {
@@ -371,7 +371,7 @@ fn a_container_read_whole_ends_where_its_bytes_read_one_by_one_end() {
     assert!(cut.log.iter().all(|l| !l.starts_with("whole")), "{:?}", cut.log);
     let mut deep = Recorder { whole: true, log: Vec::new() };
     let mut p = Parser::new(usize::MAX, 2, false);
-    p.push(b"{\"a\": [[1]]}", &mut deep);
+    p.push(b"{\"a\": [[1]], \"b\": \"long enough to look for the end\"}", &mut deep);
     assert_eq!(p.status(), &Status::Limit(LimitKind::Depth(2)));
     assert!(deep.log.iter().all(|l| !l.starts_with("whole")), "{:?}", deep.log);
 }
