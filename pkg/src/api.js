@@ -97,15 +97,13 @@ function textHead(text, len, bytes) {
 }
 // Below SHORT_CHUNK characters a stream chunk is written into the module's chunk area (chunkArea
 // in src/bindings/wasm.rs, a fixed buffer of 3 bytes a character), into a view of it that is kept:
-// by TextEncoder.encodeInto from LOOP_BELOW characters on, by a loop below that. A call of
-// encodeInto costs what the loop does for ~18 ASCII characters alone, then little a character
-// (the loop ~1.8 ns); in whole streams of 20-character chunks the two measured the same, from
-// 32 on encodeInto was faster (bench/README.md). The loop writes what TextEncoder writes, a lone
-// surrogate as U+FFFD; it encodes characters outside ASCII itself, where handing the rest to
-// encodeInto would make a substring and a view of the memory for it. A view of the area alone is
-// kept until the instance is re-created or the memory grows (which detaches its buffer: the view's
-// length is then 0). Its `length` is read, not its `byteLength`: on a view of the module's memory
-// V8 takes a slow path for the latter, 5 ns of the ~45 a push costs in JS (bench/push.mjs).
+// by TextEncoder.encodeInto from LOOP_BELOW characters on, by a loop below that: a call of
+// encodeInto has a fixed cost that a short chunk does not repay. The loop writes what
+// TextEncoder writes, a lone surrogate as U+FFFD; it encodes characters outside ASCII itself,
+// where handing the rest to encodeInto would make a substring and a view of the memory for it.
+// A view of the area alone is kept until the instance is re-created or the memory grows (which
+// detaches its buffer: the view's length is then 0). Its `length` is read, not its
+// `byteLength`, which V8 reads on a slow path for a view of the module's memory.
 let chunkView = EMPTY;
 let chunkGeneration = -1;
 const LOOP_BELOW = 32;
