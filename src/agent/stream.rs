@@ -173,17 +173,19 @@ impl Changes {
 /// from its text once it closes, so that after the last byte little is left to parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
-    /// A container at a depth below `MARKED_DEPTH` begins (`at`: its bracket).
+    /// A container at a depth below `MARKED_DEPTH` begins (`at`: its bracket), unless it is read
+    /// whole (`Parser::whole`): then it is marked as a member of its parent, as a scalar is.
     Open { array: bool, at: usize },
     /// That container ends (`at`: after its bracket).
     Close(usize),
     /// The members of the innermost open marked container are complete up to `at` (after the
-    /// last one's last byte): the values below `MARKED_DEPTH`, and the scalars above it.
+    /// last one's last byte): the values below `MARKED_DEPTH`, and above it the scalars and the
+    /// containers read whole.
     Cut(usize),
 }
 
-/// The depth of the values a `Cut` ends: the root's containers are built from their members,
-/// anything deeper is parsed whole.
+/// The depth of the values a `Cut` ends: the root's containers are built from their members
+/// (unless read whole), anything deeper is parsed whole.
 pub const MARKED_DEPTH: usize = 2;
 
 /// The marks since they were last taken, once a caller asked for them.
@@ -191,6 +193,9 @@ pub const MARKED_DEPTH: usize = 2;
 struct Marks {
     enabled: bool,
     list: Vec<Mark>,
+    /// The container whose `Open` was just withdrawn is read whole: its `End`, the next event,
+    /// is a member's (see `read_whole`).
+    whole: bool,
 }
 
 impl Marks {
@@ -201,7 +206,7 @@ impl Marks {
                 self.list.push(Mark::Open { array: *kind == Kind::Array, at: at.saturating_sub(1) });
             }
             Event::End(closed) if depth <= MARKED_DEPTH => {
-                if closed.is_container() && depth < MARKED_DEPTH {
+                if closed.is_container() && depth < MARKED_DEPTH && !std::mem::take(&mut self.whole) {
                     self.list.push(Mark::Close(at));
                 } else if depth > 0 {
                     // A number ends at the byte after it, which the position includes.
@@ -214,6 +219,17 @@ impl Marks {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The marked container just begun (its `Open` the last mark, as `Begin` is sent before it
+    /// is judged) is read whole: no event comes from inside it, so it cannot be built from its
+    /// members. Its text is parsed with its parent's other members instead: `Open` withdrawn, its
+    /// close a `Cut` (also what a root array's container items need, parsed whole as they are).
+    fn read_whole(&mut self) {
+        if let Some(Mark::Open { .. }) = self.list.last() {
+            self.list.pop();
+            self.whole = true;
         }
     }
 }
@@ -239,14 +255,18 @@ impl Observer for Watchers<'_> {
         self.changes.enabled || self.checker.wants_text()
     }
 
-    // Changes are made of the events inside a value, and marks of those down to `MARKED_DEPTH`:
-    // a value they watch is read byte by byte.
-    fn may_judge_whole(&self, path: &InstancePath) -> bool {
-        !self.changes.enabled && (!self.marks.enabled || path.len() >= MARKED_DEPTH) && self.checker.may_judge_whole()
+    // Changes are made of the events inside a value: a value they watch is read byte by byte.
+    // Marks need none from inside a container read whole (see `Marks::read_whole`).
+    fn may_judge_whole(&self, _: &InstancePath) -> bool {
+        !self.changes.enabled && self.checker.may_judge_whole()
     }
 
-    fn judge_whole(&mut self, _: &InstancePath, text: &[u8]) -> bool {
-        self.checker.judge_whole(text)
+    fn judge_whole(&mut self, path: &InstancePath, text: &[u8]) -> bool {
+        let whole = self.checker.judge_whole(text);
+        if whole && self.marks.enabled && path.len() < MARKED_DEPTH {
+            self.marks.read_whole();
+        }
+        whole
     }
 }
 
@@ -315,6 +335,7 @@ impl OutputStream {
         self.changes.pending.clear();
         self.changes.carry.clear();
         self.marks.list.clear();
+        self.marks.whole = false;
     }
 
     /// From now on, pushes record where the top levels' values begin and end (see `Mark`).
@@ -682,9 +703,9 @@ mod tests {
         assert!(matches!(&outcome, StreamOutcome::Failed { attempts: 1, error, .. } if !error.retryable), "{outcome:?}");
     }
 
-    /// Each mark with what it marks in the text; the members of cuts that follow one another
-    /// (one cut, or several over several pushes) taken together.
-    fn marked(text: &str, chunk: usize) -> Vec<String> {
+    /// The marks of `text` pushed in chunks of `chunk` bytes (`{}`: every container may be read
+    /// whole).
+    fn marks_of(text: &str, chunk: usize) -> Vec<Mark> {
         let mut s = OutputStream::new(&Contract::compile(&json!({}), &Options::default()).unwrap(), StreamOptions::default());
         s.track_marks();
         let mut marks = Vec::new();
@@ -693,6 +714,76 @@ mod tests {
             marks.extend_from_slice(s.marks());
             s.take_marks(usize::MAX);
         }
+        marks
+    }
+
+    /// The data pkg/src/api.js's StreamData.read builds from the marks (a root array's container
+    /// items parsed whole: `in_item`), with the members parsed at every cut, the finest batches
+    /// it may take.
+    fn rebuilt(text: &str, marks: &[Mark]) -> Value {
+        struct Open {
+            value: Option<Value>,
+            array: bool,
+            key: String,
+        }
+        let members = |open: &mut Open, members: &str| {
+            let members = members.trim_start().strip_prefix(',').unwrap_or(members);
+            let (l, r) = if open.array { ('[', ']') } else { ('{', '}') };
+            let parsed: Value = serde_json::from_str(&format!("{l}{members}{r}")).unwrap();
+            match (open.value.get_or_insert(if open.array { json!([]) } else { json!({}) }), parsed) {
+                (Value::Array(items), Value::Array(more)) => items.extend(more),
+                (Value::Object(map), Value::Object(more)) => map.extend(more),
+                _ => unreachable!(),
+            }
+        };
+        let (mut open, mut cursor, mut in_item) = (Vec::<Open>::new(), 0, false);
+        for &mark in marks {
+            let mark = match mark {
+                Mark::Close(at) if in_item => {
+                    in_item = false;
+                    Mark::Cut(at)
+                }
+                _ if in_item => continue,
+                Mark::Open { .. } if open.len() == 1 && open[0].array => {
+                    in_item = true;
+                    continue;
+                }
+                mark => mark,
+            };
+            match mark {
+                Mark::Cut(at) => {
+                    members(open.last_mut().unwrap(), &text[cursor..at]);
+                    cursor = at;
+                }
+                Mark::Open { array, at } => {
+                    let before = &text[cursor..at];
+                    let key = match (before.find('"'), before.rfind(':')) {
+                        (Some(l), Some(r)) => serde_json::from_str(&before[l..r]).unwrap(),
+                        _ => String::new(),
+                    };
+                    open.push(Open { value: None, array, key });
+                    cursor = at + 1;
+                }
+                Mark::Close(at) => {
+                    let frame = open.pop().unwrap();
+                    let value = frame.value.unwrap_or(if frame.array { json!([]) } else { json!({}) });
+                    let Some(parent) = open.last_mut() else { return value };
+                    match parent.value.get_or_insert(if parent.array { json!([]) } else { json!({}) }) {
+                        Value::Array(items) => items.push(value),
+                        Value::Object(map) => _ = map.insert(frame.key, value),
+                        _ => unreachable!(),
+                    }
+                    cursor = at;
+                }
+            }
+        }
+        panic!("the root never closed: {marks:?}")
+    }
+
+    /// Each mark with what it marks in the text; the members of cuts that follow one another
+    /// (one cut, or several over several pushes) taken together.
+    fn marked(text: &str, chunk: usize) -> Vec<String> {
+        let marks = marks_of(text, chunk);
         let (mut out, mut last, mut cut) = (Vec::new(), 0, String::new());
         for mark in marks {
             if let Mark::Cut(at) = mark {
@@ -733,12 +824,35 @@ mod tests {
             "cut , \"f\": true",
             "close }",
         ];
-        for chunk in [1, 2, 3, 7, 100] {
+        // Pushes too short for a container to be looked for whole (`WHOLE_MIN`).
+        for chunk in [1, 2, 3, 7] {
             assert_eq!(marked(text, chunk), expected, "chunks of {chunk}");
         }
+        // In one push, the root's containers are read whole: members of the root as its scalars.
+        assert_eq!(marked(text, 100), ["open object {", &format!("cut {}", text[2..text.len() - 1].trim()), "close }"]);
         // Below the top levels nothing is marked; a scalar root has no marks.
         assert_eq!(marked("[[[1]], 2]", 3), ["open array [", "open array [", "cut [1]", "close ]", "cut , 2", "close ]"]);
         assert!(marked(r#""text""#, 2).is_empty());
+    }
+
+    #[test]
+    fn a_top_level_container_read_whole_is_marked_as_a_member() {
+        // Whole in one push: the root's containers are its members, parsed with the others.
+        let object = r#"{"a": 1, "b": [10, {"x": [1]}, -2.5e3, "more"], "__proto__": {"d": "é}", "e": null, "f": [true]}, "g": [], "h": {"i": {"j": [1, 2, 3, 4, 5, 6, 7]}}}"#;
+        assert_eq!(marked(object, object.len()), ["open object {", &format!("cut {}", &object[1..object.len() - 1]), "close }"]);
+        let array = r#"[{"a": [1, 2, 3], "b": "long enough"}, 2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], {}, [[]]]"#;
+        // Containers too short to be looked for whole are marked as they are read.
+        let expected = ["open array [", r#"cut {"a": [1, 2, 3], "b": "long enough"}, 2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"#, "open object {", "close }", "open array [", "cut []", "close ]", "close ]"];
+        assert_eq!(marked(array, array.len()), expected);
+        // Whole in some pushes and not others, read whole or not, the marks build the text's data.
+        let pretty = serde_json::to_string_pretty(&serde_json::from_str::<Value>(object).unwrap()).unwrap();
+        for text in [object, array, &pretty, r#"[[{"deep": [[1, 2, 3, 4, 5, 6]]}, "x"], {"y": [1, 2, 3, 4, 5, 6, 7, 8, 9]}]"#] {
+            let parsed: Value = serde_json::from_str(text).unwrap();
+            for chunk in [1, 7, 24, 30, 40, 64, 100, text.len()] {
+                let data = rebuilt(text, &marks_of(text, chunk));
+                assert_eq!(data.to_string(), parsed.to_string(), "{text} in chunks of {chunk}");
+            }
+        }
     }
 
     #[test]

@@ -102,6 +102,26 @@ test('generated texts, in random splits', () => {
   }
 });
 
+// The root's containers whole in a push are read in one step (Parser::whole): the marks then
+// make them members of the root, parsed with its scalars, where others are built member by member.
+test('a whole output in one push and in 1,000-character chunks: root objects and arrays', () => {
+  const text = generator(11);
+  const item = (i) => `{"id": ${i}, "__proto__": {"tags": [${i}, "é😀", null]}, "toString": [${text()}, ${text()}], "v": ${text()}}`;
+  const members = Array.from({ length: 120 }, (_, i) => [`"m${i}"`, i % 4 === 0 ? `{"__proto__": ${item(i)}, "n": ${i}}` : i % 4 === 1 ? `[${item(i)}, ${text()}]` : text()]);
+  members.push(['"__proto__"', item(-1)], ['"constructor"', `[${text()}]`], ['"tail"', '{}']);
+  const object = `{${members.map(([k, v]) => `${k}: ${v}`).join(', ')}}`;
+  const array = `[${members.map(([, v]) => v).join(',\n ')}]`;
+  const typed = Contract.compile({ type: 'object', properties: { m0: { type: 'object', required: ['__proto__', 'n'] }, m1: { type: 'array', minItems: 2 } } });
+  for (const t of [object, array, JSON.stringify(JSON.parse(object), null, 2), JSON.stringify(JSON.parse(array), null, 2)]) {
+    assert.ok(t.length > 10000);
+    same(t, [t.length]);
+    same(t, [1000]);
+    same(t, [997, 3]);
+  }
+  same(object, [object.length], typed);
+  same(object, [1000], typed);
+});
+
 test('a chunk that ends inside a surrogate pair, and a retry, build the data the same way', () => {
   const text = '{"a": ["😀😀", {"b": "😀"}], "c": "😀"}';
   // Split inside each pair.
