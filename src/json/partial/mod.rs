@@ -74,9 +74,11 @@ pub enum Event<'a> {
     End(Closed<'a>),
 }
 
-/// Receives the parser's events. `path` is the location of the value concerned.
+/// Receives the parser's events. `path` is the location of the value concerned; `at` the bytes
+/// of input read when it happens (skipped text included): an offset only, as a line and column
+/// would cost a count of every byte read, and observers place what they find by offset.
 pub trait Observer {
-    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position);
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize);
 
     /// Whether the bytes just added to the string being written are wanted (`StringBytes`):
     /// asked at the end of every push that adds some, so that a push into a string nobody reads
@@ -107,7 +109,7 @@ pub trait Observer {
 pub struct NoObserver;
 
 impl Observer for NoObserver {
-    fn event(&mut self, _: Event<'_>, _: &InstancePath, _: Position) {}
+    fn event(&mut self, _: Event<'_>, _: &InstancePath, _: usize) {}
 }
 
 /// The fewest bytes a push must have from a container's bracket on for the parser to look
@@ -181,8 +183,10 @@ pub struct Parser {
     root: Option<(usize, usize)>,
     value: OnceCell<Value>,
     status: Status,
-    /// Where the last byte read is.
-    lines: LineCounter,
+    /// Bytes of input read. Their lines are counted only when a position is asked for (from the
+    /// kept text, or by the skipper, which sees every byte in extraction), so reading costs no
+    /// count of them.
+    offset: usize,
     max_bytes: usize,
     max_depth: usize,
     skipper: Option<Skipper>,
@@ -212,7 +216,7 @@ impl Parser {
             root: None,
             value: OnceCell::new(),
             status: Status::Incomplete,
-            lines: LineCounter::default(),
+            offset: 0,
             max_bytes,
             max_depth,
             skipper: extract.then(Skipper::default),
@@ -229,11 +233,23 @@ impl Parser {
 
     /// Bytes pushed so far.
     pub fn bytes(&self) -> usize {
-        self.lines.pos.offset
+        self.offset
     }
 
+    /// Where the reading is: after the last byte read.
     pub fn position(&self) -> Position {
-        self.lines.pos
+        self.lines().pos
+    }
+
+    /// The lines of the bytes read. Without extraction the kept text is the input read, byte for
+    /// byte; with it, the skipper has counted every byte.
+    fn lines(&self) -> LineCounter {
+        if let Some(ex) = &self.skipper {
+            return ex.lines;
+        }
+        let mut lines = LineCounter::default();
+        lines.read(self.text.get(..self.offset).unwrap_or(&self.text));
+        lines
     }
 
     /// The path of the value being written (the innermost open location).
@@ -269,7 +285,7 @@ impl Parser {
     pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
         // The bytes within the size limit are read; the first one past it sets the limit (unless
         // the text broke before), so no byte in the loop needs to be checked against it.
-        let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
+        let room = self.max_bytes.saturating_sub(self.offset);
         let (bytes, over) = bytes.split_at(room.min(bytes.len()));
         self.cut_short.clear();
         let mut i = 0;
@@ -284,29 +300,27 @@ impl Parser {
                     let plain = rest.get(..run).unwrap_or_default();
                     buf.extend_from_slice(plain);
                     self.text.extend_from_slice(plain);
-                    // No line break can be among them.
-                    self.lines.plain(run);
+                    self.offset += run;
                     i += run - 1;
                     continue;
                 }
             }
-            // Between tokens, a run of whitespace (an indented output's indentation) at once too,
-            // its lines counted a line at a time.
+            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
             if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
                 let spaces = rest.get(..run).unwrap_or_default();
                 self.text.extend_from_slice(spaces);
-                count_lines(&mut self.lines, spaces);
+                self.offset += run;
                 i += run - 1;
                 continue;
             }
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
                 return;
             }
-            self.lines.byte(b);
+            self.offset += 1;
             if let Some(ex) = &mut self.skipper {
                 let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
-                if !ex.admit(b, before_root, self.status == Status::Complete, self.lines.pos.offset - 1) {
+                if !ex.admit(b, before_root, self.status == Status::Complete) {
                     continue;
                 }
             }
@@ -343,7 +357,7 @@ impl Parser {
     }
 
     fn fail(&mut self, message: impl Into<String>) {
-        self.status = Status::Broken(SyntaxError { at: self.lines.last_byte(), message: message.into() });
+        self.status = Status::Broken(SyntaxError { at: self.lines().last_byte(), message: message.into() });
     }
 
     fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
@@ -475,7 +489,7 @@ impl Parser {
         }
         let inner = span.get(1..).unwrap_or_default();
         self.text.extend_from_slice(inner);
-        count_lines(&mut self.lines, inner);
+        self.offset += inner.len();
         self.close(obs);
         Some(len - 1)
     }
@@ -500,7 +514,7 @@ impl Parser {
             b'n' => Kind::Null,
             _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
         };
-        obs.event(Event::Begin(kind), &self.path, self.lines.pos);
+        obs.event(Event::Begin(kind), &self.path, self.offset);
         let start = self.text.len().saturating_sub(1);
         match b {
             b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
@@ -584,7 +598,7 @@ impl Parser {
                 let start = *reported;
                 *reported = buf.len();
                 if let Some(new) = buf.get(start..).filter(|_| obs.wants_text()) {
-                    obs.event(Event::StringBytes(new), &self.path, self.lines.pos);
+                    obs.event(Event::StringBytes(new), &self.path, self.offset);
                 }
             }
         }
@@ -598,7 +612,7 @@ impl Parser {
         };
         let end = self.text.len();
         if key {
-            obs.event(Event::Key(text), &self.path, self.lines.pos);
+            obs.event(Event::Key(text), &self.path, self.offset);
             let name = text.to_owned();
             if let Some(Frame { shape: Shape::Object { keyed, key, state, .. }, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(name));
@@ -610,7 +624,7 @@ impl Parser {
             // The decoded string is the closed value's: a `Value` of it is made only if asked.
             let memo = OnceCell::new();
             let closed = Closed { kind: Kind::String, start, end, text: &self.text, string: Some(text), names: None, count: 0, repeats: false, memo: &memo };
-            obs.event(Event::End(closed), &self.path, self.lines.pos);
+            obs.event(Event::End(closed), &self.path, self.offset);
             self.completed(start, end, memo, obs);
         }
         buf.clear();
@@ -645,7 +659,7 @@ impl Parser {
     /// A number or a literal (its value in `memo`) is complete at the current path.
     fn complete_scalar(&mut self, kind: Kind, (start, end): (usize, usize), memo: OnceCell<Value>, obs: &mut dyn Observer) {
         let closed = Closed { kind, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &memo };
-        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        obs.event(Event::End(closed), &self.path, self.offset);
         self.completed(start, end, memo, obs);
     }
 
@@ -671,7 +685,7 @@ impl Parser {
                 if frame.names.insert(&name, *key, &self.text) {
                     return;
                 }
-                obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
+                obs.event(Event::Repeated(&name), &self.path, self.offset);
                 self.repeated.push((self.path.clone(), name));
             }
             Shape::Array { count, state } => {
@@ -691,7 +705,7 @@ impl Parser {
             Shape::Object { .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(&frame.names), count: frame.names.len(), repeats, memo: &memo },
             Shape::Array { count, .. } => Closed { kind: Kind::Array, start: frame.start, end, text: &self.text, string: None, names: None, count: *count, repeats, memo: &memo },
         };
-        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        obs.event(Event::End(closed), &self.path, self.offset);
         self.completed(frame.start, end, memo, obs);
     }
 
@@ -743,17 +757,6 @@ pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
     let value = serde::Deserialize::deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(value)
-}
-
-/// Bytes read at once: their lines counted a line at a time.
-fn count_lines(lines: &mut LineCounter, bytes: &[u8]) {
-    let mut line = bytes;
-    while let Some(k) = line.iter().position(|&c| c == b'\n') {
-        lines.plain(k);
-        lines.byte(b'\n');
-        line = line.get(k + 1..).unwrap_or_default();
-    }
-    lines.plain(line.len());
 }
 
 fn utf8_prefix(bytes: &[u8]) -> String {
