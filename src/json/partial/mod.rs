@@ -178,6 +178,7 @@ pub struct Parser {
     path: InstancePath,
     token: Token,
     /// The bytes of the value as read (whitespace included; extraction's skipped text not).
+    /// Without extraction it is the input pushed, which may run past the bytes read (`kept`).
     text: Vec<u8>,
     /// The span of the complete value in `text`, and that value once someone asked for it.
     root: Option<(usize, usize)>,
@@ -241,6 +242,15 @@ impl Parser {
         self.lines().pos
     }
 
+    /// The length of the kept text read so far: the bytes read, less those extraction skipped.
+    fn kept(&self) -> usize {
+        if self.skipper.is_some() {
+            self.text.len()
+        } else {
+            self.offset
+        }
+    }
+
     /// The lines of the bytes read. Without extraction the kept text is the input read, byte for
     /// byte; with it, the skipper has counted every byte.
     fn lines(&self) -> LineCounter {
@@ -288,6 +298,11 @@ impl Parser {
         let room = self.max_bytes.saturating_sub(self.offset);
         let (bytes, over) = bytes.split_at(room.min(bytes.len()));
         self.cut_short.clear();
+        // Without extraction the kept text is the input, taken here at once: the reading then
+        // only advances `offset` over it (the text past a syntax error is kept, never read).
+        if self.skipper.is_none() && matches!(self.status, Status::Incomplete | Status::Complete) {
+            self.text.extend_from_slice(bytes);
+        }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
@@ -299,7 +314,6 @@ impl Parser {
                 if matches!(self.status, Status::Incomplete) && run > 0 {
                     let plain = rest.get(..run).unwrap_or_default();
                     buf.extend_from_slice(plain);
-                    self.text.extend_from_slice(plain);
                     self.offset += run;
                     i += run - 1;
                     continue;
@@ -308,8 +322,6 @@ impl Parser {
             // Between tokens, a run of whitespace (an indented output's indentation) at once too.
             if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
-                let spaces = rest.get(..run).unwrap_or_default();
-                self.text.extend_from_slice(spaces);
                 self.offset += run;
                 i += run - 1;
                 continue;
@@ -323,8 +335,8 @@ impl Parser {
                 if !ex.admit(b, before_root, self.status == Status::Complete) {
                     continue;
                 }
+                self.text.push(b);
             }
-            self.text.push(b);
             // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
             // (a few bytes each) then ask nothing.
             if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && self.skipper.is_none() {
@@ -350,7 +362,7 @@ impl Parser {
             if let Token::Num(buf) = &self.token {
                 // `1.`, `-`, `2e+` are cut short, not malformed: the document stays incomplete.
                 if !matches!(buf.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
-                    self.finish_number(self.text.len(), observer);
+                    self.finish_number(self.kept(), observer);
                 }
             }
         }
@@ -377,7 +389,7 @@ impl Parser {
                     return;
                 }
                 // The byte after the number is in the text already.
-                self.finish_number(self.text.len().saturating_sub(1), obs);
+                self.finish_number(self.kept().saturating_sub(1), obs);
                 if !matches!(self.status, Status::Incomplete | Status::Complete) {
                     return;
                 }
@@ -388,7 +400,7 @@ impl Parser {
                     if *matched == word.len() {
                         if let Token::Lit { value, start, .. } = std::mem::replace(&mut self.token, Token::None) {
                             let kind = if value.is_null() { Kind::Null } else { Kind::Bool };
-                            self.complete_scalar(kind, (start, self.text.len()), OnceCell::from(value), obs);
+                            self.complete_scalar(kind, (start, self.kept()), OnceCell::from(value), obs);
                         }
                     }
                 } else {
@@ -405,7 +417,7 @@ impl Parser {
         if self.status == Status::Complete {
             return self.fail("trailing characters after the JSON value");
         }
-        let here = self.text.len().saturating_sub(1);
+        let here = self.kept().saturating_sub(1);
         match self.stack.last_mut().map(|f| &mut f.shape) {
             None => self.begin_value(b, obs),
             Some(Shape::Object { state, .. }) => match *state {
@@ -459,7 +471,7 @@ impl Parser {
     // Kept out of the byte loop, which stays as tight as without it.
     #[inline(never)]
     fn whole(&mut self, b: u8, rest: &[u8], obs: &mut dyn Observer) -> Option<usize> {
-        let at = self.text.len().saturating_sub(1);
+        let at = self.kept().saturating_sub(1);
         let value_next = match self.stack.last().map(|f| &f.shape) {
             Some(Shape::Object { state, .. }) => *state == ObjState::Value,
             Some(Shape::Array { state, .. }) => matches!(state, ArrState::ValueOrEnd | ArrState::Value),
@@ -487,9 +499,7 @@ impl Parser {
             self.refused_until = at + len;
             return Some(0);
         }
-        let inner = span.get(1..).unwrap_or_default();
-        self.text.extend_from_slice(inner);
-        self.offset += inner.len();
+        self.offset += len - 1;
         self.close(obs);
         Some(len - 1)
     }
@@ -515,7 +525,7 @@ impl Parser {
             _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
         };
         obs.event(Event::Begin(kind), &self.path, self.offset);
-        let start = self.text.len().saturating_sub(1);
+        let start = self.kept().saturating_sub(1);
         match b {
             b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
             b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
@@ -610,7 +620,7 @@ impl Parser {
         let Ok(text) = std::str::from_utf8(&buf) else {
             return self.fail("invalid UTF-8 in a string");
         };
-        let end = self.text.len();
+        let end = self.kept();
         if key {
             obs.event(Event::Key(text), &self.path, self.offset);
             let name = text.to_owned();
@@ -698,7 +708,7 @@ impl Parser {
 
     fn close(&mut self, obs: &mut dyn Observer) {
         let Some(frame) = self.stack.pop() else { return };
-        let end = self.text.len();
+        let end = self.kept();
         let memo = OnceCell::new();
         let repeats = self.repeated.len() > frame.repeats;
         let closed = match &frame.shape {
