@@ -300,7 +300,9 @@ impl Parser {
         self.cut_short.clear();
         // Without extraction the kept text is the input, taken here at once: the reading then
         // only advances `offset` over it (the text past a syntax error is kept, never read).
-        if self.skipper.is_none() && matches!(self.status, Status::Incomplete | Status::Complete) {
+        // (Extraction is on or off for the whole document.)
+        let extract = self.skipper.is_some();
+        if !extract && matches!(self.status, Status::Incomplete | Status::Complete) {
             self.text.extend_from_slice(bytes);
         }
         let mut i = 0;
@@ -308,8 +310,9 @@ impl Parser {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
-            // control byte is copied at once: most of an output's bytes are string contents.
-            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
+            // control byte is copied at once: most of an output's bytes are string contents. (A
+            // string's closing quote, the byte after each run, is told without a look for one.)
+            if let (false, true, Token::Str { buf, esc: Escape::None, .. }) = (extract, b != b'"', &mut self.token) {
                 let run = lex::plain_run(rest);
                 if matches!(self.status, Status::Incomplete) && run > 0 {
                     let plain = rest.get(..run).unwrap_or_default();
@@ -320,7 +323,7 @@ impl Parser {
                 }
             }
             // Between tokens, a run of whitespace (an indented output's indentation) at once too.
-            if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
+            if !extract && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
                 self.offset += run;
                 i += run - 1;
@@ -339,7 +342,7 @@ impl Parser {
             }
             // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
             // (a few bytes each) then ask nothing.
-            if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && self.skipper.is_none() {
+            if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && !extract {
                 if let Some(taken) = self.whole(b, rest, observer) {
                     i += taken;
                     continue;
