@@ -237,7 +237,7 @@ impl Parser {
         self.offset
     }
 
-    /// Where the reading is: after the last byte read.
+    /// Where the reading is: after the last byte read (its lines counted at each call).
     pub fn position(&self) -> Position {
         self.lines().pos
     }
@@ -310,8 +310,8 @@ impl Parser {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
-            // control byte is copied at once: most of an output's bytes are string contents. (A
-            // string's closing quote, the byte after each run, is told without a look for one.)
+            // control byte is copied at once: most of an output's bytes are string contents. (At a
+            // quote, which ends most runs, none is looked for.)
             if let (false, true, Token::Str { buf, esc: Escape::None, .. }) = (extract, b != b'"', &mut self.token) {
                 let run = lex::plain_run(rest);
                 if matches!(self.status, Status::Incomplete) && run > 0 {
