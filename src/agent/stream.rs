@@ -10,7 +10,7 @@
 use crate::schema::contract::Contract;
 use crate::check::early::Checker;
 use crate::check::output;
-use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Position, Status};
+use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Status};
 use crate::json::path::InstancePath;
 use crate::agent::prompt::{retry_prompt, retry_prompt_with, Templates};
 use crate::agent::tool::strip_absent_nulls;
@@ -242,10 +242,10 @@ struct Watchers<'a> {
 }
 
 impl Observer for Watchers<'_> {
-    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize) {
         self.changes.record(&event, path);
         if self.marks.enabled {
-            self.marks.record(&event, path.len(), at.offset);
+            self.marks.record(&event, path.len(), at);
         }
         self.checker.event(event, path, at);
     }

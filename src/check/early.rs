@@ -9,7 +9,7 @@
 //! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
 //! doing nothing early.
 
-use crate::json::partial::{Closed, Event, Kind, Observer, Position};
+use crate::json::partial::{Closed, Event, Kind, Observer};
 use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
 use crate::check::verdict::Verdict;
@@ -1075,7 +1075,7 @@ impl Checker {
     /// Records what a check found; a violation written before its value was complete is noted
     /// on the frame of that value (`frame`: an index into `frames`), to be written again when
     /// it closes.
-    fn report(&mut self, found: Vec<Written>, at: Position, frame: Option<usize>) {
+    fn report(&mut self, found: Vec<Written>, at: usize, frame: Option<usize>) {
         for (v, incomplete) in found {
             if self.nulls_absent && !Self::survives_null_removal(&v) {
                 continue;
@@ -1090,7 +1090,7 @@ impl Checker {
                 self.found.push(v);
                 self.revision += 1;
                 // The index of the byte that made it certain.
-                self.offsets.push(at.offset.saturating_sub(1));
+                self.offsets.push(at.saturating_sub(1));
             }
         }
     }
@@ -1317,7 +1317,7 @@ fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool
 }
 
 impl Observer for Checker {
-    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize) {
         match event {
             Event::Begin(kind) => {
                 let routes = self.routes.borrow().len();

@@ -42,11 +42,17 @@ impl LineCounter {
         }
     }
 
-    /// `n` bytes read, none of them a line break.
-    #[inline]
-    pub fn plain(&mut self, n: usize) {
-        self.pos.offset += n;
-        self.pos.column += n;
+    /// `bytes` read, their lines counted a line at a time.
+    pub fn read(&mut self, bytes: &[u8]) {
+        let mut line = bytes;
+        while let Some(k) = line.iter().position(|&c| c == b'\n') {
+            self.pos.offset += k;
+            self.pos.column += k;
+            self.byte(b'\n');
+            line = line.get(k + 1..).unwrap_or_default();
+        }
+        self.pos.offset += line.len();
+        self.pos.column += line.len();
     }
 
     /// Where the byte just read is, to report a fault at it: a line break ends its line, where
@@ -165,6 +171,10 @@ mod tests {
             lines.byte(b);
             let at = lines.last_byte();
             assert_eq!(idx.byte_of_byte_column(at.line, at.column), i, "byte {i}");
+            // Read at once, the same bytes end at the same place.
+            let mut at_once = LineCounter::default();
+            at_once.read(text.as_bytes().get(..=i).unwrap_or_default());
+            assert_eq!((at_once.pos, at_once.last_byte()), (lines.pos, at), "byte {i}");
         }
     }
 }

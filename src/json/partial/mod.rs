@@ -74,9 +74,11 @@ pub enum Event<'a> {
     End(Closed<'a>),
 }
 
-/// Receives the parser's events. `path` is the location of the value concerned.
+/// Receives the parser's events. `path` is the location of the value concerned; `at` the bytes
+/// of input read when it happens (skipped text included): an offset only, as a line and column
+/// would cost a count of every byte read, and observers place what they find by offset.
 pub trait Observer {
-    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position);
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize);
 
     /// Whether the bytes just added to the string being written are wanted (`StringBytes`):
     /// asked at the end of every push that adds some, so that a push into a string nobody reads
@@ -107,7 +109,7 @@ pub trait Observer {
 pub struct NoObserver;
 
 impl Observer for NoObserver {
-    fn event(&mut self, _: Event<'_>, _: &InstancePath, _: Position) {}
+    fn event(&mut self, _: Event<'_>, _: &InstancePath, _: usize) {}
 }
 
 /// The fewest bytes a push must have from a container's bracket on for the parser to look
@@ -176,13 +178,16 @@ pub struct Parser {
     path: InstancePath,
     token: Token,
     /// The bytes of the value as read (whitespace included; extraction's skipped text not).
+    /// Without extraction it is the input pushed, which may run past the bytes read (`kept`).
     text: Vec<u8>,
     /// The span of the complete value in `text`, and that value once someone asked for it.
     root: Option<(usize, usize)>,
     value: OnceCell<Value>,
     status: Status,
-    /// Where the last byte read is.
-    lines: LineCounter,
+    /// Bytes of input read. Their lines are counted only when a position is asked for (from the
+    /// kept text, or by the skipper, which sees every byte in extraction), so reading costs no
+    /// count of them.
+    offset: usize,
     max_bytes: usize,
     max_depth: usize,
     skipper: Option<Skipper>,
@@ -212,7 +217,7 @@ impl Parser {
             root: None,
             value: OnceCell::new(),
             status: Status::Incomplete,
-            lines: LineCounter::default(),
+            offset: 0,
             max_bytes,
             max_depth,
             skipper: extract.then(Skipper::default),
@@ -229,11 +234,32 @@ impl Parser {
 
     /// Bytes pushed so far.
     pub fn bytes(&self) -> usize {
-        self.lines.pos.offset
+        self.offset
     }
 
+    /// Where the reading is: after the last byte read (its lines counted at each call).
     pub fn position(&self) -> Position {
-        self.lines.pos
+        self.lines().pos
+    }
+
+    /// The length of the kept text read so far: the bytes read, less those extraction skipped.
+    fn kept(&self) -> usize {
+        if self.skipper.is_some() {
+            self.text.len()
+        } else {
+            self.offset
+        }
+    }
+
+    /// The lines of the bytes read. Without extraction the kept text is the input read, byte for
+    /// byte; with it, the skipper has counted every byte.
+    fn lines(&self) -> LineCounter {
+        if let Some(ex) = &self.skipper {
+            return ex.lines;
+        }
+        let mut lines = LineCounter::default();
+        lines.read(self.text.get(..self.offset).unwrap_or(&self.text));
+        lines
     }
 
     /// The path of the value being written (the innermost open location).
@@ -269,51 +295,54 @@ impl Parser {
     pub fn push(&mut self, bytes: &[u8], observer: &mut dyn Observer) {
         // The bytes within the size limit are read; the first one past it sets the limit (unless
         // the text broke before), so no byte in the loop needs to be checked against it.
-        let room = self.max_bytes.saturating_sub(self.lines.pos.offset);
+        let room = self.max_bytes.saturating_sub(self.offset);
         let (bytes, over) = bytes.split_at(room.min(bytes.len()));
         self.cut_short.clear();
+        // Without extraction the kept text is the input, taken here at once: the reading then
+        // only advances `offset` over it (the text past a syntax error is kept, never read).
+        // (Extraction is on or off for the whole document.)
+        let extract = self.skipper.is_some();
+        if !extract && matches!(self.status, Status::Incomplete | Status::Complete) {
+            self.text.extend_from_slice(bytes);
+        }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
-            // control byte is copied at once: most of an output's bytes are string contents.
-            if let (None, Token::Str { buf, esc: Escape::None, .. }) = (&self.skipper, &mut self.token) {
+            // control byte is copied at once: most of an output's bytes are string contents. (At a
+            // quote, which ends most runs, none is looked for.)
+            if let (false, true, Token::Str { buf, esc: Escape::None, .. }) = (extract, b != b'"', &mut self.token) {
                 let run = lex::plain_run(rest);
                 if matches!(self.status, Status::Incomplete) && run > 0 {
                     let plain = rest.get(..run).unwrap_or_default();
                     buf.extend_from_slice(plain);
-                    self.text.extend_from_slice(plain);
-                    // No line break can be among them.
-                    self.lines.plain(run);
+                    self.offset += run;
                     i += run - 1;
                     continue;
                 }
             }
-            // Between tokens, a run of whitespace (an indented output's indentation) at once too,
-            // its lines counted a line at a time.
-            if self.skipper.is_none() && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
+            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
+            if !extract && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
                 let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
-                let spaces = rest.get(..run).unwrap_or_default();
-                self.text.extend_from_slice(spaces);
-                count_lines(&mut self.lines, spaces);
+                self.offset += run;
                 i += run - 1;
                 continue;
             }
             if !matches!(self.status, Status::Incomplete | Status::Complete) {
                 return;
             }
-            self.lines.byte(b);
+            self.offset += 1;
             if let Some(ex) = &mut self.skipper {
                 let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
-                if !ex.admit(b, before_root, self.status == Status::Complete, self.lines.pos.offset - 1) {
+                if !ex.admit(b, before_root, self.status == Status::Complete) {
                     continue;
                 }
+                self.text.push(b);
             }
-            self.text.push(b);
             // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
             // (a few bytes each) then ask nothing.
-            if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && self.skipper.is_none() {
+            if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && !extract {
                 if let Some(taken) = self.whole(b, rest, observer) {
                     i += taken;
                     continue;
@@ -336,14 +365,14 @@ impl Parser {
             if let Token::Num(buf) = &self.token {
                 // `1.`, `-`, `2e+` are cut short, not malformed: the document stays incomplete.
                 if !matches!(buf.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
-                    self.finish_number(self.text.len(), observer);
+                    self.finish_number(self.kept(), observer);
                 }
             }
         }
     }
 
     fn fail(&mut self, message: impl Into<String>) {
-        self.status = Status::Broken(SyntaxError { at: self.lines.last_byte(), message: message.into() });
+        self.status = Status::Broken(SyntaxError { at: self.lines().last_byte(), message: message.into() });
     }
 
     fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
@@ -363,7 +392,7 @@ impl Parser {
                     return;
                 }
                 // The byte after the number is in the text already.
-                self.finish_number(self.text.len().saturating_sub(1), obs);
+                self.finish_number(self.kept().saturating_sub(1), obs);
                 if !matches!(self.status, Status::Incomplete | Status::Complete) {
                     return;
                 }
@@ -374,7 +403,7 @@ impl Parser {
                     if *matched == word.len() {
                         if let Token::Lit { value, start, .. } = std::mem::replace(&mut self.token, Token::None) {
                             let kind = if value.is_null() { Kind::Null } else { Kind::Bool };
-                            self.complete_scalar(kind, (start, self.text.len()), OnceCell::from(value), obs);
+                            self.complete_scalar(kind, (start, self.kept()), OnceCell::from(value), obs);
                         }
                     }
                 } else {
@@ -391,7 +420,7 @@ impl Parser {
         if self.status == Status::Complete {
             return self.fail("trailing characters after the JSON value");
         }
-        let here = self.text.len().saturating_sub(1);
+        let here = self.kept().saturating_sub(1);
         match self.stack.last_mut().map(|f| &mut f.shape) {
             None => self.begin_value(b, obs),
             Some(Shape::Object { state, .. }) => match *state {
@@ -445,7 +474,7 @@ impl Parser {
     // Kept out of the byte loop, which stays as tight as without it.
     #[inline(never)]
     fn whole(&mut self, b: u8, rest: &[u8], obs: &mut dyn Observer) -> Option<usize> {
-        let at = self.text.len().saturating_sub(1);
+        let at = self.kept().saturating_sub(1);
         let value_next = match self.stack.last().map(|f| &f.shape) {
             Some(Shape::Object { state, .. }) => *state == ObjState::Value,
             Some(Shape::Array { state, .. }) => matches!(state, ArrState::ValueOrEnd | ArrState::Value),
@@ -473,9 +502,7 @@ impl Parser {
             self.refused_until = at + len;
             return Some(0);
         }
-        let inner = span.get(1..).unwrap_or_default();
-        self.text.extend_from_slice(inner);
-        count_lines(&mut self.lines, inner);
+        self.offset += len - 1;
         self.close(obs);
         Some(len - 1)
     }
@@ -500,8 +527,8 @@ impl Parser {
             b'n' => Kind::Null,
             _ => return self.fail(format!("expected a JSON value, found {}", describe(b))),
         };
-        obs.event(Event::Begin(kind), &self.path, self.lines.pos);
-        let start = self.text.len().saturating_sub(1);
+        obs.event(Event::Begin(kind), &self.path, self.offset);
+        let start = self.kept().saturating_sub(1);
         match b {
             b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
             b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
@@ -584,7 +611,7 @@ impl Parser {
                 let start = *reported;
                 *reported = buf.len();
                 if let Some(new) = buf.get(start..).filter(|_| obs.wants_text()) {
-                    obs.event(Event::StringBytes(new), &self.path, self.lines.pos);
+                    obs.event(Event::StringBytes(new), &self.path, self.offset);
                 }
             }
         }
@@ -596,9 +623,9 @@ impl Parser {
         let Ok(text) = std::str::from_utf8(&buf) else {
             return self.fail("invalid UTF-8 in a string");
         };
-        let end = self.text.len();
+        let end = self.kept();
         if key {
-            obs.event(Event::Key(text), &self.path, self.lines.pos);
+            obs.event(Event::Key(text), &self.path, self.offset);
             let name = text.to_owned();
             if let Some(Frame { shape: Shape::Object { keyed, key, state, .. }, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(name));
@@ -610,7 +637,7 @@ impl Parser {
             // The decoded string is the closed value's: a `Value` of it is made only if asked.
             let memo = OnceCell::new();
             let closed = Closed { kind: Kind::String, start, end, text: &self.text, string: Some(text), names: None, count: 0, repeats: false, memo: &memo };
-            obs.event(Event::End(closed), &self.path, self.lines.pos);
+            obs.event(Event::End(closed), &self.path, self.offset);
             self.completed(start, end, memo, obs);
         }
         buf.clear();
@@ -645,7 +672,7 @@ impl Parser {
     /// A number or a literal (its value in `memo`) is complete at the current path.
     fn complete_scalar(&mut self, kind: Kind, (start, end): (usize, usize), memo: OnceCell<Value>, obs: &mut dyn Observer) {
         let closed = Closed { kind, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &memo };
-        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        obs.event(Event::End(closed), &self.path, self.offset);
         self.completed(start, end, memo, obs);
     }
 
@@ -671,7 +698,7 @@ impl Parser {
                 if frame.names.insert(&name, *key, &self.text) {
                     return;
                 }
-                obs.event(Event::Repeated(&name), &self.path, self.lines.pos);
+                obs.event(Event::Repeated(&name), &self.path, self.offset);
                 self.repeated.push((self.path.clone(), name));
             }
             Shape::Array { count, state } => {
@@ -684,14 +711,14 @@ impl Parser {
 
     fn close(&mut self, obs: &mut dyn Observer) {
         let Some(frame) = self.stack.pop() else { return };
-        let end = self.text.len();
+        let end = self.kept();
         let memo = OnceCell::new();
         let repeats = self.repeated.len() > frame.repeats;
         let closed = match &frame.shape {
             Shape::Object { .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(&frame.names), count: frame.names.len(), repeats, memo: &memo },
             Shape::Array { count, .. } => Closed { kind: Kind::Array, start: frame.start, end, text: &self.text, string: None, names: None, count: *count, repeats, memo: &memo },
         };
-        obs.event(Event::End(closed), &self.path, self.lines.pos);
+        obs.event(Event::End(closed), &self.path, self.offset);
         self.completed(frame.start, end, memo, obs);
     }
 
@@ -743,17 +770,6 @@ pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
     let value = serde::Deserialize::deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(value)
-}
-
-/// Bytes read at once: their lines counted a line at a time.
-fn count_lines(lines: &mut LineCounter, bytes: &[u8]) {
-    let mut line = bytes;
-    while let Some(k) = line.iter().position(|&c| c == b'\n') {
-        lines.plain(k);
-        lines.byte(b'\n');
-        line = line.get(k + 1..).unwrap_or_default();
-    }
-    lines.plain(line.len());
 }
 
 fn utf8_prefix(bytes: &[u8]) -> String {

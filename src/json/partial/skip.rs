@@ -4,6 +4,8 @@
 //! everything is skipped (the closing fence, closing remarks). Each skipped stretch is reported
 //! so nothing disappears silently.
 
+use crate::json::textpos::LineCounter;
+
 /// A stretch of the input that was not part of the JSON value.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Skipped {
@@ -17,6 +19,8 @@ pub struct Skipped {
 #[derive(Default)]
 pub(super) struct Skipper {
     skipped: Vec<Skipped>,
+    /// The lines of every byte read, skipped or not (the parser keeps only the others).
+    pub(super) lines: LineCounter,
 }
 
 impl Skipper {
@@ -24,8 +28,10 @@ impl Skipper {
         &self.skipped
     }
 
-    /// Whether byte `b` at `offset` goes to the parser.
-    pub(super) fn admit(&mut self, b: u8, before_root: bool, complete: bool, offset: usize) -> bool {
+    /// Whether byte `b`, the next byte read, goes to the parser.
+    pub(super) fn admit(&mut self, b: u8, before_root: bool, complete: bool) -> bool {
+        let offset = self.lines.pos.offset;
+        self.lines.byte(b);
         let place = if complete {
             "after"
         } else if before_root && b != b'{' && b != b'[' {
@@ -49,8 +55,11 @@ impl Skipper {
 pub(super) fn container_len(bytes: &[u8], max_nesting: usize, open: &mut Vec<usize>) -> Option<usize> {
     open.clear();
     let mut p = 0;
-    while let Some(&b) = bytes.get(p) {
-        match b {
+    loop {
+        // Only quotes and brackets matter between strings: what lies between them (an indented
+        // output's indentation, names' colons, numbers) is stepped over eight bytes at a time.
+        p += unmarked_run(bytes.get(p..)?);
+        match bytes.get(p)? {
             b'{' | b'[' => {
                 open.push(p);
                 if open.len() > max_nesting {
@@ -64,7 +73,7 @@ pub(super) fn container_len(bytes: &[u8], max_nesting: usize, open: &mut Vec<usi
                     return Some(p + 1);
                 }
             }
-            b'"' => loop {
+            _ => loop {
                 p += 1;
                 p += crate::json::lex::plain_run(bytes.get(p..)?);
                 match bytes.get(p)? {
@@ -75,9 +84,53 @@ pub(super) fn container_len(bytes: &[u8], max_nesting: usize, open: &mut Vec<usi
                     _ => {}
                 }
             },
-            _ => {}
         }
         p += 1;
     }
-    None
+}
+
+/// The length of the run at the start of `bytes` with no quote or bracket, eight bytes per step
+/// (as `lex::plain_run`).
+#[inline]
+fn unmarked_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The lowest flagged byte is exact (borrows only flag bytes above a true hit).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let marked = |b: u8| matches!(b, b'"' | b'{' | b'[' | b'}' | b']');
+    let mut n = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // `[` and `{` differ only in their 0x20 bit, and so do `]` and `}`.
+        let folded = x | (ONES * 0x20);
+        let hits = zero(x ^ (ONES * u64::from(b'"'))) | zero(folded ^ (ONES * u64::from(b'{'))) | zero(folded ^ (ONES * u64::from(b'}')));
+        if hits != 0 {
+            return n + (hits.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| !marked(b)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unmarked_runs_stop_at_the_first_quote_or_bracket() {
+        for stop in *b"\"{[}]" {
+            for at in 0..20 {
+                let mut bytes = vec![b' '; 24];
+                bytes[at] = stop;
+                bytes[at + 2] = b'"';
+                assert_eq!(unmarked_run(&bytes), at, "stop {stop:#x} at {at}");
+            }
+        }
+        // Bytes one bit from a bracket's, a backslash, and non-ASCII text are run over.
+        let plain = "a;=KMkmz|_\\SU\x7f\x1b\x1d: 1.5e3, true, null é😀\n\t";
+        assert_eq!(unmarked_run(plain.as_bytes()), plain.len());
+        assert_eq!(unmarked_run(b""), 0);
+    }
 }

@@ -323,7 +323,7 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
-    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: Position) {
+    fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize) {
         let what = match event {
             Event::Begin(kind) => format!("begin {kind:?}"),
             Event::Key(k) => format!("key {k}"),
@@ -331,7 +331,7 @@ impl Observer for Recorder {
             Event::StringBytes(_) => return,
             Event::End(closed) => format!("end {:?} {}", closed.kind(), String::from_utf8_lossy(closed.text())),
         };
-        self.log.push(format!("{} {what} {}:{}:{}", path.to_pointer(), at.offset, at.line, at.column));
+        self.log.push(format!("{} {what} {at}", path.to_pointer()));
     }
 
     fn may_judge_whole(&self, _: &InstancePath) -> bool {
