@@ -524,15 +524,21 @@ import { MARKS_MORE, MARK_ARRAY, MARK_CLOSE, MARK_CUT } from '../wasm/output_con
 // (see `define`), the data is the JSON.parse of the whole text: the same values, keys in the
 // same order.
 class StreamData {
-  // The text from UTF-16 offset `base` on, not parsed yet; the text's length in UTF-16 units and
-  // in UTF-8 bytes (the marks' unit).
+  // The text from UTF-16 offset `base` on, not parsed yet, up to the chunk being read (the whole
+  // text's end between pushes); the text's length in UTF-16 units and in UTF-8 bytes (the marks'
+  // unit). While a chunk's marks are read, the chunk stays apart from `pending`: a batch that
+  // spans both is joined into the string JSON.parse reads, and `pending` (a rope of the short
+  // chunks since the last batch) is not flattened on its own first.
   pending = '';
   base = 0;
   chars = 0;
   bytes = 0;
-  // Where in `pending` the members of the innermost open container that are complete but not
-  // parsed yet end (-1: none).
+  // Where the members of the innermost open container that are complete but not parsed yet end,
+  // as an offset in the whole text (-1: none).
   cut = -1;
+  // Whether the comma before the next member of the innermost open container is still in the
+  // text at `base` (JSON.parse reads the members from after it).
+  sep = false;
   // The open containers being built, the innermost last: { value, array, key } (`value` stays
   // undefined until members come: the first parsed batch becomes the container itself).
   open = [];
@@ -552,36 +558,44 @@ class StreamData {
   take(handle, chunk, written, marked) {
     const charStart = this.chars;
     const byteStart = this.bytes;
-    this.pending += chunk;
     this.chars += chunk.length;
     this.bytes += written;
-    if (!marked) return;
+    // A separator still due starts the chunk: skipped, so that no batch has to look for it in
+    // `pending` (a rope, which looking into would flatten on its own).
+    const skip = this.sep && this.pending === '' ? this.skipSeparator(chunk, 0) : 0;
+    this.base += skip;
+    if (!marked) {
+      this.pending += skip === 0 ? chunk : chunk.slice(skip);
+      return;
+    }
     this.markBytes = 0;
     this.markUnits = 0;
     for (;;) {
       const { index, words } = marksArea();
       const count = words[index];
       this.read(words, index, count & ~MARKS_MORE, chunk, written === chunk.length, charStart, byteStart);
-      if ((count & MARKS_MORE) === 0) return;
+      if ((count & MARKS_MORE) === 0) break;
       // More than the area holds (one long chunk): the next ones.
       handle.moreMarks();
     }
+    // What the marks left of the chunk joins the pending text.
+    const rest = this.base - charStart;
+    this.pending = rest < 0 ? this.pending + chunk : rest === 0 ? chunk : chunk.slice(rest);
   }
 
   // `count` marks from the area, all of them in `chunk` (which starts at UTF-16 offset
-  // `charStart`, byte `byteStart`).
+  // `charStart`, byte `byteStart`, and follows `pending`).
   read(words, index, count, chunk, ascii, charStart, byteStart) {
-    const text = this.pending;
-    const base = this.base;
     const open = this.open;
-    // Offsets in `text`: where its unparsed members start, and where the complete ones end.
-    let cursor = 0;
+    // Offsets in the whole text: where its unparsed members start, and where the complete ones end.
+    let cursor = this.base;
     let cut = this.cut;
+    const batch = membersBatch(this.chars);
     for (let i = index + 1, end = index + 1 + 2 * count; i < end; i += 2) {
       let kind = words[i];
-      // The mark's offset in UTF-16 units into `text`.
+      // The mark's offset in UTF-16 units.
       const bytesIn = words[i + 1] - byteStart;
-      const at = charStart - base + (ascii ? bytesIn : this.unitsTo(chunk, bytesIn));
+      const at = charStart + (ascii ? bytesIn : this.unitsTo(chunk, bytesIn));
       if (this.inItem) {
         if (kind !== MARK_CLOSE) continue;
         // The item closed: one more member of the root array.
@@ -593,11 +607,12 @@ class StreamData {
       }
       if (kind === MARK_CUT) {
         cut = at;
-        if (at - cursor < MEMBERS_BATCH) continue;
+        if (at - cursor < batch) continue;
       }
       if (cut > cursor) {
-        addMembers(open.at(-1), text.slice(cursor, cut));
+        addMembers(open.at(-1), this.between(chunk, charStart, this.sep ? this.afterComma(chunk, charStart, cursor) : cursor, cut));
         cursor = cut;
+        this.sep = true;
       }
       cut = -1;
       if (kind === MARK_CLOSE) {
@@ -610,17 +625,52 @@ class StreamData {
         } else if (parent.array) (parent.value ??= []).push(value);
         else define((parent.value ??= {}), frame.key, value);
         cursor = at;
+        this.sep = true;
       } else if (kind !== MARK_CUT) {
         const parent = open.at(-1);
-        open.push({ value: undefined, array: kind === MARK_ARRAY, key: parent !== undefined && !parent.array ? keyBefore(text.slice(cursor, at)) : undefined });
+        open.push({ value: undefined, array: kind === MARK_ARRAY, key: parent !== undefined && !parent.array ? keyBefore(this.between(chunk, charStart, cursor, at)) : undefined });
         cursor = at + 1;
+        this.sep = false;
       }
     }
-    if (cursor > 0) {
-      this.pending = text.slice(cursor);
-      this.base = base + cursor;
+    if (this.sep && cursor >= charStart) cursor = charStart + this.skipSeparator(chunk, cursor - charStart);
+    if (cursor > this.base) {
+      // Marks are in `chunk`, so the text consumed ends there, all of `pending` with it.
+      this.pending = cursor < charStart ? this.pending.slice(cursor - this.base) : '';
+      this.base = cursor;
     }
-    this.cut = cut < 0 ? -1 : cut - cursor;
+    this.cut = cut;
+  }
+
+  // The text from offset `from` to `to` (`from` at or after `base`, `to` at most the chunk's end).
+  between(chunk, charStart, from, to) {
+    if (from >= charStart) return chunk.slice(from - charStart, to - charStart);
+    const head = this.pending;
+    const headStart = charStart - head.length;
+    if (to <= charStart) return head.slice(from - headStart, to - headStart);
+    return (from === headStart ? head : head.slice(from - headStart)) + chunk.slice(0, to - charStart);
+  }
+
+  // The offset after whitespace and a comma from `from` on (in `pending` or `chunk`).
+  afterComma(chunk, charStart, from) {
+    if (from >= charStart) return charStart + this.skipSeparator(chunk, from - charStart);
+    const head = this.pending;
+    return charStart - head.length + this.skipSeparator(head, from - charStart + head.length);
+  }
+
+  // The offset in `text` after whitespace from `from` on and, if it comes next, the separator
+  // (then no longer due).
+  skipSeparator(text, from) {
+    for (;;) {
+      const c = text.charCodeAt(from);
+      if (c === 44) {
+        this.sep = false;
+        return from + 1;
+      }
+      // Past the end, `c` is NaN.
+      if (!(c <= 32)) return from;
+      from++;
+    }
   }
 
   // The UTF-16 offset in `chunk` of its byte offset `bytes` (a character boundary, at or after
@@ -640,11 +690,18 @@ class StreamData {
   }
 }
 
-// Members are parsed once their text reaches this many UTF-16 units (or their container closes,
-// or a container among them begins): what the last push has left to parse is at most about this
-// much plus the last member, where a whole short output would wait for the end. Each JSON.parse
-// call costs about what parsing 150 more characters does, a few calls more per 10 KB of text.
+// Members are parsed once their text reaches a batch (or their container closes, or a container
+// among them begins): what the last push has left to parse is at most about a batch plus the last
+// member. A batch is MEMBERS_BATCH UTF-16 units, where a whole short output would otherwise wait
+// for the end, and grows with the text to a 2^MEMBERS_SHARE-th of what has arrived, up to
+// MEMBERS_MAX: each JSON.parse call has a fixed cost, so a long text parsed in short batches pays
+// it many times over, while what its end waits for stays a small share of it and a few KB at most.
 const MEMBERS_BATCH = 256;
+const MEMBERS_SHARE = 4;
+const MEMBERS_MAX = 4096;
+function membersBatch(chars) {
+  return Math.max(MEMBERS_BATCH, Math.min(MEMBERS_MAX, chars >>> MEMBERS_SHARE));
+}
 
 // The marks area (marksArea in src/bindings/wasm.rs) as 32-bit words: a view of the memory and
 // the area's index in it, kept as the chunk area's view is (see toChunkArea).
@@ -663,20 +720,18 @@ function unitsIn(text, bytes) {
   return encoder.encodeInto(text, unitsBuffer.subarray(0, bytes)).read;
 }
 
-// Members that closed (`text`: from after the last one, or the container's bracket, to the end
+// Members that closed (`text`: from the first one's start, or whitespace before it, to the end
 // of the last), parsed together and added to `frame`'s container.
 function addMembers(frame, text) {
-  // What follows the last member added: whitespace and its comma.
-  let from = 0;
-  while (text.charCodeAt(from) <= 32) from++;
-  if (text.charCodeAt(from) === 44) from++;
-  const members = text.slice(from);
   if (frame.array) {
-    const items = JSON.parse(`[${members}]`);
+    const items = JSON.parse(`[${text}]`);
     if (frame.value === undefined) frame.value = items;
+    // As arguments, the items are appended faster than one call each; a long batch (one long
+    // chunk) stays below what engines accept as arguments.
+    else if (items.length <= 8192) frame.value.push(...items);
     else for (let i = 0; i < items.length; i++) frame.value.push(items[i]);
   } else {
-    const object = JSON.parse(`{${members}}`);
+    const object = JSON.parse(`{${text}}`);
     if (frame.value === undefined) frame.value = object;
     else for (const key of Object.keys(object)) define(frame.value, key, object[key]);
   }

@@ -122,6 +122,28 @@ test('a whole output in one push and in 1,000-character chunks: root objects and
   same(object, [1000], typed);
 });
 
+// Long containers are parsed in batches that grow with the text: members added to a container
+// that earlier batches built (`__proto__` and Object.prototype's names among an object's later
+// members), commas on either side of a chunk's end or after whitespace, and a batch of more
+// items than a call takes as arguments (one long chunk after a first batch).
+test('long containers, in batches of every size, build the data the same way', () => {
+  const names = ['__proto__', 'toString', 'constructor', 'hasOwnProperty', '', '10', '2', 'valueOf'];
+  const wide = Object.fromEntries(Array.from({ length: 900 }, (_, i) => [i % 97 === 5 ? names[(i / 97) | 0] : `k${i}`, i % 3 === 0 ? { n: i, s: 'é😀'.repeat(i % 4) } : i % 3 === 1 ? [i, `v${i}`] : `s${i}`]));
+  const numbers = Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? -i / 4 : i));
+  const records = Array.from({ length: 400 }, (_, i) => ({ id: i, tags: ['a', 'b'].slice(i % 3), note: i % 7 === 0 ? null : `n${i}` }));
+  const texts = [
+    JSON.stringify({ head: 'x', wide, numbers, records, tail: true }, null, 2),
+    JSON.stringify({ wide, numbers }),
+    JSON.stringify(records, null, 1),
+    JSON.stringify([...numbers, ...records, wide]),
+    // Whitespace before the commas.
+    `{"a" : [${numbers.join(' ,\n ')}] , "b" : {${Object.keys(wide).map((k) => `${JSON.stringify(k)} : ${JSON.stringify(wide[k])}`).join('  ,  ')}} }`,
+  ];
+  for (const text of texts) for (const sizes of [[1], [7, 1, 13], [20], [333], [1000], [text.length], [5, 100000]]) same(text, sizes);
+  const many = JSON.stringify({ a: Array.from({ length: 20000 }, (_, i) => i) });
+  same(many, [1000, many.length]);
+});
+
 test('a chunk that ends inside a surrogate pair, and a retry, build the data the same way', () => {
   const text = '{"a": ["😀😀", {"b": "😀"}], "c": "😀"}';
   // Split inside each pair.
