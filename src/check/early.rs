@@ -14,7 +14,7 @@ use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
 use crate::check::verdict::Verdict;
 use crate::validator::outline::Outline;
-use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
+use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, NUMBER, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -50,6 +50,13 @@ struct EarlyNode {
     /// the location's constraints of their own (`Checker::expand`), judged there. (A disjunction
     /// is not: its failure is one error of the node, which only the node's validation writes.)
     shallow_parts: bool,
+    /// `shallow` and `shallow_parts` when the array's items are known to be distinct
+    /// (`Distinct`): `uniqueItems` then holds, and counts as decided by the children too.
+    shallow_if_distinct: bool,
+    parts_if_distinct: bool,
+    /// `uniqueItems`, where the distinct items decide the node (see `shallow_if_distinct`):
+    /// the array's items are then collected as they close.
+    unique: bool,
     /// Every keyword looks at the value itself, none at a subschema: a closed value is judged
     /// keyword by keyword, without an evaluation context (most closed values are scalars).
     flat: bool,
@@ -141,6 +148,9 @@ impl EarlySchema {
             for node in &mut nodes {
                 node.shallow = false;
                 node.shallow_parts = false;
+                node.shallow_if_distinct = false;
+                node.parts_if_distinct = false;
+                node.unique = false;
             }
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
@@ -161,16 +171,23 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         return node;
     }
     let (mut decided, mut structural, mut parts) = (true, true, true);
+    let (mut structural_if_distinct, mut parts_if_distinct) = (true, true);
     for kw in kws {
         let (own_decided, own_structural) = shallow(validator, kw);
         decided &= own_decided;
         structural &= own_structural || own_decided;
         parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
+        let unique = matches!(kw, Kw::UniqueItems);
+        structural_if_distinct &= own_structural || own_decided || unique;
+        parts_if_distinct &= own_structural || own_decided || unique || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     node.shallow = structural;
     node.shallow_parts = parts;
+    node.shallow_if_distinct = structural_if_distinct;
+    node.parts_if_distinct = parts_if_distinct;
+    node.unique = parts_if_distinct && kws.iter().any(|kw| matches!(kw, Kw::UniqueItems));
     let o = Outline::of(kws);
     node.always_false = o.always_false;
     node.types = o.types.map(|(_, mask, names)| (mask, names.to_vec()));
@@ -230,7 +247,9 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
         // A member that no pattern may name is judged under `additionalProperties` as it closes
         // (a pattern may leave a name undecided: only `false` is then told at the key).
         Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
-        Kw::Items { prefix, rest, .. } => (false, prefix.is_empty() && rest.is_some()),
+        // Each item is judged as it closes at its own node, a prefix's or the rest's (an item
+        // where none may be is reported as it begins).
+        Kw::Items { .. } => (false, true),
         _ => (false, false),
     }
 }
@@ -329,6 +348,70 @@ struct Frame {
     incomplete: Vec<(usize, Error<'static>)>,
     /// Judged valid whole as it began (`Checker::judge_whole`): nothing is left to judge at its close.
     whole: bool,
+    /// An array's items as they closed, where `uniqueItems` would otherwise have the array
+    /// validated again as it closes (`EarlyNode::unique`).
+    distinct: Option<Box<Distinct>>,
+}
+
+/// The items of an open array as `uniqueItems` compares them, for the scalars whose equality
+/// is that of what the parser read: integers, decoded strings, `true`, `false`, `null`. Any
+/// other item leaves the question to the array's validation.
+#[derive(Default)]
+struct Distinct {
+    count: usize,
+    unknown: bool,
+    literals: u8,
+    repeated_literal: bool,
+    integers: Vec<i128>,
+    strings: Vec<String>,
+}
+
+impl Distinct {
+    fn add(&mut self, item: &Closed<'_>) {
+        self.count += 1;
+        if self.unknown {
+            return;
+        }
+        let bit = match item.kind() {
+            Kind::Null => 1,
+            Kind::Bool if item.scalar() == Some(&Value::Bool(true)) => 2,
+            Kind::Bool => 4,
+            Kind::Number => {
+                match item.scalar() {
+                    Some(Value::Number(n)) => match n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)) {
+                        Some(n) => self.integers.push(n),
+                        // A float may equal an integer written otherwise (`1.0`, `1`).
+                        None => self.unknown = true,
+                    },
+                    _ => self.unknown = true,
+                }
+                return;
+            }
+            Kind::String => {
+                match item.as_str() {
+                    Some(s) => self.strings.push(s.to_owned()),
+                    None => self.unknown = true,
+                }
+                return;
+            }
+            Kind::Object | Kind::Array => {
+                self.unknown = true;
+                return;
+            }
+        };
+        self.repeated_literal |= self.literals & bit != 0;
+        self.literals |= bit;
+    }
+
+    /// Whether the array of `len` items has them all here, each different from the others.
+    fn hold(&mut self, len: usize) -> bool {
+        if self.unknown || self.count != len || self.repeated_literal {
+            return false;
+        }
+        self.integers.sort_unstable();
+        self.strings.sort_unstable();
+        !self.integers.windows(2).any(|w| w.first() == w.get(1)) && !self.strings.windows(2).any(|w| w.first() == w.get(1))
+    }
 }
 
 /// A failure found by a check, written as violations only once reported (`Checker::written`):
@@ -467,17 +550,21 @@ impl Checker {
     /// A closed value that node `id` holds by its children, its required names and the other
     /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
     /// expanded (no chain cut short), and are judged on their own.
-    fn node_by_its_parts(&self, id: NodeId, value: &Closed<'_>) -> bool {
-        self.schema.get(id).is_some_and(|n| (n.shallow || n.shallow_parts && !self.unchecked.get()) && own_parts_hold(n, value))
+    /// `distinct`: the value is an array whose items are known to be distinct (`Distinct`).
+    fn node_by_its_parts(&self, id: NodeId, value: &Closed<'_>, distinct: bool) -> bool {
+        self.schema.get(id).is_some_and(|n| {
+            let (shallow, parts) = if distinct { (n.shallow_if_distinct, n.parts_if_distinct) } else { (n.shallow, n.shallow_parts) };
+            (shallow || parts && !self.unchecked.get()) && own_parts_hold(n, value)
+        })
     }
 
     /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
     /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
-    fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+    fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>, distinct: bool) -> bool {
         match expr {
             // A size of the root's own is left to the end of the stream.
-            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
-            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value)),
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value, distinct) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
+            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value, distinct)),
             Expr::Any(..) => false,
         }
     }
@@ -487,22 +574,22 @@ impl Checker {
     /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
     /// validated and found valid in full needs its own disjunctions (those `expand` put beside
     /// it: the same `All`, written for this location) judged no more, since they hold.
-    fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+    fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath, distinct: bool) -> Result<(), Vec<Found<'a>>> {
         let check = Check::End(value);
         match expr {
-            Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value) => Ok(()),
+            Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 let mut owner_valid = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
-                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value) => {
+                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value, distinct) => {
                             let r = self.leaf(*id, *route, &check);
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
                         Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
-                        _ => self.closed(x, value, path),
+                        _ => self.closed(x, value, path, distinct),
                     };
                     if let Err(v) = r {
                         all.extend(v);
@@ -943,6 +1030,31 @@ impl Checker {
                 };
                 let valid = match by_text {
                     Some(valid) => valid,
+                    // A scalar is judged keyword by keyword, each from what the parser read where
+                    // it can be (its kind, its integer, its decoded text): a closed string's
+                    // value would be a copy of its text made for this alone.
+                    None if node.flat && !closed.is_container() => {
+                        let kws = validator.keywords(id);
+                        let mut valid = true;
+                        for (i, kw) in kws.iter().enumerate() {
+                            let holds = match scalar_keyword_holds(validator, id, i, kw, closed) {
+                                Some(holds) => holds,
+                                None => match closed.value() {
+                                    Some(value) => validator.keyword_is_valid(id, i, value),
+                                    // Not judged (a text that would not parse): the end of the stream judges it all.
+                                    None => {
+                                        self.unchecked.set(true);
+                                        break;
+                                    }
+                                },
+                            };
+                            if !holds {
+                                valid = false;
+                                break;
+                            }
+                        }
+                        valid
+                    }
                     None => match closed.value() {
                         Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
                         Some(value) => validator.node_is_valid(id, value),
@@ -1120,6 +1232,24 @@ fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
         Kind::Object => n.required.iter().all(|k| value.has_member(k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         Kind::Array => n.min_items.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         _ => true,
+    }
+}
+
+/// Whether keyword `index` of node `id` holds for a closed scalar, told without its value where
+/// the parser's reading tells it as the validator would (`None`: ask the validator on the value).
+/// A number the parser read as an integer is one in every draft; other kinds have one type each.
+#[inline]
+fn scalar_keyword_holds(validator: &Validator, id: NodeId, index: usize, kw: &Kw, closed: &Closed<'_>) -> Option<bool> {
+    match (kw, closed.kind()) {
+        (Kw::Type { mask, .. }, Kind::Number) => match closed.scalar() {
+            Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(leaf::type_allows(*mask, INTEGER | NUMBER)),
+            _ => None,
+        },
+        (Kw::Type { mask, .. }, kind) => Some(leaf::type_allows(*mask, kind_bits(kind))),
+        (Kw::MinLength(limit), Kind::String) => closed.as_str().map(|s| leaf::min_length_holds(s, *limit)),
+        (Kw::MaxLength(limit), Kind::String) => closed.as_str().map(|s| leaf::max_length_holds(s, *limit)),
+        (_, Kind::String) => closed.as_str().and_then(|s| validator.string_keyword_is_valid(id, index, s)),
+        _ => None,
     }
 }
 
@@ -1344,7 +1474,8 @@ impl Observer for Checker {
                 let r = self.written(r, &check, path);
                 let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false });
+                let distinct = (kind == Kind::Array && self.any_node(&expr, &|n| n.unique)).then(Box::default);
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct });
                 self.report(r, at, self.frames.len().checked_sub(1));
             }
             Event::Key(key) => {
@@ -1390,7 +1521,11 @@ impl Observer for Checker {
                 }
             }
             Event::End(value) => {
-                if let Some(frame) = self.frames.pop() {
+                if let Some(mut frame) = self.frames.pop() {
+                    if let Some(items) = self.frames.last_mut().and_then(|f| f.distinct.as_deref_mut()) {
+                        items.add(&value);
+                    }
+                    let distinct = frame.distinct.as_deref_mut().is_some_and(|d| d.hold(value.len()));
                     if frame.whole {
                         self.routes.borrow_mut().truncate(frame.routes);
                         return;
@@ -1399,10 +1534,10 @@ impl Observer for Checker {
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
-                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value);
+                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value, distinct);
                     } else if !frame.reported {
                         let check = Check::End(value);
-                        let r = self.written(self.closed(&frame.expr, value, path), &check, path);
+                        let r = self.written(self.closed(&frame.expr, value, path, distinct), &check, path);
                         self.report(r, at, None);
                     }
                     self.routes.borrow_mut().truncate(frame.routes);
