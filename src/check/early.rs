@@ -351,6 +351,8 @@ struct Frame {
     /// An array's items as they closed, where `uniqueItems` would otherwise have the array
     /// validated again as it closes (`EarlyNode::unique`).
     distinct: Option<Box<Distinct>>,
+    /// A check asked at each key or item can fail here (`Check::Key`, `Check::Item`).
+    members_checked: bool,
 }
 
 /// The items of an open array as `uniqueItems` compares them, for the scalars whose equality
@@ -578,6 +580,7 @@ impl Checker {
         let check = Check::End(value);
         match expr {
             Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
+            Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 let mut owner_valid = false;
@@ -1456,7 +1459,7 @@ impl Observer for Checker {
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
-                if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
+                if let (Some(parent @ Frame { members_checked: true, .. }), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
                     let check = Check::Item(*i);
                     // The array's path is written only for a violation (judging an item's
                     // arrival reads no path: no tag, nothing known of a value).
@@ -1471,16 +1474,26 @@ impl Observer for Checker {
                 let check = Check::Begin(kind);
                 let r = self.eval(&expr, &check, path);
                 let reported = r.is_err();
-                let r = self.written(r, &check, path);
+                let r = if reported { self.written(r, &check, path) } else { Vec::new() };
                 let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
                 let distinct = (kind == Kind::Array && self.any_node(&expr, &|n| n.unique)).then(Box::default);
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct });
-                self.report(r, at, self.frames.len().checked_sub(1));
+                // Whether a member's key or an item's arrival can fail a check here: where none
+                // can, those checks are not asked (no side effect: a disjunction whose branches
+                // all hold neither reports nor chooses a branch).
+                let members_checked = match kind {
+                    Kind::Object => self.any_node(&expr, &|n| n.max_properties.is_some() || n.allowed.is_some() || n.additional.is_some_and(|a| self.is_false(a))),
+                    Kind::Array => self.any_node(&expr, &|n| n.max_items.is_some() || n.rest.is_some_and(|r| self.is_false(r))),
+                    _ => false,
+                };
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct, members_checked });
+                if !r.is_empty() {
+                    self.report(r, at, self.frames.len().checked_sub(1));
+                }
             }
             Event::Key(key) => {
                 let r = match self.frames.last_mut() {
-                    Some(frame) => {
+                    Some(frame) if frame.members_checked => {
                         let distinct = frame.keys.as_mut().map_or(0, |keys| {
                             keys.insert(key.to_string());
                             keys.len()
@@ -1488,9 +1501,9 @@ impl Observer for Checker {
                         let check = Check::Key(key, distinct);
                         self.frames.last().map(|f| self.written(self.eval(&f.expr, &check, path), &check, path))
                     }
-                    None => None,
+                    _ => None,
                 };
-                if let Some(r) = r {
+                if let Some(r) = r.filter(|r| !r.is_empty()) {
                     self.report(r, at, self.frames.len().checked_sub(1));
                 }
             }
@@ -1536,9 +1549,11 @@ impl Observer for Checker {
                     if self.frames.is_empty() {
                         self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value, distinct);
                     } else if !frame.reported {
-                        let check = Check::End(value);
-                        let r = self.written(self.closed(&frame.expr, value, path, distinct), &check, path);
-                        self.report(r, at, None);
+                        let r = self.closed(&frame.expr, value, path, distinct);
+                        if r.is_err() {
+                            let r = self.written(r, &Check::End(value), path);
+                            self.report(r, at, None);
+                        }
                     }
                     self.routes.borrow_mut().truncate(frame.routes);
                 }
