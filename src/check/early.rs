@@ -1249,6 +1249,27 @@ fn scalar_keyword_holds(validator: &Validator, id: NodeId, index: usize, kw: &Kw
             _ => None,
         },
         (Kw::Type { mask, .. }, kind) => Some(leaf::type_allows(*mask, kind_bits(kind))),
+        _ => value_keyword_holds(validator, id, index, kw, closed),
+    }
+}
+
+/// `scalar_keyword_holds` for the keywords other than `type` (apart: `type`, the most common,
+/// is told inline).
+#[inline(never)]
+fn value_keyword_holds(validator: &Validator, id: NodeId, index: usize, kw: &Kw, closed: &Closed<'_>) -> Option<bool> {
+    use crate::validator::leaf::Bound;
+    let bound = |bound: Bound, limit: &serde_json::Number| match closed.scalar() {
+        Some(Value::Number(n)) => Some(leaf::bound_holds(bound, n, limit)),
+        _ => None,
+    };
+    match (kw, closed.kind()) {
+        (Kw::Minimum(limit), Kind::Number) => bound(Bound::Minimum, limit),
+        (Kw::Maximum(limit), Kind::Number) => bound(Bound::Maximum, limit),
+        (Kw::ExclusiveMinimum(limit), Kind::Number) => bound(Bound::ExclusiveMinimum, limit),
+        (Kw::ExclusiveMaximum(limit), Kind::Number) => bound(Bound::ExclusiveMaximum, limit),
+        // A string equals only a string with the same content.
+        (Kw::Enum(options), Kind::String) => closed.as_str().map(|s| options.as_array().is_some_and(|list| list.iter().any(|o| o.as_str() == Some(s)))),
+        (Kw::Const(expected), Kind::String) => closed.as_str().map(|s| expected.as_str() == Some(s)),
         (Kw::MinLength(limit), Kind::String) => closed.as_str().map(|s| leaf::min_length_holds(s, *limit)),
         (Kw::MaxLength(limit), Kind::String) => closed.as_str().map(|s| leaf::max_length_holds(s, *limit)),
         (_, Kind::String) => closed.as_str().and_then(|s| validator.string_keyword_is_valid(id, index, s)),
