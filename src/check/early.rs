@@ -60,6 +60,9 @@ struct EarlyNode {
     /// Every keyword looks at the value itself, none at a subschema: a closed value is judged
     /// keyword by keyword, without an evaluation context (most closed values are scalars).
     flat: bool,
+    /// `type` is the node's one keyword (its bits): a closed scalar is valid here when its kind
+    /// is of one of them, a number as an integer too (`Checker::holds_at_close`).
+    type_only: Option<u8>,
     required: Vec<String>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
@@ -183,6 +186,9 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     }
     node.decided_at_begin = decided;
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
+    if let [Kw::Type { mask, .. }] = kws {
+        node.type_only = Some(*mask);
+    }
     node.shallow = structural;
     node.shallow_parts = parts;
     node.shallow_if_distinct = structural_if_distinct;
@@ -601,6 +607,22 @@ impl Checker {
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
             _ => self.eval(expr, &check, path),
+        }
+    }
+
+    /// Whether a closed value's location is one node that `closed` would find it valid at
+    /// from its kind alone: every keyword decided as the value began, or only `type` (a scalar
+    /// of its types, a number read as an integer). Told first, without `closed`'s setup: most
+    /// values are scalars under such a node.
+    #[inline]
+    fn holds_at_close(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+        let Expr::Leaf(id, _) = expr else { return false };
+        let Some(n) = self.schema.get(*id) else { return false };
+        match (n.type_only, value.kind()) {
+            _ if n.decided_at_begin => true,
+            (None, _) | (_, Kind::Object | Kind::Array) => false,
+            (Some(mask), Kind::Number) => matches!(value.scalar(), Some(Value::Number(x)) if x.is_i64() || x.is_u64()) && leaf::type_allows(mask, INTEGER | NUMBER),
+            (Some(mask), kind) => leaf::type_allows(mask, kind_bits(kind)),
         }
     }
 
@@ -1569,7 +1591,7 @@ impl Observer for Checker {
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
                         self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value, distinct);
-                    } else if !frame.reported {
+                    } else if !frame.reported && !self.holds_at_close(&frame.expr, &value) {
                         let r = self.closed(&frame.expr, value, path, distinct);
                         if r.is_err() {
                             let r = self.written(r, &Check::End(value), path);
