@@ -726,6 +726,20 @@ impl Checker {
         Expr::All(parts)
     }
 
+    /// The constraints at item `i` of an array under `node` (at `route`).
+    #[inline]
+    fn item(&self, node: &EarlyNode, route: u32, i: usize) -> Expr {
+        let (token, n) = match node.prefix.get(i) {
+            Some(n) => (Token::Index(node.prefix_keyword, i), *n),
+            // Items where none may be were reported at the array (`Check::Item`).
+            None => match node.rest.filter(|r| !self.is_false(*r)) {
+                Some(n) => (Token::Key(node.rest_keyword), n),
+                None => return Expr::All(Vec::new()),
+            },
+        };
+        self.expand(n, self.step(route, token), 0)
+    }
+
     /// The constraints at `parent`'s child `segment`.
     fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
         match expr {
@@ -818,15 +832,7 @@ impl Checker {
                             }
                         }
                     }
-                    Segment::Index(i) => match node.prefix.get(*i) {
-                        Some(n) => add((Token::Index(node.prefix_keyword, *i), *n)),
-                        // Items where none may be were reported at the array (`Check::Item`).
-                        None => {
-                            if let Some(n) = node.rest.filter(|r| !self.is_false(*r)) {
-                                add((Token::Key(node.rest_keyword), n));
-                            }
-                        }
-                    },
+                    Segment::Index(i) => return self.item(node, *route, *i),
                 }
                 match (first, more.is_empty()) {
                     (None, _) => Expr::All(Vec::new()),
@@ -1507,6 +1513,11 @@ impl Observer for Checker {
                 let routes = self.routes.borrow().len();
                 let expr = match (self.frames.last(), path.segments().last()) {
                     (None, _) => self.expand(self.schema.root, NO_ROUTE, 0),
+                    // An item under one node (most arrays), without `child`'s setup.
+                    (Some(Frame { expr: Expr::Leaf(id, route), .. }), Some(Segment::Index(i))) => match self.schema.get(*id) {
+                        Some(node) => self.item(node, *route, *i),
+                        None => Expr::All(Vec::new()),
+                    },
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
