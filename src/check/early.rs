@@ -14,7 +14,7 @@ use crate::json::path::{InstancePath, Segment};
 use crate::report::violation::{self, Branch, Partial, Violation};
 use crate::check::verdict::Verdict;
 use crate::validator::outline::Outline;
-use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, STRING};
+use crate::validator::{leaf, Error, ErrorKind, Kw, Validator, INTEGER, NULL, NUMBER, STRING};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -50,9 +50,19 @@ struct EarlyNode {
     /// the location's constraints of their own (`Checker::expand`), judged there. (A disjunction
     /// is not: its failure is one error of the node, which only the node's validation writes.)
     shallow_parts: bool,
+    /// `shallow` and `shallow_parts` when the array's items are known to be distinct
+    /// (`Distinct`): `uniqueItems` then holds, and counts as decided by the children too.
+    shallow_if_distinct: bool,
+    parts_if_distinct: bool,
+    /// `uniqueItems`, where the distinct items decide the node (see `shallow_if_distinct`):
+    /// the array's items are then collected as they close.
+    unique: bool,
     /// Every keyword looks at the value itself, none at a subschema: a closed value is judged
     /// keyword by keyword, without an evaluation context (most closed values are scalars).
     flat: bool,
+    /// `type` is the node's one keyword (its bits): a closed scalar is valid here when its kind
+    /// is of one of them, a number as an integer too (`Checker::holds_at_close`).
+    type_only: Option<u8>,
     required: Vec<String>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
@@ -141,6 +151,9 @@ impl EarlySchema {
             for node in &mut nodes {
                 node.shallow = false;
                 node.shallow_parts = false;
+                node.shallow_if_distinct = false;
+                node.parts_if_distinct = false;
+                node.unique = false;
             }
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
@@ -161,16 +174,26 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         return node;
     }
     let (mut decided, mut structural, mut parts) = (true, true, true);
+    let (mut structural_if_distinct, mut parts_if_distinct) = (true, true);
     for kw in kws {
         let (own_decided, own_structural) = shallow(validator, kw);
         decided &= own_decided;
         structural &= own_structural || own_decided;
         parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
+        let unique = matches!(kw, Kw::UniqueItems);
+        structural_if_distinct &= own_structural || own_decided || unique;
+        parts_if_distinct &= own_structural || own_decided || unique || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
+    if let [Kw::Type { mask, .. }] = kws {
+        node.type_only = Some(*mask);
+    }
     node.shallow = structural;
     node.shallow_parts = parts;
+    node.shallow_if_distinct = structural_if_distinct;
+    node.parts_if_distinct = parts_if_distinct;
+    node.unique = parts_if_distinct && kws.iter().any(|kw| matches!(kw, Kw::UniqueItems));
     let o = Outline::of(kws);
     node.always_false = o.always_false;
     node.types = o.types.map(|(_, mask, names)| (mask, names.to_vec()));
@@ -230,7 +253,9 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
         // A member that no pattern may name is judged under `additionalProperties` as it closes
         // (a pattern may leave a name undecided: only `false` is then told at the key).
         Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
-        Kw::Items { prefix, rest, .. } => (false, prefix.is_empty() && rest.is_some()),
+        // Each item is judged as it closes at its own node, a prefix's or the rest's (an item
+        // where none may be is reported as it begins).
+        Kw::Items { .. } => (false, true),
         _ => (false, false),
     }
 }
@@ -329,6 +354,76 @@ struct Frame {
     incomplete: Vec<(usize, Error<'static>)>,
     /// Judged valid whole as it began (`Checker::judge_whole`): nothing is left to judge at its close.
     whole: bool,
+    /// An array's items as they closed, where `uniqueItems` would otherwise have the array
+    /// validated again as it closes (`EarlyNode::unique`).
+    distinct: Option<Box<Distinct>>,
+    /// A check asked at each key or item can fail here (`Check::Key`, `Check::Item`).
+    members_checked: bool,
+}
+
+/// The items of an open array as `uniqueItems` compares them, for the scalars whose equality
+/// is that of what the parser read: integers, decoded strings, `true`, `false`, `null`. Any
+/// other item leaves the question to the array's validation.
+#[derive(Default)]
+struct Distinct {
+    count: usize,
+    unknown: bool,
+    literals: u8,
+    repeated_literal: bool,
+    integers: Vec<i64>,
+    strings: Vec<String>,
+}
+
+impl Distinct {
+    fn add(&mut self, item: &Closed<'_>) {
+        self.count += 1;
+        if self.unknown {
+            return;
+        }
+        let bit = match item.kind() {
+            Kind::Null => 1,
+            Kind::Bool if item.scalar() == Some(&Value::Bool(true)) => 2,
+            Kind::Bool => 4,
+            Kind::Number => {
+                match item.scalar() {
+                    Some(Value::Number(n)) => match n.as_i64() {
+                        Some(n) => self.integers.push(n),
+                        // A float may equal an integer written otherwise (`1.0`, `1`); past
+                        // i64, the array's validation compares.
+                        None => self.unknown = true,
+                    },
+                    _ => self.unknown = true,
+                }
+                return;
+            }
+            Kind::String => {
+                match item.as_str() {
+                    Some(s) => self.strings.push(s.to_owned()),
+                    None => self.unknown = true,
+                }
+                return;
+            }
+            Kind::Object | Kind::Array => {
+                self.unknown = true;
+                return;
+            }
+        };
+        self.repeated_literal |= self.literals & bit != 0;
+        self.literals |= bit;
+    }
+
+    /// Whether the array of `len` items has them all here, each different from the others.
+    fn hold(&mut self, len: usize) -> bool {
+        if self.unknown || self.count != len || self.repeated_literal {
+            return false;
+        }
+        // Sorted as the one-pass verdict sorts its items (`[i64]`, `[&[u8]]`): the same
+        // instances of the standard sort, no new code.
+        self.integers.sort_unstable();
+        let mut texts: Vec<&[u8]> = self.strings.iter().map(|s| s.as_bytes()).collect();
+        texts.sort_unstable();
+        !self.integers.windows(2).any(|w| w.first() == w.get(1)) && !texts.windows(2).any(|w| w.first() == w.get(1))
+    }
 }
 
 /// A failure found by a check, written as violations only once reported (`Checker::written`):
@@ -467,17 +562,21 @@ impl Checker {
     /// A closed value that node `id` holds by its children, its required names and the other
     /// parts of its location's constraints (`EarlyNode::shallow_parts`): those parts were all
     /// expanded (no chain cut short), and are judged on their own.
-    fn node_by_its_parts(&self, id: NodeId, value: &Closed<'_>) -> bool {
-        self.schema.get(id).is_some_and(|n| (n.shallow || n.shallow_parts && !self.unchecked.get()) && own_parts_hold(n, value))
+    /// `distinct`: the value is an array whose items are known to be distinct (`Distinct`).
+    fn node_by_its_parts(&self, id: NodeId, value: &Closed<'_>, distinct: bool) -> bool {
+        self.schema.get(id).is_some_and(|n| {
+            let (shallow, parts) = if distinct { (n.shallow_if_distinct, n.parts_if_distinct) } else { (n.shallow, n.shallow_parts) };
+            (shallow || parts && !self.unchecked.get()) && own_parts_hold(n, value)
+        })
     }
 
     /// The root's complete value needs no validation for its nodes (`node_by_its_parts`): every
     /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
-    fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+    fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>, distinct: bool) -> bool {
         match expr {
             // A size of the root's own is left to the end of the stream.
-            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
-            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value)),
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value, distinct) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
+            Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value, distinct)),
             Expr::Any(..) => false,
         }
     }
@@ -487,22 +586,23 @@ impl Checker {
     /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
     /// validated and found valid in full needs its own disjunctions (those `expand` put beside
     /// it: the same `All`, written for this location) judged no more, since they hold.
-    fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+    fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath, distinct: bool) -> Result<(), Vec<Found<'a>>> {
         let check = Check::End(value);
         match expr {
-            Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value) => Ok(()),
+            Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
+            Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 let mut owner_valid = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
-                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value) => {
+                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value, distinct) => {
                             let r = self.leaf(*id, *route, &check);
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
                         Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
-                        _ => self.closed(x, value, path),
+                        _ => self.closed(x, value, path, distinct),
                     };
                     if let Err(v) = r {
                         all.extend(v);
@@ -511,6 +611,30 @@ impl Checker {
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
             _ => self.eval(expr, &check, path),
+        }
+    }
+
+    /// Whether a value's location is one node whose checks as the value begins (`judge`'s)
+    /// all hold for its kind: told first, without `eval`'s setup.
+    #[inline]
+    fn holds_at_begin(&self, expr: &Expr, kind: Kind) -> bool {
+        let Expr::Leaf(id, _) = expr else { return false };
+        self.schema.get(*id).is_some_and(|n| !n.always_false && n.form.is_none() && n.choices.is_none() && n.types.as_ref().is_none_or(|(mask, _)| leaf::type_allows(*mask, kind_bits(kind))))
+    }
+
+    /// Whether a closed value's location is one node that `closed` would find it valid at
+    /// from its kind alone: every keyword decided as the value began, or only `type` (a scalar
+    /// of its types, a number read as an integer). Told first, without `closed`'s setup: most
+    /// values are scalars under such a node.
+    #[inline]
+    fn holds_at_close(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+        let Expr::Leaf(id, _) = expr else { return false };
+        let Some(n) = self.schema.get(*id) else { return false };
+        match (n.type_only, value.kind()) {
+            _ if n.decided_at_begin => true,
+            (None, _) | (_, Kind::Object | Kind::Array) => false,
+            (Some(mask), Kind::Number) => matches!(value.scalar(), Some(Value::Number(x)) if x.is_i64() || x.is_u64()) && leaf::type_allows(mask, INTEGER | NUMBER),
+            (Some(mask), kind) => leaf::type_allows(mask, kind_bits(kind)),
         }
     }
 
@@ -606,6 +730,19 @@ impl Checker {
         Expr::All(parts)
     }
 
+    /// The constraints at item `i` of an array under `node` (at `route`).
+    fn item(&self, node: &EarlyNode, route: u32, i: usize) -> Expr {
+        let (token, n) = match node.prefix.get(i) {
+            Some(n) => (Token::Index(node.prefix_keyword, i), *n),
+            // Items where none may be were reported at the array (`Check::Item`).
+            None => match node.rest.filter(|r| !self.is_false(*r)) {
+                Some(n) => (Token::Key(node.rest_keyword), n),
+                None => return Expr::All(Vec::new()),
+            },
+        };
+        self.expand(n, self.step(route, token), 0)
+    }
+
     /// The constraints at `parent`'s child `segment`.
     fn child(&self, expr: &Expr, segment: &Segment) -> Expr {
         match expr {
@@ -698,15 +835,7 @@ impl Checker {
                             }
                         }
                     }
-                    Segment::Index(i) => match node.prefix.get(*i) {
-                        Some(n) => add((Token::Index(node.prefix_keyword, *i), *n)),
-                        // Items where none may be were reported at the array (`Check::Item`).
-                        None => {
-                            if let Some(n) = node.rest.filter(|r| !self.is_false(*r)) {
-                                add((Token::Key(node.rest_keyword), n));
-                            }
-                        }
-                    },
+                    Segment::Index(i) => return self.item(node, *route, *i),
                 }
                 match (first, more.is_empty()) {
                     (None, _) => Expr::All(Vec::new()),
@@ -943,6 +1072,31 @@ impl Checker {
                 };
                 let valid = match by_text {
                     Some(valid) => valid,
+                    // A scalar is judged keyword by keyword, each from what the parser read where
+                    // it can be (its kind, its integer, its decoded text): a closed string's
+                    // value would be a copy of its text made for this alone.
+                    None if node.flat && !closed.is_container() => {
+                        let kws = validator.keywords(id);
+                        let mut valid = true;
+                        for (i, kw) in kws.iter().enumerate() {
+                            let holds = match scalar_keyword_holds(validator, id, i, kw, closed) {
+                                Some(holds) => holds,
+                                None => match closed.value() {
+                                    Some(value) => validator.keyword_is_valid(id, i, value),
+                                    // Not judged (a text that would not parse): the end of the stream judges it all.
+                                    None => {
+                                        self.unchecked.set(true);
+                                        break;
+                                    }
+                                },
+                            };
+                            if !holds {
+                                valid = false;
+                                break;
+                            }
+                        }
+                        valid
+                    }
                     None => match closed.value() {
                         Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
                         Some(value) => validator.node_is_valid(id, value),
@@ -1120,6 +1274,45 @@ fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
         Kind::Object => n.required.iter().all(|k| value.has_member(k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         Kind::Array => n.min_items.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         _ => true,
+    }
+}
+
+/// Whether keyword `index` of node `id` holds for a closed scalar, told without its value where
+/// the parser's reading tells it as the validator would (`None`: ask the validator on the value).
+/// A number the parser read as an integer is one in every draft; other kinds have one type each.
+#[inline]
+fn scalar_keyword_holds(validator: &Validator, id: NodeId, index: usize, kw: &Kw, closed: &Closed<'_>) -> Option<bool> {
+    match (kw, closed.kind()) {
+        (Kw::Type { mask, .. }, Kind::Number) => match closed.scalar() {
+            Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(leaf::type_allows(*mask, INTEGER | NUMBER)),
+            _ => None,
+        },
+        (Kw::Type { mask, .. }, kind) => Some(leaf::type_allows(*mask, kind_bits(kind))),
+        _ => value_keyword_holds(validator, id, index, kw, closed),
+    }
+}
+
+/// `scalar_keyword_holds` for the keywords other than `type` (apart: `type`, the most common,
+/// is told inline).
+#[inline(never)]
+fn value_keyword_holds(validator: &Validator, id: NodeId, index: usize, kw: &Kw, closed: &Closed<'_>) -> Option<bool> {
+    use crate::validator::leaf::Bound;
+    let bound = |bound: Bound, limit: &serde_json::Number| match closed.scalar() {
+        Some(Value::Number(n)) => Some(leaf::bound_holds(bound, n, limit)),
+        _ => None,
+    };
+    match (kw, closed.kind()) {
+        (Kw::Minimum(limit), Kind::Number) => bound(Bound::Minimum, limit),
+        (Kw::Maximum(limit), Kind::Number) => bound(Bound::Maximum, limit),
+        (Kw::ExclusiveMinimum(limit), Kind::Number) => bound(Bound::ExclusiveMinimum, limit),
+        (Kw::ExclusiveMaximum(limit), Kind::Number) => bound(Bound::ExclusiveMaximum, limit),
+        // A string equals only a string with the same content.
+        (Kw::Enum(options), Kind::String) => closed.as_str().map(|s| options.as_array().is_some_and(|list| list.iter().any(|o| o.as_str() == Some(s)))),
+        (Kw::Const(expected), Kind::String) => closed.as_str().map(|s| expected.as_str() == Some(s)),
+        (Kw::MinLength(limit), Kind::String) => closed.as_str().map(|s| leaf::min_length_holds(s, *limit)),
+        (Kw::MaxLength(limit), Kind::String) => closed.as_str().map(|s| leaf::max_length_holds(s, *limit)),
+        (_, Kind::String) => closed.as_str().and_then(|s| validator.string_keyword_is_valid(id, index, s)),
+        _ => None,
     }
 }
 
@@ -1323,10 +1516,15 @@ impl Observer for Checker {
                 let routes = self.routes.borrow().len();
                 let expr = match (self.frames.last(), path.segments().last()) {
                     (None, _) => self.expand(self.schema.root, NO_ROUTE, 0),
+                    // An item under one node (most arrays), without `child`'s setup.
+                    (Some(Frame { expr: Expr::Leaf(id, route), .. }), Some(Segment::Index(i))) => match self.schema.get(*id) {
+                        Some(node) => self.item(node, *route, *i),
+                        None => Expr::All(Vec::new()),
+                    },
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
-                if let (Some(parent), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
+                if let (Some(parent @ Frame { members_checked: true, .. }), Some(Segment::Index(i))) = (self.frames.last(), path.segments().last()) {
                     let check = Check::Item(*i);
                     // The array's path is written only for a violation (judging an item's
                     // arrival reads no path: no tag, nothing known of a value).
@@ -1339,17 +1537,28 @@ impl Observer for Checker {
                     }
                 }
                 let check = Check::Begin(kind);
-                let r = self.eval(&expr, &check, path);
+                let r = if self.holds_at_begin(&expr, kind) { Ok(()) } else { self.eval(&expr, &check, path) };
                 let reported = r.is_err();
-                let r = self.written(r, &check, path);
+                let r = if reported { self.written(r, &check, path) } else { Vec::new() };
                 let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
                 let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false });
-                self.report(r, at, self.frames.len().checked_sub(1));
+                let distinct = (kind == Kind::Array && self.any_node(&expr, &|n| n.unique)).then(Box::default);
+                // Whether a member's key or an item's arrival can fail a check here: where none
+                // can, those checks are not asked (no side effect: a disjunction whose branches
+                // all hold neither reports nor chooses a branch).
+                let members_checked = match kind {
+                    Kind::Object => self.any_node(&expr, &|n| n.max_properties.is_some() || n.allowed.is_some() || n.additional.is_some_and(|a| self.is_false(a))),
+                    Kind::Array => self.any_node(&expr, &|n| n.max_items.is_some() || n.rest.is_some_and(|r| self.is_false(r))),
+                    _ => false,
+                };
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct, members_checked });
+                if !r.is_empty() {
+                    self.report(r, at, self.frames.len().checked_sub(1));
+                }
             }
             Event::Key(key) => {
                 let r = match self.frames.last_mut() {
-                    Some(frame) => {
+                    Some(frame) if frame.members_checked => {
                         let distinct = frame.keys.as_mut().map_or(0, |keys| {
                             keys.insert(key.to_string());
                             keys.len()
@@ -1357,9 +1566,9 @@ impl Observer for Checker {
                         let check = Check::Key(key, distinct);
                         self.frames.last().map(|f| self.written(self.eval(&f.expr, &check, path), &check, path))
                     }
-                    None => None,
+                    _ => None,
                 };
-                if let Some(r) = r {
+                if let Some(r) = r.filter(|r| !r.is_empty()) {
                     self.report(r, at, self.frames.len().checked_sub(1));
                 }
             }
@@ -1390,7 +1599,11 @@ impl Observer for Checker {
                 }
             }
             Event::End(value) => {
-                if let Some(frame) = self.frames.pop() {
+                if let Some(mut frame) = self.frames.pop() {
+                    if let Some(items) = self.frames.last_mut().and_then(|f| f.distinct.as_deref_mut()) {
+                        items.add(&value);
+                    }
+                    let distinct = frame.distinct.as_deref_mut().is_some_and(|d| d.hold(value.len()));
                     if frame.whole {
                         self.routes.borrow_mut().truncate(frame.routes);
                         return;
@@ -1399,11 +1612,13 @@ impl Observer for Checker {
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
-                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value);
-                    } else if !frame.reported {
-                        let check = Check::End(value);
-                        let r = self.written(self.closed(&frame.expr, value, path), &check, path);
-                        self.report(r, at, None);
+                        self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value, distinct);
+                    } else if !frame.reported && !self.holds_at_close(&frame.expr, &value) {
+                        let r = self.closed(&frame.expr, value, path, distinct);
+                        if r.is_err() {
+                            let r = self.written(r, &Check::End(value), path);
+                            self.report(r, at, None);
+                        }
                     }
                     self.routes.borrow_mut().truncate(frame.routes);
                 }
