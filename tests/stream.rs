@@ -419,3 +419,63 @@ fn a_value_whole_in_one_push_reads_as_byte_by_byte() {
         assert_eq!(outcome(once), expected, "{text}");
     }
 }
+
+/// A container that begins in one push and closes in the next (its second part may hold whole
+/// containers, read in one step) ends the stream as the same text byte by byte does: valid, or
+/// invalid inside before the boundary or after it (then its violation is reported by the push
+/// that holds its byte), at the same position.
+#[test]
+fn a_value_across_two_pushes_reads_as_byte_by_byte() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+        "$defs": {"item": {"type": "object", "properties": {
+            "name": {"type": "string", "maxLength": 5},
+            "tags": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "sub": {"type": "object", "properties": {"k": {"enum": ["x\"]", "y"]}}, "additionalProperties": false}
+        }, "required": ["name"], "additionalProperties": false}}
+    });
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let texts = [
+        "{\"items\": [{\"name\": \"a\", \"tags\": [[1, 2], [3]], \"sub\": {\"k\": \"x\\\"]\"}},\n {\"name\": \"bc\\u00e9\", \"tags\": [], \"sub\": {}}, {\"name\": \"d\"}], \"x\": 1}",
+        "{\"items\": [{\"name\": \"abcdefgh\", \"tags\": [[1, 2], [3]], \"sub\": {\"k\": \"y\"}}, {\"name\": \"d\"}]}",
+        "{\"items\": [{\"name\": \"a\", \"tags\": [[1, 2], [3, 4.5]], \"sub\": {\"k\": \"y\"}}, {\"name\": \"d\"}]}",
+        "{\"items\": [{\"name\": \"a\", \"tags\": [[1, 2], [3]], \"sub\": {\"k\": \"z\"}}, {\"name\": \"d\"}]}",
+        "{\"items\": [{\"name\": \"a\", \"tags\": [[1, 2], [3]], \"sub\": {\"k\": \"y\", \"k\": \"y\"}}]}",
+        "{\"items\": [{\"name\": \"a\", \"tags\": [[1, 2], [3]], \"sub\": {\"k\": \"y\"}} {\"name\": \"d\"}]}",
+    ];
+    let options = || StreamOptions { max_retries: 0, ..StreamOptions::default() };
+    let outcome = |mut s: OutputStream| serde_json::to_value(s.finish(StopReason::Stop, None)).unwrap();
+    for text in texts {
+        let bytes = text.as_bytes();
+        let mut bytewise = OutputStream::new(&contract, options());
+        let mut first = None;
+        for (i, b) in bytes.iter().enumerate() {
+            bytewise.push_quiet(std::slice::from_ref(b));
+            if first.is_none() && !bytewise.early_violations().is_empty() {
+                first = Some(i);
+            }
+        }
+        let cut = first.unwrap_or(bytes.len());
+        let early = bytewise.early_violations().to_vec();
+        let position = bytewise.parser().position();
+        let expected = outcome(bytewise);
+        for split in 1..bytes.len() {
+            let mut two = OutputStream::new(&contract, options());
+            two.push_quiet(&bytes[..split]);
+            if split < cut {
+                // Up to the violation's byte in the second push, then byte by byte.
+                two.push_quiet(&bytes[split..cut]);
+                assert!(two.early_violations().is_empty(), "{text} split at {split}: reported before its byte");
+                for b in &bytes[cut..] {
+                    two.push_quiet(std::slice::from_ref(b));
+                }
+            } else {
+                two.push_quiet(&bytes[split..]);
+            }
+            assert_eq!(two.early_violations(), early, "{text} split at {split}");
+            assert_eq!(two.parser().position(), position, "{text} split at {split}");
+            assert_eq!(outcome(two), expected, "{text} split at {split}");
+        }
+    }
+}
