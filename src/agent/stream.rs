@@ -243,7 +243,9 @@ struct Watchers<'a> {
 
 impl Observer for Watchers<'_> {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize) {
-        self.changes.record(&event, path);
+        if self.changes.enabled {
+            self.changes.record(&event, path);
+        }
         if self.marks.enabled {
             self.marks.record(&event, path.len(), at);
         }
@@ -381,7 +383,7 @@ impl OutputStream {
     pub fn push_quiet(&mut self, chunk: &[u8]) -> usize {
         if !self.aborted && !self.done {
             let keep = self.contract.raw_output_limit().saturating_sub(self.raw.len());
-            self.raw.extend_from_slice(chunk.get(..keep.min(chunk.len())).unwrap_or_default());
+            crate::json::partial::append(&mut self.raw, chunk.get(..keep.min(chunk.len())).unwrap_or_default());
             let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks };
             self.parser.push(chunk, &mut watchers);
             // The attempt ends at the chunk where the first early violation appears.

@@ -42,8 +42,23 @@ pub fn plain_run(bytes: &[u8]) -> usize {
         }
         n += 8;
     }
-    n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20).count()
+    // The last bytes, fewer than a word (all of a short chunk's), one table look-up each.
+    let tail = bytes.get(n..).unwrap_or_default();
+    n + tail.iter().position(|&b| STOPS_RUN.get(usize::from(b)).copied().unwrap_or(true)).unwrap_or(tail.len())
 }
+
+/// Whether a byte ends a plain run (quote, backslash, control character), by its value.
+static STOPS_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut rest: &mut [bool] = &mut table;
+    let mut b = 0;
+    while let Some((stops, others)) = rest.split_first_mut() {
+        *stops = b < 0x20 || b == b'"' as u32 || b == b'\\' as u32;
+        rest = others;
+        b += 1;
+    }
+    table
+};
 
 /// The byte a one-character escape stands for, given the character after the backslash
 /// (`n` → line feed); `None` for `u` (see `hex_digit`) and for what is no escape.

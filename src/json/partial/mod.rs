@@ -156,8 +156,11 @@ enum ArrState {
 
 enum Token {
     None,
-    /// `start`: its opening quote's offset in the kept text.
-    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize, start: usize },
+    /// `start`: its opening quote's offset in the kept text. `plain`: while no escape has been
+    /// read, the content is the bytes after the quote in the kept text, `Some` of their number,
+    /// and `buf` stays empty (a string is read without a copy of its bytes); from its first
+    /// escape on, `None`, the content decoded in `buf`.
+    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize, start: usize, plain: Option<usize> },
     Num(Vec<u8>),
     Lit { word: &'static [u8], matched: usize, value: Value, start: usize },
 }
@@ -303,20 +306,33 @@ impl Parser {
         // (Extraction is on or off for the whole document.)
         let extract = self.skipper.is_some();
         if !extract && matches!(self.status, Status::Incomplete | Status::Complete) {
-            self.text.extend_from_slice(bytes);
+            append(&mut self.text, bytes);
         }
         let mut i = 0;
+        // A push that goes on with a string (most token deltas do) reads its plain run here: one
+        // that holds nothing else then never enters the loop, whose setup costs more than that.
+        if let (false, Status::Incomplete, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, &self.status, &mut self.token) {
+            let run = lex::plain_run(bytes);
+            match plain {
+                Some(n) => *n += run,
+                None => append(buf, bytes.get(..run).unwrap_or_default()),
+            }
+            self.offset += run;
+            i = run;
+        }
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
             // Inside a string with no escape pending, the run up to the next quote, backslash or
             // control byte is copied at once: most of an output's bytes are string contents. (At a
             // quote, which ends most runs, none is looked for.)
-            if let (false, true, Token::Str { buf, esc: Escape::None, .. }) = (extract, b != b'"', &mut self.token) {
+            if let (false, true, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, b != b'"', &mut self.token) {
                 let run = lex::plain_run(rest);
                 if matches!(self.status, Status::Incomplete) && run > 0 {
-                    let plain = rest.get(..run).unwrap_or_default();
-                    buf.extend_from_slice(plain);
+                    match plain {
+                        Some(n) => *n += run,
+                        None => append(buf, rest.get(..run).unwrap_or_default()),
+                    }
                     self.offset += run;
                     i += run - 1;
                     continue;
@@ -426,7 +442,7 @@ impl Parser {
             Some(Shape::Object { state, .. }) => match *state {
                 ObjState::KeyOrEnd | ObjState::Key => {
                     if b == b'"' {
-                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0, start: here };
+                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0, start: here, plain: Some(0) };
                     } else if b == b'}' && *state == ObjState::KeyOrEnd {
                         self.close(obs);
                     } else {
@@ -532,7 +548,7 @@ impl Parser {
         match b {
             b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
             b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
-            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start },
+            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start, plain: Some(0) },
             b't' | b'f' | b'n' => {
                 let value = match b {
                     b'n' => Value::Null,
@@ -549,13 +565,22 @@ impl Parser {
     }
 
     fn string_byte(&mut self, b: u8, obs: &mut dyn Observer) {
-        let Token::Str { buf, esc, .. } = &mut self.token else { return };
+        let Token::Str { buf, esc, plain, start, .. } = &mut self.token else { return };
         match *esc {
             Escape::None => match b {
                 b'"' => self.finish_string(obs),
-                b'\\' => *esc = Escape::Backslash,
+                b'\\' => {
+                    // The content so far is decoded from here on, the escapes' bytes added to it.
+                    if let Some(n) = plain.take() {
+                        buf.extend_from_slice(content_in(&self.text, *start, n));
+                    }
+                    *esc = Escape::Backslash;
+                }
                 0x00..=0x1f => self.fail("control character in a string (escape it)"),
-                _ => buf.push(b),
+                _ => match plain {
+                    Some(n) => *n += 1,
+                    None => buf.push(b),
+                },
             },
             Escape::Backslash => {
                 if b == b'u' {
@@ -606,11 +631,12 @@ impl Parser {
 
     /// Reports decoded string bytes not yet reported (once per push, so work stays linear).
     fn flush_string(&mut self, obs: &mut dyn Observer) {
-        if let Token::Str { buf, key: false, reported, .. } = &mut self.token {
-            if *reported < buf.len() {
-                let start = *reported;
-                *reported = buf.len();
-                if let Some(new) = buf.get(start..).filter(|_| obs.wants_text()) {
+        if let Token::Str { buf, key: false, reported, start, plain, .. } = &mut self.token {
+            let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n));
+            if *reported < content.len() {
+                let from = *reported;
+                *reported = content.len();
+                if let Some(new) = content.get(from..).filter(|_| obs.wants_text()) {
                     obs.event(Event::StringBytes(new), &self.path, self.offset);
                 }
             }
@@ -619,8 +645,9 @@ impl Parser {
 
     fn finish_string(&mut self, obs: &mut dyn Observer) {
         self.flush_string(obs);
-        let Token::Str { mut buf, key, start, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
-        let Ok(text) = std::str::from_utf8(&buf) else {
+        let Token::Str { mut buf, key, start, plain, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, start, n));
+        let Ok(text) = std::str::from_utf8(content) else {
             return self.fail("invalid UTF-8 in a string");
         };
         let end = self.kept();
@@ -737,7 +764,7 @@ impl Parser {
             return self.value().cloned();
         }
         let string = match &self.token {
-            Token::Str { buf, key: false, start, .. } => Some((utf8_prefix(buf), *start)),
+            Token::Str { buf, key: false, start, plain, .. } => Some((utf8_prefix(plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n))), *start)),
             _ => None,
         };
         let Some(last) = self.stack.last() else {
@@ -772,12 +799,34 @@ pub(crate) fn parse_text(bytes: &[u8]) -> Option<Value> {
     Some(value)
 }
 
+/// The `n` bytes after the opening quote at `start` of a string read without an escape so far.
+fn content_in(text: &[u8], start: usize, n: usize) -> &[u8] {
+    text.get(start + 1..start + 1 + n).unwrap_or_default()
+}
+
 fn utf8_prefix(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
         Err(e) => String::from_utf8_lossy(bytes.get(..e.valid_up_to()).unwrap_or_default()).into_owned(),
     }
 }
+
+/// `buf.extend_from_slice(bytes)`, in WebAssembly a short slice copied byte by byte: there a copy
+/// of unknown length is a `memory.copy`, which engines run as a call out of the module that costs
+/// more than the few bytes a token delta carries (and is made even for none). Natively the
+/// library's copy is the cheaper one at every length.
+#[inline]
+pub(crate) fn append(buf: &mut Vec<u8>, bytes: &[u8]) {
+    if !cfg!(target_arch = "wasm32") || bytes.len() > SHORT_COPY {
+        buf.extend_from_slice(bytes);
+    } else {
+        buf.reserve(bytes.len());
+        bytes.iter().for_each(|&b| buf.push(b));
+    }
+}
+
+/// The longest slice `append` copies byte by byte.
+const SHORT_COPY: usize = 8;
 
 fn push_char(buf: &mut Vec<u8>, code: u32) {
     let c = char::from_u32(code).unwrap_or('\u{FFFD}');
