@@ -57,11 +57,19 @@ const glue = await import(pathToFileURL(`${out}/output_contract.js`).href);
 glue.initSync({ module: readFileSync(`${out}/output_contract_bg.wasm`) });
 const tools = await import(pathToFileURL(`${out}/output_contract_tools.js`).href);
 tools.initSync({ module: readFileSync(`${out}/output_contract_tools_bg.wasm`) });
+// pkg/src/state.js tells the objects of an instance that trapped by the instance the glue stamps
+// on each (`__wbg_inst`), and relies on the glue's finalizers skipping them: a wasm-bindgen that
+// did otherwise would free objects of the dead instance into the new one, so the build stops.
+const glueText = readFileSync(`${out}/output_contract.js`, 'utf8');
+if (!glueText.includes("Object.defineProperty(obj, '__wbg_inst', { value: __wbg_instance_id") || !glueText.includes('if (instance === __wbg_instance_id) wasm.__wbg_wasmstream_free(')) {
+  throw new Error('build: the glue no longer stamps its objects with their instance (pkg/src/state.js depends on it)');
+}
 const constants = Object.entries(JSON.parse(tools.boundaryConstants()));
 const lines = constants.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`);
 appendFileSync(
   `${out}/output_contract.js`,
   `\n// Added by scripts/build.sh: boundaryConstants() (src/bindings/boundary.rs), as literals.\n${lines.join('\n')}\n` +
+    `\n// Added by scripts/build.sh: the instance objects are stamped with (pkg/src/state.js).\nexport function instanceId() {\n    return __wbg_instance_id;\n}\n` +
     `\n// Added by scripts/build.sh: the option table (option_table in src/bindings/options.rs), which\n` +
     `// pkg/src/options.js checks options from; the schema tools' module reports it.\nexport const OPTION_TABLE = ${tools.optionTable()};\n` +
     `\n// Added by scripts/build.sh: what the adapters need (adapter_constants in src/bindings/tools.rs).\nexport const ADAPTERS = ${tools.adapterConstants()};\n`,

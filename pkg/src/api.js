@@ -20,7 +20,7 @@ import {
   STATUS_REVISION_SHIFT,
   VIOLATION_SEPARATOR,
 } from '../wasm/output_contract.js';
-import { afterTrap, assertReady, detached, instanceGeneration, track, untrack } from './state.js';
+import { afterTrap, assertReady, detached, instanceGeneration } from './state.js';
 import { PATCH_TOOL, currentAttempt, executorStream, finishFailed, finishText, mergePatch, providerBridge } from './internal.js';
 import { OptionError, checkOptions } from './options.js';
 import { jsonTextOf, notJson } from './json-value.js';
@@ -245,8 +245,6 @@ function invalidJsonError(message) {
 
 const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
-// The wasm object behind each Contract / OutputStream; gone once freed.
-const handles = new WeakMap();
 // What each Contract was compiled from, so it can recompile itself in a re-created instance.
 const recipes = new WeakMap();
 // Each Contract's verdict tier (pkg/src/tier/), or null where it has none; and the tier the
@@ -259,7 +257,7 @@ const noCodegen = new WeakSet();
 const functionsOf = new WeakMap();
 
 function handleOf(owner) {
-  const handle = handles.get(owner);
+  const handle = Owned.handle(owner);
   if (handle === undefined) throw new FreedError(owner.constructor.name);
   if (!detached(handle)) return handle;
   const recipe = recipes.get(owner);
@@ -267,26 +265,38 @@ function handleOf(owner) {
     throw new Error(`output-contract: this ${owner.constructor.name} was lost when the WebAssembly instance was re-created after an internal error; start a new one`);
   }
   formatCallbacksReady();
-  const fresh = track(wasm.compileContract(utf8(recipe[0]), recipe[1]));
-  handles.set(owner, fresh);
+  const fresh = wasm.compileContract(utf8(recipe[0]), recipe[1]);
+  Owned.replace(owner, fresh);
   return fresh;
 }
 
 /** Owns one wasm object: free() (or `using`) releases it. */
 class Owned {
+  // The wasm object behind this Contract / OutputStream; undefined once freed.
+  #handle;
+
   constructor(handle, type, hint) {
     if (!(handle instanceof type)) throw new TypeError(hint);
-    handles.set(this, track(handle));
+    this.#handle = handle;
+  }
+
+  // The wasm object of `owner` (undefined: freed, or not an object of this package).
+  static handle(owner) {
+    return typeof owner === 'object' && owner !== null && #handle in owner ? owner.#handle : undefined;
+  }
+
+  // A contract recompiled in a re-created instance (handleOf).
+  static replace(owner, handle) {
+    owner.#handle = handle;
   }
 
   /** Releases the wasm object now rather than when it is garbage-collected. */
   free() {
-    const handle = handles.get(this);
-    handles.delete(this);
+    const handle = this.#handle;
+    this.#handle = undefined;
     tiers.delete(this);
     testTiers.delete(this);
     if (handle === undefined) return;
-    untrack(handle);
     if (!detached(handle)) handle.free();
   }
 
@@ -1327,14 +1337,13 @@ export { ProviderError, providerEvents, validateProviderStream } from './provide
 // Provider streams (pkg/src/provider.js) reach the module through these.
 Object.assign(providerBridge, {
   open(contract, provider, optionsJson) {
-    return track(handleOf(contract).providerStream(provider, optionsJson));
+    return handleOf(contract).providerStream(provider, optionsJson);
   },
   events(provider) {
     assertReady();
-    return track(new wasm.WasmProviderEvents(provider));
+    return new wasm.WasmProviderEvents(provider);
   },
   free(handle) {
-    untrack(handle);
     if (!detached(handle)) handle.free();
   },
   stopReason(raw) {

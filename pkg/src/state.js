@@ -11,7 +11,7 @@
 // (their memory is gone); a Contract recompiles itself on its next call, a stream cannot resume.
 // PANIC_PREFIX: how the hook's message starts (src/bindings/runtime.rs, written into the glue by
 // scripts/build.sh).
-import { __wbg_reset_state, PANIC_PREFIX } from '../wasm/output_contract.js';
+import { __wbg_reset_state, instanceId, PANIC_PREFIX } from '../wasm/output_contract.js';
 
 let ready = false;
 let generation = 0;
@@ -35,28 +35,14 @@ function isTrap(e) {
   return e instanceof WebAssembly.RuntimeError || (e instanceof Error && e.message.startsWith(PANIC_PREFIX));
 }
 
-// Every live glue object (WasmContract, WasmStream), so a trap can detach them all: otherwise the
-// glue's finalizers would later free their pointers inside the new instance.
-const live = new Set();
-const refs = new WeakMap();
-const forget = new FinalizationRegistry((ref) => live.delete(ref));
-
-export function track(handle) {
-  const ref = new WeakRef(handle);
-  live.add(ref);
-  refs.set(handle, ref);
-  forget.register(handle, ref, handle);
-  return handle;
-}
-
-export function untrack(handle) {
-  forget.unregister(handle);
-  live.delete(refs.get(handle));
-}
-
-/** Whether a glue object belongs to an instance that trapped. */
+/**
+ * Whether a glue object (WasmContract, WasmStream, …) is gone: freed, or made by an instance that
+ * trapped. The glue stamps each object with the instance that made it, and its finalizers free
+ * only the current instance's (scripts/build.sh checks both), so nothing of a dead instance is
+ * ever freed into the new one; no object needs to be tracked to be detached after a trap.
+ */
 export function detached(handle) {
-  return handle.__wbg_ptr === 0;
+  return handle.__wbg_ptr === 0 || handle.__wbg_inst !== instanceId();
 }
 
 /**
@@ -65,8 +51,6 @@ export function detached(handle) {
  */
 export function afterTrap(e) {
   if (!isTrap(e)) return e;
-  for (const ref of live) ref.deref()?.__destroy_into_raw();
-  live.clear();
   generation += 1;
   return recreated(e, __wbg_reset_state, 'The WebAssembly instance was re-created: later calls work; contracts recompile themselves, open streams are lost.');
 }
