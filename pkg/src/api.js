@@ -527,12 +527,14 @@ import { MARKS_MORE, MARK_ARRAY, MARK_CLOSE, MARK_CUT } from '../wasm/output_con
 
 // The data of a streamed text, built while it arrives, so that the end of a stream does not
 // parse the whole text again: the module marks where the values of the top two levels begin and
-// end (Mark in src/agent/stream.rs, written into the marks area at each push); the root and the
-// containers among its members are built here (the items of a root array are not: see inItem),
-// and everything below them is parsed with JSON.parse from its text, a batch at a time (see
-// MEMBERS_BATCH). Adding members the way JSON.parse defines them
-// (see `define`), the data is the JSON.parse of the whole text: the same values, keys in the
-// same order.
+// end (Mark in src/agent/stream.rs, written into the marks area at each push). Text is parsed
+// with JSON.parse at the end of a push, and only once what is complete reaches a batch (see
+// MEMBERS_BATCH): a container is parsed whole from its own text while that can wait (a root
+// that closes in the push it began in is one JSON.parse, as a one-shot parse would be), and built
+// here from batches of its members only once its text grows past a batch (the root and the
+// containers among its members; anything deeper is always parsed whole). Adding members the way
+// JSON.parse defines them (see `define`), the data is the JSON.parse of the whole text: the same
+// values, keys in the same order.
 class StreamData {
   // The text from UTF-16 offset `base` on, not parsed yet, up to the chunk being read (the whole
   // text's end between pushes); the text's length in UTF-16 units and in UTF-8 bytes (the marks'
@@ -543,19 +545,23 @@ class StreamData {
   base = 0;
   chars = 0;
   bytes = 0;
+  // While a push is read: where the text not parsed yet starts (`base` once the push is read).
+  cursor = 0;
   // Where the members of the innermost open container that are complete but not parsed yet end,
   // as an offset in the whole text (-1: none).
   cut = -1;
-  // Whether the comma before the next member of the innermost open container is still in the
-  // text at `base` (JSON.parse reads the members from after it).
+  // The last offset where complete members end, in whatever container (-1: none yet).
+  last = -1;
+  // Whether the comma before the next member of the innermost built container is still in the
+  // text at the cursor (JSON.parse reads the members from after it).
   sep = false;
-  // The open containers being built, the innermost last: { value, array, key } (`value` stays
+  // The containers being built, the innermost last: { value, array, key } (`value` stays
   // undefined until members come: the first parsed batch becomes the container itself).
   open = [];
-  // Inside a container item of a root array: such items are parsed whole, in batches, as the
-  // root's other members are (records, many and small: built from their members, each would cost
-  // calls of its own).
-  inItem = false;
+  // The open containers inside those, none of whose text is parsed yet, the innermost last:
+  // { at, array, cut } (`at`: its bracket; `cut`: its parent's `cut` when it began). Closed
+  // before they reach a batch, they are members of their parent, parsed with its other members.
+  lazy = [];
   // The root value once it closed.
   done = false;
   data = undefined;
@@ -567,8 +573,8 @@ class StreamData {
   // After the push of `chunk` (`written` UTF-8 bytes); `marked`: the push wrote marks.
   take(handle, chunk, written, marked) {
     const charStart = this.chars;
-    const byteStart = this.bytes;
     this.chars += chunk.length;
+    const byteStart = this.bytes;
     this.bytes += written;
     // A separator still due starts the chunk: skipped, so that no batch has to look for it in
     // `pending` (a rope, which looking into would flatten on its own).
@@ -580,6 +586,7 @@ class StreamData {
     }
     this.markBytes = 0;
     this.markUnits = 0;
+    this.cursor = this.base;
     for (;;) {
       const { index, words } = marksArea();
       const count = words[index];
@@ -588,44 +595,45 @@ class StreamData {
       // More than the area holds (one long chunk): the next ones.
       handle.moreMarks();
     }
-    // What the marks left of the chunk joins the pending text.
-    const rest = this.base - charStart;
-    this.pending = rest < 0 ? this.pending + chunk : rest === 0 ? chunk : chunk.slice(rest);
+    // Complete text ends at the last cut at most (cuts come in text order): most pushes of short
+    // chunks stop here.
+    if (this.last - this.cursor >= membersBatch(this.chars) && !this.done) this.settle(chunk, charStart);
+    let cursor = this.cursor;
+    if (this.sep && cursor >= charStart) cursor = charStart + this.skipSeparator(chunk, cursor - charStart);
+    // What is not parsed of `pending` and the chunk is the pending text.
+    const rest = cursor - charStart;
+    if (rest < 0) this.pending = (cursor === this.base ? this.pending : this.pending.slice(cursor - this.base)) + chunk;
+    else this.pending = rest === 0 ? chunk : chunk.slice(rest);
+    this.base = cursor;
   }
 
   // `count` marks from the area, all of them in `chunk` (which starts at UTF-16 offset
-  // `charStart`, byte `byteStart`, and follows `pending`).
+  // `charStart`, byte `byteStart`, and follows `pending`). Only a built container's close
+  // parses here (its last members, before it is added to its parent); the rest waits for
+  // `settle`, at the end of the push.
   read(words, index, count, chunk, ascii, charStart, byteStart) {
     const open = this.open;
-    // Offsets in the whole text: where its unparsed members start, and where the complete ones end.
-    let cursor = this.base;
-    let cut = this.cut;
-    const batch = membersBatch(this.chars);
+    const lazy = this.lazy;
     for (let i = index + 1, end = index + 1 + 2 * count; i < end; i += 2) {
-      let kind = words[i];
+      const kind = words[i];
       // The mark's offset in UTF-16 units.
       const bytesIn = words[i + 1] - byteStart;
       const at = charStart + (ascii ? bytesIn : this.unitsTo(chunk, bytesIn));
-      if (this.inItem) {
-        if (kind !== MARK_CLOSE) continue;
-        // The item closed: one more member of the root array.
-        this.inItem = false;
-        kind = MARK_CUT;
-      } else if (kind !== MARK_CUT && kind !== MARK_CLOSE && open.length === 1 && open[0].array) {
-        this.inItem = true;
-        continue;
-      }
-      if (kind === MARK_CUT) {
-        cut = at;
-        if (at - cursor < batch) continue;
-      }
-      if (cut > cursor) {
-        addMembers(open.at(-1), this.between(chunk, charStart, this.sep ? this.afterComma(chunk, charStart, cursor) : cursor, cut));
-        cursor = cut;
-        this.sep = true;
-      }
-      cut = -1;
-      if (kind === MARK_CLOSE) {
+      if (kind === MARK_CUT) this.cut = this.last = at;
+      else if (kind !== MARK_CLOSE) {
+        lazy.push({ at, array: kind === MARK_ARRAY, cut: this.cut });
+        this.cut = -1;
+      } else if (lazy.length !== 0) {
+        lazy.pop();
+        if (lazy.length !== 0 || open.length !== 0) this.cut = this.last = at;
+        else {
+          // A root none of which was parsed: its text whole.
+          this.done = true;
+          this.data = JSON.parse(this.between(chunk, charStart, this.cursor, at));
+          this.cursor = at;
+        }
+      } else {
+        this.flush(open.at(-1), chunk, charStart, this.cut);
         const frame = open.pop();
         const value = frame.value ?? (frame.array ? [] : {});
         const parent = open.at(-1);
@@ -634,22 +642,52 @@ class StreamData {
           this.data = value;
         } else if (parent.array) (parent.value ??= []).push(value);
         else define((parent.value ??= {}), frame.key, value);
-        cursor = at;
+        this.cursor = at;
         this.sep = true;
-      } else if (kind !== MARK_CUT) {
-        const parent = open.at(-1);
-        open.push({ value: undefined, array: kind === MARK_ARRAY, key: parent !== undefined && !parent.array ? keyBefore(this.between(chunk, charStart, cursor, at)) : undefined });
-        cursor = at + 1;
-        this.sep = false;
+        this.cut = -1;
       }
     }
-    if (this.sep && cursor >= charStart) cursor = charStart + this.skipSeparator(chunk, cursor - charStart);
-    if (cursor > this.base) {
-      // Marks are in `chunk`, so the text consumed ends there, all of `pending` with it.
-      this.pending = cursor < charStart ? this.pending.slice(cursor - this.base) : '';
-      this.base = cursor;
+  }
+
+  // At the end of a push: what is complete is parsed once it reaches a batch. An open container
+  // whose complete text reached one is built from here on (and those around it); then the
+  // innermost built container's complete members, once a batch.
+  settle(chunk, charStart) {
+    const batch = membersBatch(this.chars);
+    const lazy = this.lazy;
+    for (let i = 0; i < lazy.length; i++) {
+      const end = i + 1 < lazy.length ? lazy[i + 1].cut : this.cut;
+      if (end - lazy[i].at < batch) continue;
+      for (let n = 0; n <= i; n++) this.begin(lazy.shift(), chunk, charStart);
+      this.flush(this.open.at(-1), chunk, charStart, end);
+      i = -1;
     }
-    this.cut = cut;
+    const frame = this.open.at(-1);
+    const end = lazy.length === 0 ? this.cut : lazy[0].cut;
+    if (frame !== undefined && end - this.cursor >= batch) this.flush(frame, chunk, charStart, end);
+  }
+
+  // The open container `begun` (from `lazy`) is built from here on, as the innermost: its
+  // parent's members before it parsed, its name read.
+  begin(begun, chunk, charStart) {
+    const parent = this.open.at(-1);
+    let key;
+    if (parent !== undefined) {
+      this.flush(parent, chunk, charStart, begun.cut);
+      // `"name": ` before its bracket (after a comma and whitespace).
+      if (!parent.array) key = keyBefore(this.between(chunk, charStart, this.cursor, begun.at));
+    }
+    this.open.push({ value: undefined, array: begun.array, key });
+    this.cursor = begun.at + 1;
+    this.sep = false;
+  }
+
+  // The members of `frame` from the cursor to `to` (complete ones), parsed and added.
+  flush(frame, chunk, charStart, to) {
+    if (to <= this.cursor) return;
+    addMembers(frame, this.between(chunk, charStart, this.sep ? this.afterComma(chunk, charStart, this.cursor) : this.cursor, to));
+    this.cursor = to;
+    this.sep = true;
   }
 
   // The text from offset `from` to `to` (`from` at or after `base`, `to` at most the chunk's end).
@@ -700,12 +738,13 @@ class StreamData {
   }
 }
 
-// Members are parsed once their text reaches a batch (or their container closes, or a container
-// among them begins): what the last push has left to parse is at most about a batch plus the last
-// member. A batch is MEMBERS_BATCH UTF-16 units, where a whole short output would otherwise wait
-// for the end, and grows with the text to a 2^MEMBERS_SHARE-th of what has arrived, up to
-// MEMBERS_MAX: each JSON.parse call has a fixed cost, so a long text parsed in short batches pays
-// it many times over, while what its end waits for stays a small share of it and a few KB at most.
+// Complete text is parsed once it reaches a batch (or its container closes): what the last push
+// has left to parse is at most about a batch for each open level (the root's members, those of
+// the open container among them) plus the last member. A batch is MEMBERS_BATCH UTF-16
+// units, where a whole short output would otherwise wait for the end, and grows with the text to
+// a 2^MEMBERS_SHARE-th of what has arrived, up to MEMBERS_MAX: each JSON.parse call has a fixed
+// cost, so a long text parsed in short batches pays it many times over, while what its end waits
+// for stays a small share of it and a few KB at most.
 const MEMBERS_BATCH = 256;
 const MEMBERS_SHARE = 4;
 const MEMBERS_MAX = 4096;

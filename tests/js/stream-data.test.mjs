@@ -144,6 +144,29 @@ test('long containers, in batches of every size, build the data the same way', (
   same(many, [1000, many.length]);
 });
 
+// A container of the root is parsed whole with the root's other members while its text is short,
+// and built from its members once it grows past a batch: both kinds under names JSON.parse defines
+// as own properties, short and long items in a root array, a root whole in one push with marks
+// (containers the module could not judge whole), and every chunking.
+test('containers of the root, short or past a batch, build the data the same way', () => {
+  const long = (i) => `{"__proto__": {"n": ${i}}, ${Array.from({ length: 60 }, (_, k) => `"k${k}": [${k}, "é😀", {"d": ${i}}]`).join(', ')}, "toString": ${i}}`;
+  const short = (i) => `{"__proto__": [${i}], "constructor": {"x": ${i}}}`;
+  const numbers = Array.from({ length: 200 }, (_, k) => k).join(', ');
+  const texts = [
+    `{"__proto__": ${long(1)}, "a": ${short(2)}, "constructor": [${long(3)}, ${short(4)}], "b": ${short(5)}, "toString": ${short(6)}, "c": [${numbers}]}`,
+    `{"a": ${short(1)}, "__proto__": [${numbers}], "b": 1, "constructor": ${long(2)}}`,
+    `[${short(1)}, ${long(2)}, ${short(3)}, 7, ${long(4)}, [${long(5)}], "x", ${short(6)}]`,
+    `{"__proto__": ${short(1)}, "constructor": ${short(2)}}`,
+  ];
+  // Containers that need their members (required, minItems) are not read whole in one push.
+  const marked = Contract.compile(JSON.parse('{"properties": {"a": {"required": ["__proto__"]}, "__proto__": {"minItems": 1}, "constructor": {"minProperties": 1}}, "items": {"minProperties": 1}}'));
+  for (const text of texts) {
+    for (const sizes of [[1], [7, 1, 13], [20], [256], [333], [1000], [text.length], [5, 100000]]) same(text, sizes);
+    same(text, [text.length], marked);
+    same(text, [20], marked);
+  }
+});
+
 test('a chunk that ends inside a surrogate pair, and a retry, build the data the same way', () => {
   const text = '{"a": ["😀😀", {"b": "😀"}], "c": "😀"}';
   // Split inside each pair.
