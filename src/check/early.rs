@@ -101,6 +101,28 @@ struct EarlyNode {
     /// (`Checker::expand`), each is its own leaf, so a disjunction's branch that is this node
     /// cannot keep the disjunction alive at a child (`Checker::child`).
     plain_children: bool,
+    /// What a value beginning at this node alone asks (`Facts`), told once here rather than
+    /// walked for every value.
+    facts: Facts,
+}
+
+/// What a location that is one node asks of a value as it begins (`Checker::begin_facts`).
+#[derive(Default, Clone, Copy)]
+struct Facts {
+    /// The kinds (bit `kind_index`) whose checks as a value begins all hold here
+    /// (`Checker::holds_at_begin`).
+    quiet_kinds: u8,
+    /// A string's text is looked at (`enum`, `const`, `maxLength`), and the most characters it
+    /// may have with none of them able to fail (`Frame::quiet_up_to`).
+    needs_text: bool,
+    quiet_up_to: Option<u64>,
+    /// `maxProperties`: an object's distinct keys are counted.
+    keys: bool,
+    /// `uniqueItems` decided by the items (`EarlyNode::unique`).
+    unique: bool,
+    /// A check at each key (an object's) or each item (an array's) can fail here.
+    object_members: bool,
+    array_members: bool,
 }
 
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
@@ -156,11 +178,40 @@ impl EarlySchema {
                 node.unique = false;
             }
         }
+        let facts: Vec<Facts> = nodes.iter().map(|n| facts(&nodes, n)).collect();
+        for (node, facts) in nodes.iter_mut().zip(facts) {
+            node.facts = facts;
+        }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
     }
 
     fn get(&self, id: NodeId) -> Option<&EarlyNode> {
         self.nodes.get(id)
+    }
+}
+
+/// What a value beginning at `n` alone asks (`Facts`); `nodes` tells which nodes are `false`.
+fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
+    let is_false = |id: &NodeId| nodes.get(*id).is_some_and(|n| n.always_false);
+    let mut quiet_kinds = 0;
+    for kind in [Kind::Object, Kind::Array, Kind::String, Kind::Number, Kind::Bool, Kind::Null] {
+        if !n.always_false && n.form.is_none() && n.choices.is_none() && n.types.as_ref().is_none_or(|(mask, _)| leaf::type_allows(*mask, kind_bits(kind))) {
+            quiet_kinds |= 1 << kind_index(kind);
+        }
+    }
+    let (needs_text, quiet_up_to) = match n.max_length {
+        _ if n.choices.is_some() => (true, None),
+        Some(max) => (true, Some(max)),
+        None => (false, Some(u64::MAX)),
+    };
+    Facts {
+        quiet_kinds,
+        needs_text,
+        quiet_up_to,
+        keys: n.max_properties.is_some(),
+        unique: n.unique,
+        object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false),
+        array_members: n.max_items.is_some() || n.rest.as_ref().is_some_and(is_false),
     }
 }
 
@@ -317,11 +368,42 @@ const UNMAPPED: usize = usize::MAX;
 enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
-    /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
-    /// branch reported for it once is the one reported at every location below it; the route of
-    /// its schema when it is at this location (`None` for its branches' constraints on a child);
-    /// `Tagged` when a `discriminator` names its branches.
-    Any(&'static str, u32, Option<u32>, Vec<Expr>, Option<Tagged>),
+    /// A disjunction, boxed: most locations are one node, and every open location keeps its
+    /// constraints.
+    Any(Box<Disjunction>),
+}
+
+/// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
+/// branch reported for it once is the one reported at every location below it; the route of
+/// its schema when it is at this location (`None` for its branches' constraints on a child);
+/// `Tagged` when a `discriminator` names its branches.
+#[derive(Clone)]
+struct Disjunction {
+    kw: &'static str,
+    id: u32,
+    here: Option<u32>,
+    xs: Vec<Expr>,
+    tagged: Option<Tagged>,
+}
+
+impl Expr {
+    fn any(kw: &'static str, id: u32, here: Option<u32>, xs: Vec<Expr>, tagged: Option<Tagged>) -> Self {
+        Expr::Any(Box::new(Disjunction { kw, id, here, xs, tagged }))
+    }
+
+    /// A conjunction's parts or a disjunction's branches.
+    fn parts(&self) -> &[Expr] {
+        match self {
+            Expr::Leaf(..) => &[],
+            Expr::All(xs) => xs,
+            Expr::Any(d) => &d.xs,
+        }
+    }
+
+    /// A disjunction of a node at this location (`Disjunction::here`).
+    fn is_here(&self) -> bool {
+        matches!(self, Expr::Any(d) if d.here.is_some())
+    }
 }
 
 /// A discriminated disjunction (`validator::Selector`): its branches' nodes, and how far below
@@ -343,15 +425,10 @@ struct Frame {
     /// nothing. `None`: asked at every push (an `enum` or `const` judges every prefix).
     quiet_up_to: Option<u64>,
     /// The distinct keys so far, kept only where `maxProperties` needs their number.
-    keys: Option<HashSet<String>>,
-    text: Vec<u8>,
-    chars: u64,
+    keys: Option<Box<HashSet<String>>>,
     reported: bool,
     /// The arena's length before this location's routes.
     routes: usize,
-    /// Violations reported while the value was incomplete (their index in `found`, and the error
-    /// to write them again from): completed when the value closes.
-    incomplete: Vec<(usize, Error<'static>)>,
     /// Judged valid whole as it began (`Checker::judge_whole`): nothing is left to judge at its close.
     whole: bool,
     /// An array's items as they closed, where `uniqueItems` would otherwise have the array
@@ -495,6 +572,15 @@ pub struct Checker {
     unchecked: std::cell::Cell<bool>,
     /// The root closed under one shallow node with its required names, nothing reported on it.
     root_by_children: bool,
+    /// The open string's text so far and its number of characters, where a check looks at it
+    /// (`Frame::needs_text`): a string has no children, so one string at most is open.
+    text: Vec<u8>,
+    chars: u64,
+    /// Violations reported while their value was incomplete: the value's frame (an index into
+    /// `frames`), the violation's index in `found`, and the error to write it again from;
+    /// completed when the value closes. A frame's entries are the last ones while it is the top
+    /// one (an entry is always the top frame's, and a frame's are taken as it closes).
+    incomplete: Vec<(usize, usize, Error<'static>)>,
 }
 
 enum Check<'a> {
@@ -507,7 +593,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new() }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -601,7 +687,7 @@ impl Checker {
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
-                        Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
+                        x if owner_valid && x.is_here() => Ok(()),
                         _ => self.closed(x, value, path, distinct),
                     };
                     if let Err(v) = r {
@@ -614,12 +700,31 @@ impl Checker {
         }
     }
 
-    /// Whether a value's location is one node whose checks as the value begins (`judge`'s)
-    /// all hold for its kind: told first, without `eval`'s setup.
+    /// What a value of `kind` beginning at `expr` asks, and whether its location is one node
+    /// whose checks as the value begins (`judge`'s) all hold for its kind (told without `eval`'s
+    /// setup). One node's answers were told once (`Facts`); other constraints are walked.
     #[inline]
-    fn holds_at_begin(&self, expr: &Expr, kind: Kind) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
-        self.schema.get(*id).is_some_and(|n| !n.always_false && n.form.is_none() && n.choices.is_none() && n.types.as_ref().is_none_or(|(mask, _)| leaf::type_allows(*mask, kind_bits(kind))))
+    fn begin_facts(&self, expr: &Expr, kind: Kind) -> (bool, Facts) {
+        if let Expr::Leaf(id, _) = expr {
+            // A node missing asks nothing (`judge`).
+            let facts = self.schema.get(*id).map_or(Facts { quiet_kinds: u8::MAX, quiet_up_to: Some(u64::MAX), ..Facts::default() }, |n| n.facts);
+            return (facts.quiet_kinds & (1 << kind_index(kind)) != 0, facts);
+        }
+        let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(expr) } else { (false, None) };
+        let facts = match kind {
+            Kind::Object => Facts {
+                keys: self.any_node(expr, &|n| n.facts.keys),
+                object_members: self.any_node(expr, &|n| n.facts.object_members),
+                ..Facts::default()
+            },
+            Kind::Array => Facts {
+                unique: self.any_node(expr, &|n| n.facts.unique),
+                array_members: self.any_node(expr, &|n| n.facts.array_members),
+                ..Facts::default()
+            },
+            _ => Facts { needs_text, quiet_up_to, ..Facts::default() },
+        };
+        (false, facts)
     }
 
     /// Whether a closed value's location is one node that `closed` would find it valid at
@@ -656,7 +761,7 @@ impl Checker {
                 Some(EarlyNode { max_length: Some(max), .. }) => (true, Some(*max)),
                 _ => (false, Some(u64::MAX)),
             },
-            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
+            Expr::All(_) | Expr::Any(_) => expr.parts().iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
                 let (n, l) = self.text_checks(x);
                 (needs || n, low.zip(l).map(|(a, b)| a.min(b)))
             }),
@@ -666,7 +771,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(_) | Expr::Any(_) => expr.parts().iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -725,7 +830,7 @@ impl Checker {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
             let tagged = self.schema.validator.branch_tag(branches).map(|_| Tagged { depth: 0, branches: branches.as_slice().into() });
-            parts.push(Expr::Any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
+            parts.push(Expr::any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
         }
         Expr::All(parts)
     }
@@ -764,7 +869,8 @@ impl Checker {
                 }
                 first.unwrap_or(Expr::All(parts))
             }
-            Expr::Any(kw, id, _, xs, tagged) => {
+            Expr::Any(d) => {
+                let Disjunction { kw, id, xs, tagged, .. } = &**d;
                 // A branch that constrains nothing here holds at every check here and below: the
                 // disjunction can report nothing there, nor choose a branch (none of its branches
                 // holds one), unless its tag is read there.
@@ -785,7 +891,7 @@ impl Checker {
                     return Expr::All(Vec::new());
                 }
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::Any(kw, *id, None, children, tagged)
+                Expr::any(kw, *id, None, children, tagged)
             }
             Expr::Leaf(id, route) => {
                 let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
@@ -859,7 +965,8 @@ impl Checker {
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, id, here, xs, tagged) => {
+            Expr::Any(d) => {
+                let Disjunction { kw, id, here, xs, tagged } = &**d;
                 if let Some(t) = tagged {
                     self.read_tag(*id, t, check, path);
                 }
@@ -1238,8 +1345,8 @@ impl Checker {
             let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties" | "duplicateKey") { v.received.to_string() } else { String::new() };
             let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
             if self.seen.insert(key) {
-                if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
-                    f.incomplete.push((self.found.len(), error));
+                if let (Some(error), Some(i)) = (incomplete, frame.filter(|i| *i < self.frames.len())) {
+                    self.incomplete.push((i, self.found.len(), error));
                 }
                 self.found.push(v);
                 self.revision += 1;
@@ -1249,14 +1356,17 @@ impl Checker {
         }
     }
 
-    /// Writes the violations reported while `frame`'s value was incomplete again, now that it
-    /// is `value`: they become the objects the final validation reports.
-    fn complete(&mut self, frame: &Frame, closed: &Closed<'_>, path: &InstancePath) {
-        if frame.incomplete.is_empty() {
+    /// Writes the violations reported while the value of frame `depth` (just closed) was
+    /// incomplete again, now that it is `value`: they become the objects the final validation
+    /// reports.
+    fn complete(&mut self, depth: usize, closed: &Closed<'_>, path: &InstancePath) {
+        let start = self.incomplete.iter().rposition(|(d, _, _)| *d < depth).map_or(0, |i| i + 1);
+        if start == self.incomplete.len() {
             return;
         }
+        let incomplete = self.incomplete.split_off(start);
         let Some(value) = closed.value() else { return };
-        for (index, error) in &frame.incomplete {
+        for (_, index, error) in &incomplete {
             let error = Error { instance: Cow::Borrowed(value), ..error.clone() };
             let Some(slot) = self.found.get_mut(*index) else { continue };
             if let Some(mut v) = violation::in_flight(&error, path, None, RECEIVED_CAP).into_iter().next() {
@@ -1418,6 +1528,18 @@ fn kind_bits(kind: Kind) -> u8 {
     }
 }
 
+/// A kind's bit in `Facts::quiet_kinds`.
+fn kind_index(kind: Kind) -> u8 {
+    match kind {
+        Kind::Object => 0,
+        Kind::Array => 1,
+        Kind::String => 2,
+        Kind::Number => 3,
+        Kind::Bool => 4,
+        Kind::Null => 5,
+    }
+}
+
 fn value_kind_matches(v: &Value, kind: Kind) -> bool {
     matches!(
         (v, kind),
@@ -1492,9 +1614,9 @@ impl Checker {
 /// viability is the parent's to track).
 fn conjunction(expr: &Expr) -> bool {
     match expr {
-        Expr::Leaf(..) | Expr::Any(_, _, Some(_), _, _) => true,
+        Expr::Leaf(..) => true,
         Expr::All(xs) => xs.iter().all(conjunction),
-        Expr::Any(..) => false,
+        Expr::Any(d) => d.here.is_some(),
     }
 }
 
@@ -1504,8 +1626,7 @@ fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool
         Expr::Leaf(id, _) => holds(*id),
         Expr::All(xs) => xs.iter().all(|x| conjunction_holds(x, holds)),
         // Judged with its node, its leaf's sibling.
-        Expr::Any(_, _, Some(_), _, _) => true,
-        Expr::Any(..) => false,
+        Expr::Any(d) => d.here.is_some(),
     }
 }
 
@@ -1537,21 +1658,26 @@ impl Observer for Checker {
                     }
                 }
                 let check = Check::Begin(kind);
-                let r = if self.holds_at_begin(&expr, kind) { Ok(()) } else { self.eval(&expr, &check, path) };
+                let (quiet, facts) = self.begin_facts(&expr, kind);
+                let r = if quiet { Ok(()) } else { self.eval(&expr, &check, path) };
                 let reported = r.is_err();
                 let r = if reported { self.written(r, &check, path) } else { Vec::new() };
-                let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
-                let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                let distinct = (kind == Kind::Array && self.any_node(&expr, &|n| n.unique)).then(Box::default);
+                let (needs_text, quiet_up_to) = if kind == Kind::String { (facts.needs_text, facts.quiet_up_to) } else { (false, None) };
+                let keys = (kind == Kind::Object && facts.keys).then(Box::default);
+                let distinct = (kind == Kind::Array && facts.unique).then(Box::default);
                 // Whether a member's key or an item's arrival can fail a check here: where none
                 // can, those checks are not asked (no side effect: a disjunction whose branches
                 // all hold neither reports nor chooses a branch).
                 let members_checked = match kind {
-                    Kind::Object => self.any_node(&expr, &|n| n.max_properties.is_some() || n.allowed.is_some() || n.additional.is_some_and(|a| self.is_false(a))),
-                    Kind::Array => self.any_node(&expr, &|n| n.max_items.is_some() || n.rest.is_some_and(|r| self.is_false(r))),
+                    Kind::Object => facts.object_members,
+                    Kind::Array => facts.array_members,
                     _ => false,
                 };
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct, members_checked });
+                if needs_text {
+                    self.text.clear();
+                    self.chars = 0;
+                }
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, reported, routes, whole: false, distinct, members_checked });
                 if !r.is_empty() {
                     self.report(r, at, self.frames.len().checked_sub(1));
                 }
@@ -1581,13 +1707,13 @@ impl Observer for Checker {
                 if !frame.needs_text || frame.reported {
                     return;
                 }
-                frame.chars += leaf::code_points(bytes);
-                frame.text.extend_from_slice(bytes);
-                if frame.quiet_up_to.is_some_and(|n| frame.chars <= n) {
+                self.chars += leaf::code_points(bytes);
+                self.text.extend_from_slice(bytes);
+                if frame.quiet_up_to.is_some_and(|n| self.chars <= n) {
                     return;
                 }
                 let r = self.frames.last().map(|f| {
-                    let check = Check::Text(&f.text, f.chars);
+                    let check = Check::Text(&self.text, self.chars);
                     let r = self.eval(&f.expr, &check, path);
                     (r.is_err(), self.written(r, &check, path))
                 });
@@ -1605,10 +1731,11 @@ impl Observer for Checker {
                     }
                     let distinct = frame.distinct.as_deref_mut().is_some_and(|d| d.hold(value.len()));
                     if frame.whole {
+                        // Nothing was reported on it (`may_judge_whole`): nothing to complete.
                         self.routes.borrow_mut().truncate(frame.routes);
                         return;
                     }
-                    self.complete(&frame, &value, path);
+                    self.complete(self.frames.len(), &value, path);
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
