@@ -104,6 +104,9 @@ struct EarlyNode {
     /// What a value beginning at this node alone asks (`Facts`), told once here rather than
     /// walked for every value.
     facts: Facts,
+    /// Its keywords are `$ref` and `allOf` alone: it holds exactly when the subschemas they
+    /// point to hold, which `Checker::expand` puts beside it.
+    parts_only: bool,
 }
 
 /// What a location that is one node asks of a value as it begins (`Checker::begin_facts`).
@@ -123,6 +126,22 @@ struct Facts {
     /// A check at each key (an object's) or each item (an array's) can fail here.
     object_members: bool,
     array_members: bool,
+    /// No keyword here constrains a member or an item (`Checker::child` finds nothing).
+    no_children: bool,
+}
+
+impl Facts {
+    /// Whether `judge` surely finds nothing for this check at the node (told without its setup).
+    #[inline]
+    fn hold(&self, check: &Check<'_>) -> bool {
+        match check {
+            Check::Begin(kind) => self.quiet_kinds & (1 << kind_index(*kind)) != 0,
+            Check::Text(..) => !self.needs_text,
+            Check::Key(..) => !self.object_members,
+            Check::Item(_) => !self.array_members,
+            Check::End(_) => false,
+        }
+    }
 }
 
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
@@ -212,6 +231,7 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
         unique: n.unique,
         object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false),
         array_members: n.max_items.is_some() || n.rest.as_ref().is_some_and(is_false),
+        no_children: n.properties.is_empty() && n.patterns.is_empty() && n.optional.is_empty() && n.values.is_none() && n.tag.is_none() && n.additional.is_none() && n.prefix.is_empty() && n.rest.is_none(),
     }
 }
 
@@ -236,6 +256,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         parts_if_distinct &= own_structural || own_decided || unique || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
+    node.parts_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::Ref(_) | Kw::AllOf(_)));
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     if let [Kw::Type { mask, .. }] = kws {
         node.type_only = Some(*mask);
@@ -894,7 +915,7 @@ impl Checker {
                 Expr::any(kw, *id, None, children, tagged)
             }
             Expr::Leaf(id, route) => {
-                let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
+                let Some(node) = self.schema.get(*id).filter(|n| !n.facts.no_children) else { return Expr::All(Vec::new()) };
                 let validator = &self.schema.validator;
                 // The subschemas that apply there: most locations have one, kept apart so that
                 // finding it allocates nothing (this runs for every value of a stream).
@@ -1069,8 +1090,16 @@ impl Checker {
     }
 
     /// Evaluates node `id` for a check; `quiet`: only whether it fails (`Err` with nothing).
+    /// Most checks at most nodes can find nothing (`Facts::hold`): told first.
+    #[inline]
     fn judge<'a>(&self, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
-        let Some(node) = self.schema.get(id) else { return Ok(()) };
+        match self.schema.get(id) {
+            Some(node) if !node.facts.hold(check) => self.judge_node(node, id, route, check, quiet),
+            _ => Ok(()),
+        }
+    }
+
+    fn judge_node<'a>(&self, node: &EarlyNode, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
         let mut out = Vec::new();
         // Violations at another location than the value's (a JTD additional member's).
         let mut elsewhere = Vec::new();
@@ -1587,6 +1616,11 @@ impl Checker {
         let mut leaves = 0;
         let valid = conjunction_holds(&frame.expr, &mut |id| {
             leaves += 1;
+            // A node of `$ref`s and `allOf`s holds when its targets do, each a leaf here too
+            // (nothing was cut short: `may_judge_whole`): judged there, not twice.
+            if self.schema.get(id).is_some_and(|n| n.parts_only) {
+                return true;
+            }
             // A node the verdict does not number (a discriminator's tag node) cannot tell.
             verdict.judge_at(validator, id, text) == Some(true)
         });
