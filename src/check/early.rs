@@ -112,8 +112,8 @@ struct EarlyNode {
 /// What a location that is one node asks of a value as it begins (`Checker::begin_facts`).
 #[derive(Default, Clone, Copy)]
 struct Facts {
-    /// The kinds (bit `kind_index`) whose checks as a value begins all hold here
-    /// (`Checker::holds_at_begin`).
+    /// The kinds (bit `kind_index`) whose checks as a value begins all hold here (`judge`'s:
+    /// not a `false` schema, no JTD form, no `enum` or `const`, a `type` allowing the kind).
     quiet_kinds: u8,
     /// A string's text is looked at (`enum`, `const`, `maxLength`), and the most characters it
     /// may have with none of them able to fail (`Frame::quiet_up_to`).
@@ -774,14 +774,11 @@ impl Checker {
 
     /// Whether some node in `expr` looks at a string's text, and the most characters the string
     /// can have with no `maxLength` there failing if no `enum` or `const` there looks at it (see
-    /// `Frame::quiet_up_to`): one walk, made for every string.
+    /// `Frame::quiet_up_to`), walked where a location is more than one node (one node's are its
+    /// `Facts`).
     fn text_checks(&self, expr: &Expr) -> (bool, Option<u64>) {
         match expr {
-            Expr::Leaf(id, _) => match self.schema.get(*id) {
-                Some(n) if n.choices.is_some() => (true, None),
-                Some(EarlyNode { max_length: Some(max), .. }) => (true, Some(*max)),
-                _ => (false, Some(u64::MAX)),
-            },
+            Expr::Leaf(id, _) => self.schema.get(*id).map_or((false, Some(u64::MAX)), |n| (n.facts.needs_text, n.facts.quiet_up_to)),
             Expr::All(_) | Expr::Any(_) => expr.parts().iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
                 let (n, l) = self.text_checks(x);
                 (needs || n, low.zip(l).map(|(a, b)| a.min(b)))
