@@ -446,7 +446,7 @@ struct Frame {
     /// nothing. `None`: asked at every push (an `enum` or `const` judges every prefix).
     quiet_up_to: Option<u64>,
     /// The distinct keys so far, kept only where `maxProperties` needs their number.
-    keys: Option<Box<HashSet<String>>>,
+    keys: Option<Box<Keys>>,
     reported: bool,
     /// The arena's length before this location's routes.
     routes: usize,
@@ -458,6 +458,10 @@ struct Frame {
     /// A check asked at each key or item can fail here (`Check::Key`, `Check::Item`).
     members_checked: bool,
 }
+
+/// An object's distinct keys so far (boxed in its frame: few objects count them).
+#[derive(Default)]
+struct Keys(HashSet<String>);
 
 /// The items of an open array as `uniqueItems` compares them, for the scalars whose equality
 /// is that of what the parser read: integers, decoded strings, `true`, `false`, `null`. Any
@@ -1742,8 +1746,8 @@ impl Observer for Checker {
                 let r = match self.frames.last_mut() {
                     Some(frame) if frame.members_checked => {
                         let distinct = frame.keys.as_mut().map_or(0, |keys| {
-                            keys.insert(key.to_string());
-                            keys.len()
+                            keys.0.insert(key.to_string());
+                            keys.0.len()
                         });
                         let check = Check::Key(key, distinct);
                         self.frames.last().map(|f| self.written(self.eval(&f.expr, &check, path), &check, path))
