@@ -730,10 +730,15 @@ impl Checker {
     /// setup). One node's answers were told once (`Facts`); other constraints are walked.
     #[inline]
     fn begin_facts(&self, expr: &Expr, kind: Kind) -> (bool, Facts) {
-        if let Expr::Leaf(id, _) = expr {
-            // A node missing asks nothing (`judge`).
-            let facts = self.schema.get(*id).map_or(Facts { quiet_kinds: u8::MAX, quiet_up_to: Some(u64::MAX), ..Facts::default() }, |n| n.facts);
-            return (facts.quiet_kinds & (1 << kind_index(kind)) != 0, facts);
+        // A node missing asks nothing (`judge`), nor does a location without constraints.
+        let nothing = Facts { quiet_kinds: u8::MAX, quiet_up_to: Some(u64::MAX), ..Facts::default() };
+        match expr {
+            Expr::Leaf(id, _) => {
+                let facts = self.schema.get(*id).map_or(nothing, |n| n.facts);
+                return (facts.quiet_kinds & (1 << kind_index(kind)) != 0, facts);
+            }
+            Expr::All(xs) if xs.is_empty() => return (true, nothing),
+            _ => {}
         }
         let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(expr) } else { (false, None) };
         let facts = match kind {
@@ -754,11 +759,11 @@ impl Checker {
 
     /// Whether a closed value's location is one node that `closed` would find it valid at
     /// from its kind alone: every keyword decided as the value began, or only `type` (a scalar
-    /// of its types, a number read as an integer). Told first, without `closed`'s setup: most
-    /// values are scalars under such a node.
+    /// of its types, a number read as an integer); or constrains nothing. Told first, without
+    /// `closed`'s setup: most values are scalars under such a node.
     #[inline]
     fn holds_at_close(&self, expr: &Expr, value: &Closed<'_>) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
+        let Expr::Leaf(id, _) = expr else { return is_empty(expr) };
         let Some(n) = self.schema.get(*id) else { return false };
         match (n.type_only, value.kind()) {
             _ if n.decided_at_begin => true,
