@@ -707,11 +707,14 @@ impl Checker {
                 let mut owner_valid = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
-                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value, distinct) => {
+                        // A node its parts decide, asked once.
+                        Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
+                        Expr::Leaf(id, route) if i == 0 => {
                             let r = self.leaf(*id, *route, &check);
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
+                        Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
                         x if owner_valid && x.is_here() => Ok(()),
                         _ => self.closed(x, value, path, distinct),
                     };
