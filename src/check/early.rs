@@ -101,6 +101,47 @@ struct EarlyNode {
     /// (`Checker::expand`), each is its own leaf, so a disjunction's branch that is this node
     /// cannot keep the disjunction alive at a child (`Checker::child`).
     plain_children: bool,
+    /// What a value beginning at this node alone asks (`Facts`), told once here rather than
+    /// walked for every value.
+    facts: Facts,
+    /// Its keywords are `$ref` and `allOf` alone: it holds exactly when the subschemas they
+    /// point to hold, which `Checker::expand` puts beside it.
+    parts_only: bool,
+}
+
+/// What a location that is one node asks of a value as it begins (`Checker::begin_facts`).
+#[derive(Default, Clone, Copy)]
+struct Facts {
+    /// The kinds (bit `kind_index`) whose checks as a value begins all hold here (`judge`'s:
+    /// not a `false` schema, no JTD form, no `enum` or `const`, a `type` allowing the kind).
+    quiet_kinds: u8,
+    /// A string's text is looked at (`enum`, `const`, `maxLength`), and the most characters it
+    /// may have with none of them able to fail (`Frame::quiet_up_to`).
+    needs_text: bool,
+    quiet_up_to: Option<u64>,
+    /// `maxProperties`: an object's distinct keys are counted.
+    keys: bool,
+    /// `uniqueItems` decided by the items (`EarlyNode::unique`).
+    unique: bool,
+    /// A check at each key (an object's) or each item (an array's) can fail here.
+    object_members: bool,
+    array_members: bool,
+    /// No keyword here constrains a member or an item (`Checker::child` finds nothing).
+    no_children: bool,
+}
+
+impl Facts {
+    /// Whether `judge` surely finds nothing for this check at the node (told without its setup).
+    #[inline]
+    fn hold(&self, check: &Check<'_>) -> bool {
+        match check {
+            Check::Begin(kind) => self.quiet_kinds & (1 << kind_index(*kind)) != 0,
+            Check::Text(..) => !self.needs_text,
+            Check::Key(..) => !self.object_members,
+            Check::Item(_) => !self.array_members,
+            Check::End(_) => false,
+        }
+    }
 }
 
 /// The validator's compiled schema read for in-flight checks (built once per contract, on the
@@ -156,11 +197,41 @@ impl EarlySchema {
                 node.unique = false;
             }
         }
+        let facts: Vec<Facts> = nodes.iter().map(|n| facts(&nodes, n)).collect();
+        for (node, facts) in nodes.iter_mut().zip(facts) {
+            node.facts = facts;
+        }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
     }
 
     fn get(&self, id: NodeId) -> Option<&EarlyNode> {
         self.nodes.get(id)
+    }
+}
+
+/// What a value beginning at `n` alone asks (`Facts`); `nodes` tells which nodes are `false`.
+fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
+    let is_false = |id: &NodeId| nodes.get(*id).is_some_and(|n| n.always_false);
+    let mut quiet_kinds = 0;
+    for kind in [Kind::Object, Kind::Array, Kind::String, Kind::Number, Kind::Bool, Kind::Null] {
+        if !n.always_false && n.form.is_none() && n.choices.is_none() && n.types.as_ref().is_none_or(|(mask, _)| leaf::type_allows(*mask, kind_bits(kind))) {
+            quiet_kinds |= 1 << kind_index(kind);
+        }
+    }
+    let (needs_text, quiet_up_to) = match n.max_length {
+        _ if n.choices.is_some() => (true, None),
+        Some(max) => (true, Some(max)),
+        None => (false, Some(u64::MAX)),
+    };
+    Facts {
+        quiet_kinds,
+        needs_text,
+        quiet_up_to,
+        keys: n.max_properties.is_some(),
+        unique: n.unique,
+        object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false),
+        array_members: n.max_items.is_some() || n.rest.as_ref().is_some_and(is_false),
+        no_children: n.properties.is_empty() && n.patterns.is_empty() && n.optional.is_empty() && n.values.is_none() && n.tag.is_none() && n.additional.is_none() && n.prefix.is_empty() && n.rest.is_none(),
     }
 }
 
@@ -185,6 +256,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         parts_if_distinct &= own_structural || own_decided || unique || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
     }
     node.decided_at_begin = decided;
+    node.parts_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::Ref(_) | Kw::AllOf(_)));
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     if let [Kw::Type { mask, .. }] = kws {
         node.type_only = Some(*mask);
@@ -317,11 +389,42 @@ const UNMAPPED: usize = usize::MAX;
 enum Expr {
     Leaf(NodeId, u32),
     All(Vec<Expr>),
-    /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
-    /// branch reported for it once is the one reported at every location below it; the route of
-    /// its schema when it is at this location (`None` for its branches' constraints on a child);
-    /// `Tagged` when a `discriminator` names its branches.
-    Any(&'static str, u32, Option<u32>, Vec<Expr>, Option<Tagged>),
+    /// A disjunction, boxed: most locations are one node, and every open location keeps its
+    /// constraints.
+    Any(Box<Disjunction>),
+}
+
+/// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
+/// branch reported for it once is the one reported at every location below it; the route of
+/// its schema when it is at this location (`None` for its branches' constraints on a child);
+/// `Tagged` when a `discriminator` names its branches.
+#[derive(Clone)]
+struct Disjunction {
+    kw: &'static str,
+    id: u32,
+    here: Option<u32>,
+    xs: Vec<Expr>,
+    tagged: Option<Tagged>,
+}
+
+impl Expr {
+    fn any(kw: &'static str, id: u32, here: Option<u32>, xs: Vec<Expr>, tagged: Option<Tagged>) -> Self {
+        Expr::Any(Box::new(Disjunction { kw, id, here, xs, tagged }))
+    }
+
+    /// A conjunction's parts or a disjunction's branches.
+    fn parts(&self) -> &[Expr] {
+        match self {
+            Expr::Leaf(..) => &[],
+            Expr::All(xs) => xs,
+            Expr::Any(d) => &d.xs,
+        }
+    }
+
+    /// A disjunction of a node at this location (`Disjunction::here`).
+    fn is_here(&self) -> bool {
+        matches!(self, Expr::Any(d) if d.here.is_some())
+    }
 }
 
 /// A discriminated disjunction (`validator::Selector`): its branches' nodes, and how far below
@@ -343,15 +446,10 @@ struct Frame {
     /// nothing. `None`: asked at every push (an `enum` or `const` judges every prefix).
     quiet_up_to: Option<u64>,
     /// The distinct keys so far, kept only where `maxProperties` needs their number.
-    keys: Option<HashSet<String>>,
-    text: Vec<u8>,
-    chars: u64,
+    keys: Option<Box<Keys>>,
     reported: bool,
     /// The arena's length before this location's routes.
     routes: usize,
-    /// Violations reported while the value was incomplete (their index in `found`, and the error
-    /// to write them again from): completed when the value closes.
-    incomplete: Vec<(usize, Error<'static>)>,
     /// Judged valid whole as it began (`Checker::judge_whole`): nothing is left to judge at its close.
     whole: bool,
     /// An array's items as they closed, where `uniqueItems` would otherwise have the array
@@ -360,6 +458,10 @@ struct Frame {
     /// A check asked at each key or item can fail here (`Check::Key`, `Check::Item`).
     members_checked: bool,
 }
+
+/// An object's distinct keys so far (boxed in its frame: few objects count them).
+#[derive(Default)]
+struct Keys(HashSet<String>);
 
 /// The items of an open array as `uniqueItems` compares them, for the scalars whose equality
 /// is that of what the parser read: integers, decoded strings, `true`, `false`, `null`. Any
@@ -495,6 +597,15 @@ pub struct Checker {
     unchecked: std::cell::Cell<bool>,
     /// The root closed under one shallow node with its required names, nothing reported on it.
     root_by_children: bool,
+    /// The open string's text so far and its number of characters, where a check looks at it
+    /// (`Frame::needs_text`): a string has no children, so one string at most is open.
+    text: Vec<u8>,
+    chars: u64,
+    /// Violations reported while their value was incomplete: the value's frame (an index into
+    /// `frames`), the violation's index in `found`, and the error to write it again from;
+    /// completed when the value closes. A frame's entries are the last ones while it is the top
+    /// one (an entry is always the top frame's, and a frame's are taken as it closes).
+    incomplete: Vec<(usize, usize, Error<'static>)>,
 }
 
 enum Check<'a> {
@@ -507,7 +618,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new() }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -596,12 +707,15 @@ impl Checker {
                 let mut owner_valid = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
-                        Expr::Leaf(id, route) if i == 0 && !self.node_by_its_parts(*id, &value, distinct) => {
+                        // A node its parts decide, asked once.
+                        Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
+                        Expr::Leaf(id, route) if i == 0 => {
                             let r = self.leaf(*id, *route, &check);
                             owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
-                        Expr::Any(_, _, Some(_), _, _) if owner_valid => Ok(()),
+                        Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
+                        x if owner_valid && x.is_here() => Ok(()),
                         _ => self.closed(x, value, path, distinct),
                     };
                     if let Err(v) = r {
@@ -614,21 +728,45 @@ impl Checker {
         }
     }
 
-    /// Whether a value's location is one node whose checks as the value begins (`judge`'s)
-    /// all hold for its kind: told first, without `eval`'s setup.
+    /// What a value of `kind` beginning at `expr` asks, and whether its location is one node
+    /// whose checks as the value begins (`judge`'s) all hold for its kind (told without `eval`'s
+    /// setup). One node's answers were told once (`Facts`); other constraints are walked.
     #[inline]
-    fn holds_at_begin(&self, expr: &Expr, kind: Kind) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
-        self.schema.get(*id).is_some_and(|n| !n.always_false && n.form.is_none() && n.choices.is_none() && n.types.as_ref().is_none_or(|(mask, _)| leaf::type_allows(*mask, kind_bits(kind))))
+    fn begin_facts(&self, expr: &Expr, kind: Kind) -> (bool, Facts) {
+        // A node missing asks nothing (`judge`), nor does a location without constraints.
+        let nothing = Facts { quiet_kinds: u8::MAX, quiet_up_to: Some(u64::MAX), ..Facts::default() };
+        match expr {
+            Expr::Leaf(id, _) => {
+                let facts = self.schema.get(*id).map_or(nothing, |n| n.facts);
+                return (facts.quiet_kinds & (1 << kind_index(kind)) != 0, facts);
+            }
+            Expr::All(xs) if xs.is_empty() => return (true, nothing),
+            _ => {}
+        }
+        let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(expr) } else { (false, None) };
+        let facts = match kind {
+            Kind::Object => Facts {
+                keys: self.any_node(expr, &|n| n.facts.keys),
+                object_members: self.any_node(expr, &|n| n.facts.object_members),
+                ..Facts::default()
+            },
+            Kind::Array => Facts {
+                unique: self.any_node(expr, &|n| n.facts.unique),
+                array_members: self.any_node(expr, &|n| n.facts.array_members),
+                ..Facts::default()
+            },
+            _ => Facts { needs_text, quiet_up_to, ..Facts::default() },
+        };
+        (false, facts)
     }
 
     /// Whether a closed value's location is one node that `closed` would find it valid at
     /// from its kind alone: every keyword decided as the value began, or only `type` (a scalar
-    /// of its types, a number read as an integer). Told first, without `closed`'s setup: most
-    /// values are scalars under such a node.
+    /// of its types, a number read as an integer); or constrains nothing. Told first, without
+    /// `closed`'s setup: most values are scalars under such a node.
     #[inline]
     fn holds_at_close(&self, expr: &Expr, value: &Closed<'_>) -> bool {
-        let Expr::Leaf(id, _) = expr else { return false };
+        let Expr::Leaf(id, _) = expr else { return is_empty(expr) };
         let Some(n) = self.schema.get(*id) else { return false };
         match (n.type_only, value.kind()) {
             _ if n.decided_at_begin => true,
@@ -648,15 +786,12 @@ impl Checker {
 
     /// Whether some node in `expr` looks at a string's text, and the most characters the string
     /// can have with no `maxLength` there failing if no `enum` or `const` there looks at it (see
-    /// `Frame::quiet_up_to`): one walk, made for every string.
+    /// `Frame::quiet_up_to`), walked where a location is more than one node (one node's are its
+    /// `Facts`).
     fn text_checks(&self, expr: &Expr) -> (bool, Option<u64>) {
         match expr {
-            Expr::Leaf(id, _) => match self.schema.get(*id) {
-                Some(n) if n.choices.is_some() => (true, None),
-                Some(EarlyNode { max_length: Some(max), .. }) => (true, Some(*max)),
-                _ => (false, Some(u64::MAX)),
-            },
-            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
+            Expr::Leaf(id, _) => self.schema.get(*id).map_or((false, Some(u64::MAX)), |n| (n.facts.needs_text, n.facts.quiet_up_to)),
+            Expr::All(_) | Expr::Any(_) => expr.parts().iter().fold((false, Some(u64::MAX)), |(needs, low), x| {
                 let (n, l) = self.text_checks(x);
                 (needs || n, low.zip(l).map(|(a, b)| a.min(b)))
             }),
@@ -666,7 +801,7 @@ impl Checker {
     fn any_node(&self, expr: &Expr, test: &dyn Fn(&EarlyNode) -> bool) -> bool {
         match expr {
             Expr::Leaf(id, _) => self.schema.get(*id).is_some_and(test),
-            Expr::All(xs) | Expr::Any(_, _, _, xs, _) => xs.iter().any(|x| self.any_node(x, test)),
+            Expr::All(_) | Expr::Any(_) => expr.parts().iter().any(|x| self.any_node(x, test)),
         }
     }
 
@@ -725,7 +860,7 @@ impl Checker {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
             let tagged = self.schema.validator.branch_tag(branches).map(|_| Tagged { depth: 0, branches: branches.as_slice().into() });
-            parts.push(Expr::Any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
+            parts.push(Expr::any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
         }
         Expr::All(parts)
     }
@@ -753,7 +888,10 @@ impl Checker {
                 // child's constraints as it is, without a vector.
                 let (mut first, mut parts) = (None, Vec::new());
                 for x in xs {
-                    let part = self.child(x, segment);
+                    let part = match x {
+                        Expr::Leaf(id, route) => self.node_child(*id, *route, segment),
+                        _ => self.child(x, segment),
+                    };
                     if is_empty(&part) {
                         continue;
                     }
@@ -764,7 +902,8 @@ impl Checker {
                 }
                 first.unwrap_or(Expr::All(parts))
             }
-            Expr::Any(kw, id, _, xs, tagged) => {
+            Expr::Any(d) => {
+                let Disjunction { kw, id, xs, tagged, .. } = &**d;
                 // A branch that constrains nothing here holds at every check here and below: the
                 // disjunction can report nothing there, nor choose a branch (none of its branches
                 // holds one), unless its tag is read there.
@@ -785,64 +924,67 @@ impl Checker {
                     return Expr::All(Vec::new());
                 }
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::Any(kw, *id, None, children, tagged)
+                Expr::any(kw, *id, None, children, tagged)
             }
-            Expr::Leaf(id, route) => {
-                let Some(node) = self.schema.get(*id) else { return Expr::All(Vec::new()) };
-                let validator = &self.schema.validator;
-                // The subschemas that apply there: most locations have one, kept apart so that
-                // finding it allocates nothing (this runs for every value of a stream).
-                let mut first: Option<(Token, NodeId)> = None;
-                let mut more: Vec<(Token, NodeId)> = Vec::new();
-                let mut add = |found: (Token, NodeId)| match first {
-                    None => first = Some(found),
-                    Some(_) => more.push(found),
-                };
-                match segment {
-                    Segment::Key(k) => {
-                        let mut matched = false;
-                        for (i, (name, n)) in node.properties.iter().enumerate() {
-                            if name == k {
-                                add((Token::Property(*id, i), *n));
-                                matched = true;
-                            }
-                        }
-                        for (i, (pattern, _, n)) in node.patterns.iter().enumerate() {
-                            // A name the pattern could not decide may match.
-                            if validator.name_matches(*pattern, k) {
-                                add((Token::Pattern(*id, i), *n));
-                                matched = true;
-                            }
-                        }
-                        for (i, (name, n)) in node.optional.iter().enumerate() {
-                            if name == k {
-                                add((Token::Optional(*id, i), *n));
-                                matched = true;
-                            }
-                        }
-                        if let Some(n) = node.values {
-                            add((Token::Key("values"), n));
-                            matched = true;
-                        }
-                        if let Some((_, n)) = node.tag.as_ref().filter(|(tag, _)| tag == k) {
-                            // The tag's value is judged at the discriminator's own path.
-                            return Expr::Leaf(*n, *route);
-                        }
-                        if !matched {
-                            // `additionalProperties: false` was reported at the key already.
-                            if let Some(n) = node.additional.filter(|a| !self.is_false(*a)) {
-                                add((Token::Key("additionalProperties"), n));
-                            }
-                        }
+            Expr::Leaf(id, route) => self.node_child(*id, *route, segment),
+        }
+    }
+
+    /// The constraints at the child `segment` of a location that is node `id` (reached by `route`).
+    fn node_child(&self, id: NodeId, route: u32, segment: &Segment) -> Expr {
+        let Some(node) = self.schema.get(id).filter(|n| !n.facts.no_children) else { return Expr::All(Vec::new()) };
+        let validator = &self.schema.validator;
+        // The subschemas that apply there: most locations have one, kept apart so that
+        // finding it allocates nothing (this runs for every value of a stream).
+        let mut first: Option<(Token, NodeId)> = None;
+        let mut more: Vec<(Token, NodeId)> = Vec::new();
+        let mut add = |found: (Token, NodeId)| match first {
+            None => first = Some(found),
+            Some(_) => more.push(found),
+        };
+        match segment {
+            Segment::Key(k) => {
+                let mut matched = false;
+                for (i, (name, n)) in node.properties.iter().enumerate() {
+                    if name == k {
+                        add((Token::Property(id, i), *n));
+                        matched = true;
                     }
-                    Segment::Index(i) => return self.item(node, *route, *i),
                 }
-                match (first, more.is_empty()) {
-                    (None, _) => Expr::All(Vec::new()),
-                    (Some((token, one)), true) => self.expand(one, self.step(*route, token), 0),
-                    (Some(one), false) => Expr::All(std::iter::once(one).chain(more).map(|(token, n)| self.expand(n, self.step(*route, token), 0)).collect()),
+                for (i, (pattern, _, n)) in node.patterns.iter().enumerate() {
+                    // A name the pattern could not decide may match.
+                    if validator.name_matches(*pattern, k) {
+                        add((Token::Pattern(id, i), *n));
+                        matched = true;
+                    }
+                }
+                for (i, (name, n)) in node.optional.iter().enumerate() {
+                    if name == k {
+                        add((Token::Optional(id, i), *n));
+                        matched = true;
+                    }
+                }
+                if let Some(n) = node.values {
+                    add((Token::Key("values"), n));
+                    matched = true;
+                }
+                if let Some((_, n)) = node.tag.as_ref().filter(|(tag, _)| tag == k) {
+                    // The tag's value is judged at the discriminator's own path.
+                    return Expr::Leaf(*n, route);
+                }
+                if !matched {
+                    // `additionalProperties: false` was reported at the key already.
+                    if let Some(n) = node.additional.filter(|a| !self.is_false(*a)) {
+                        add((Token::Key("additionalProperties"), n));
+                    }
                 }
             }
+            Segment::Index(i) => return self.item(node, route, *i),
+        }
+        match (first, more.is_empty()) {
+            (None, _) => Expr::All(Vec::new()),
+            (Some((token, one)), true) => self.expand(one, self.step(route, token), 0),
+            (Some(one), false) => Expr::All(std::iter::once(one).chain(more).map(|(token, n)| self.expand(n, self.step(route, token), 0)).collect()),
         }
     }
 
@@ -853,80 +995,90 @@ impl Checker {
             Expr::All(xs) => {
                 let mut all = Vec::new();
                 for x in xs {
-                    if let Err(v) = self.eval(x, check, path) {
+                    // A part that is one node is judged here, without a call.
+                    let r = match x {
+                        Expr::Leaf(id, route) => self.leaf(*id, *route, check),
+                        _ => self.eval(x, check, path),
+                    };
+                    if let Err(v) = r {
                         all.extend(v);
                     }
                 }
                 if all.is_empty() { Ok(()) } else { Err(all) }
             }
-            Expr::Any(kw, id, here, xs, tagged) => {
-                if let Some(t) = tagged {
-                    self.read_tag(*id, t, check, path);
-                }
-                // A branch without a disjunction has no effect beside its verdict: it is asked
-                // without writing its failures, written only once no branch holds (most checks
-                // of a union fail branches before the one that holds). Not at a close, where
-                // asking twice would validate the value twice.
-                let mut failed = Vec::new();
-                for x in xs {
-                    let verdict = if !matches!(check, Check::End(_)) && !has_disjunction(x) {
-                        if self.holds(x, check) { Ok(()) } else { Err(Vec::new()) }
-                    } else {
-                        self.eval(x, check, path)
-                    };
-                    match verdict {
-                        Ok(()) => return Ok(()),
-                        Err(v) => failed.push(v),
-                    }
-                }
-                // A branch evaluated in full failed with its violations: an empty list is one
-                // asked quietly, whose violations are written now.
-                for (f, x) in failed.iter_mut().zip(xs) {
-                    if f.is_empty() {
-                        *f = self.eval(x, check, path).err().unwrap_or_default();
-                    }
-                }
-                // No branch holds. Branches that each failed on a const, an enum or a type alone
-                // are one violation of the disjunction, as the final error says it.
-                if let Some(found) = here.and_then(|route| self.accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
-                    return Err(vec![found]);
-                }
-                // Report the branch the final error will most likely show, by
-                // the rule it chooses by (`validator::rank`, on the errors, not the violations,
-                // each branch gave here); and keep to it, so that later checks below this
-                // disjunction do not mix in another branch's violations.
-                let chosen = self.chosen.borrow().get(id).copied();
-                // A discriminated disjunction reports the branch its tag names, as the final
-                // error does: until the tag is read, nothing (but a value that is no object, or
-                // the whole object once complete, whose errors the final error ranks alike).
-                let whole = tagged.as_ref().is_some_and(|t| t.depth == 0) && matches!(check, Check::Begin(_) | Check::End(_));
-                if tagged.is_some() && chosen.is_none() && !whole {
-                    return Ok(());
-                }
-                let chosen = chosen.filter(|c| *c != UNMAPPED);
-                let ranks = failed.iter().map(|v| {
-                    let (errors, wrong_type) = v.iter().map(|f| self.weight(f)).fold((0, false), |(n, w), (e, t)| (n + e, w || t));
-                    Some(crate::validator::rank(wrong_type, errors))
-                });
-                let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
-                    return Ok(());
-                };
-                self.chosen.borrow_mut().insert(*id, index);
-                if index >= failed.len() {
-                    return Ok(());
-                }
-                let mut found = failed.swap_remove(index);
-                for (i, f) in found.iter_mut().enumerate() {
-                    if f.branch.is_none() {
-                        f.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
-                    }
-                    // To a disjunction around this one, the failure is one error (`anyOf`'s),
-                    // never of the wrong type.
-                    f.weight = Some((usize::from(i == 0), false));
-                }
-                Err(found)
+            Expr::Any(d) => self.eval_any(d, check, path),
+        }
+    }
+
+    /// `eval` of a disjunction (apart: its setup is not paid by every conjunction).
+    #[inline(never)]
+    fn eval_any<'a>(&self, d: &Disjunction, check: &Check<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
+        let Disjunction { kw, id, here, xs, tagged } = d;
+        if let Some(t) = tagged {
+            self.read_tag(*id, t, check, path);
+        }
+        // A branch without a disjunction has no effect beside its verdict: it is asked
+        // without writing its failures, written only once no branch holds (most checks
+        // of a union fail branches before the one that holds). Not at a close, where
+        // asking twice would validate the value twice.
+        let mut failed = Vec::new();
+        for x in xs {
+            let verdict = if !matches!(check, Check::End(_)) && !has_disjunction(x) {
+                if self.holds(x, check) { Ok(()) } else { Err(Vec::new()) }
+            } else {
+                self.eval(x, check, path)
+            };
+            match verdict {
+                Ok(()) => return Ok(()),
+                Err(v) => failed.push(v),
             }
         }
+        // A branch evaluated in full failed with its violations: an empty list is one
+        // asked quietly, whose violations are written now.
+        for (f, x) in failed.iter_mut().zip(xs) {
+            if f.is_empty() {
+                *f = self.eval(x, check, path).err().unwrap_or_default();
+            }
+        }
+        // No branch holds. Branches that each failed on a const, an enum or a type alone
+        // are one violation of the disjunction, as the final error says it.
+        if let Some(found) = here.and_then(|route| self.accepted_choices(kw, &format!("{}/{kw}", self.path_of(route)), &mut failed, check, path)) {
+            return Err(vec![found]);
+        }
+        // Report the branch the final error will most likely show, by
+        // the rule it chooses by (`validator::rank`, on the errors, not the violations,
+        // each branch gave here); and keep to it, so that later checks below this
+        // disjunction do not mix in another branch's violations.
+        let chosen = self.chosen.borrow().get(id).copied();
+        // A discriminated disjunction reports the branch its tag names, as the final
+        // error does: until the tag is read, nothing (but a value that is no object, or
+        // the whole object once complete, whose errors the final error ranks alike).
+        let whole = tagged.as_ref().is_some_and(|t| t.depth == 0) && matches!(check, Check::Begin(_) | Check::End(_));
+        if tagged.is_some() && chosen.is_none() && !whole {
+            return Ok(());
+        }
+        let chosen = chosen.filter(|c| *c != UNMAPPED);
+        let ranks = failed.iter().map(|v| {
+            let (errors, wrong_type) = v.iter().map(|f| self.weight(f)).fold((0, false), |(n, w), (e, t)| (n + e, w || t));
+            Some(crate::validator::rank(wrong_type, errors))
+        });
+        let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
+            return Ok(());
+        };
+        self.chosen.borrow_mut().insert(*id, index);
+        if index >= failed.len() {
+            return Ok(());
+        }
+        let mut found = failed.swap_remove(index);
+        for (i, f) in found.iter_mut().enumerate() {
+            if f.branch.is_none() {
+                f.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
+            }
+            // To a disjunction around this one, the failure is one error (`anyOf`'s),
+            // never of the wrong type.
+            f.weight = Some((usize::from(i == 0), false));
+        }
+        Err(found)
     }
 
     /// At a discriminated disjunction's tag (a member of its object, complete): the branch its
@@ -962,8 +1114,19 @@ impl Checker {
     }
 
     /// Evaluates node `id` for a check; `quiet`: only whether it fails (`Err` with nothing).
+    /// Most checks at most nodes can find nothing (`Facts::hold`): told first.
+    #[inline]
     fn judge<'a>(&self, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
-        let Some(node) = self.schema.get(id) else { return Ok(()) };
+        match self.schema.get(id) {
+            Some(node) if !node.facts.hold(check) => self.judge_node(node, id, route, check, quiet),
+            _ => Ok(()),
+        }
+    }
+
+    fn judge_node<'a>(&self, node: &EarlyNode, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
+        if let Check::End(closed) = check {
+            return self.judge_closed(node, id, route, closed);
+        }
         let mut out = Vec::new();
         // Violations at another location than the value's (a JTD additional member's).
         let mut elsewhere = Vec::new();
@@ -1060,60 +1223,66 @@ impl Checker {
                     }
                 }
             }
-            Check::End(_) if node.decided_at_begin || !self.schema.closed_checks => {}
-            Check::End(closed) => {
-                let validator = &self.schema.validator;
-                // A container is judged from its text in one pass when the schema allows (its
-                // verdict is the validator's, unless a repeated name inside makes the value
-                // differ from the text); parsed into a value only when that cannot tell.
-                let by_text = match &self.schema.verdict {
-                    Some(verdict) if closed.is_container() && !closed.has_repeats() => std::str::from_utf8(closed.text()).ok().and_then(|text| verdict.judge_at(validator, id, text)),
-                    _ => None,
-                };
-                let valid = match by_text {
-                    Some(valid) => valid,
-                    // A scalar is judged keyword by keyword, each from what the parser read where
-                    // it can be (its kind, its integer, its decoded text): a closed string's
-                    // value would be a copy of its text made for this alone.
-                    None if node.flat && !closed.is_container() => {
-                        let kws = validator.keywords(id);
-                        let mut valid = true;
-                        for (i, kw) in kws.iter().enumerate() {
-                            let holds = match scalar_keyword_holds(validator, id, i, kw, closed) {
-                                Some(holds) => holds,
-                                None => match closed.value() {
-                                    Some(value) => validator.keyword_is_valid(id, i, value),
-                                    // Not judged (a text that would not parse): the end of the stream judges it all.
-                                    None => {
-                                        self.unchecked.set(true);
-                                        break;
-                                    }
-                                },
-                            };
-                            if !holds {
-                                valid = false;
-                                break;
-                            }
-                        }
-                        valid
-                    }
-                    None => match closed.value() {
-                        Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
-                        Some(value) => validator.node_is_valid(id, value),
-                        // Not judged (a text that would not parse): the end of the stream judges it all.
-                        None => {
-                            self.unchecked.set(true);
-                            true
-                        }
-                    },
-                };
-                if !valid {
-                    out.push(Found::new(What::Subtree { id, route, value: *closed }));
-                }
-            }
+            // Judged above (`judge_closed`).
+            Check::End(_) => {}
         }
         out.append(&mut elsewhere);
         if out.is_empty() { Ok(()) } else { Err(out) }
+    }
+
+    /// `judge_node` of a closed value (apart: the checks of a value still open are not paid for
+    /// by each closing value, nor these by them).
+    #[inline(never)]
+    fn judge_closed<'a>(&self, node: &EarlyNode, id: NodeId, route: u32, closed: &Closed<'a>) -> Result<(), Vec<Found<'a>>> {
+        if node.decided_at_begin || !self.schema.closed_checks {
+            return Ok(());
+        }
+        let validator = &self.schema.validator;
+        // A container is judged from its text in one pass when the schema allows (its
+        // verdict is the validator's, unless a repeated name inside makes the value
+        // differ from the text); parsed into a value only when that cannot tell.
+        let by_text = match &self.schema.verdict {
+            Some(verdict) if closed.is_container() && !closed.has_repeats() => std::str::from_utf8(closed.text()).ok().and_then(|text| verdict.judge_at(validator, id, text)),
+            _ => None,
+        };
+        let valid = match by_text {
+            Some(valid) => valid,
+            // A scalar is judged keyword by keyword, each from what the parser read where
+            // it can be (its kind, its integer, its decoded text): a closed string's
+            // value would be a copy of its text made for this alone.
+            None if node.flat && !closed.is_container() => {
+                let kws = validator.keywords(id);
+                let mut valid = true;
+                for (i, kw) in kws.iter().enumerate() {
+                    let holds = match scalar_keyword_holds(validator, id, i, kw, closed) {
+                        Some(holds) => holds,
+                        None => match closed.value() {
+                            Some(value) => validator.keyword_is_valid(id, i, value),
+                            // Not judged (a text that would not parse): the end of the stream judges it all.
+                            None => {
+                                self.unchecked.set(true);
+                                break;
+                            }
+                        },
+                    };
+                    if !holds {
+                        valid = false;
+                        break;
+                    }
+                }
+                valid
+            }
+            None => match closed.value() {
+                Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
+                Some(value) => validator.node_is_valid(id, value),
+                // Not judged (a text that would not parse): the end of the stream judges it all.
+                None => {
+                    self.unchecked.set(true);
+                    true
+                }
+            },
+        };
+        if valid { Ok(()) } else { Err(vec![Found::new(What::Subtree { id, route, value: *closed })]) }
     }
 
     /// What a found failure counts for in a disjunction's ranking (see `Found::weight`).
@@ -1238,8 +1407,8 @@ impl Checker {
             let which = if matches!(v.keyword.as_str(), "additionalProperties" | "unevaluatedProperties" | "duplicateKey") { v.received.to_string() } else { String::new() };
             let key = (format!("{}|{}", v.pointer, v.schema_path), v.keyword.clone(), format!("{}|{which}", v.expected));
             if self.seen.insert(key) {
-                if let (Some(error), Some(f)) = (incomplete, frame.and_then(|i| self.frames.get_mut(i))) {
-                    f.incomplete.push((self.found.len(), error));
+                if let (Some(error), Some(i)) = (incomplete, frame.filter(|i| *i < self.frames.len())) {
+                    self.incomplete.push((i, self.found.len(), error));
                 }
                 self.found.push(v);
                 self.revision += 1;
@@ -1249,14 +1418,17 @@ impl Checker {
         }
     }
 
-    /// Writes the violations reported while `frame`'s value was incomplete again, now that it
-    /// is `value`: they become the objects the final validation reports.
-    fn complete(&mut self, frame: &Frame, closed: &Closed<'_>, path: &InstancePath) {
-        if frame.incomplete.is_empty() {
+    /// Writes the violations reported while the value of frame `depth` (just closed) was
+    /// incomplete again, now that it is `value`: they become the objects the final validation
+    /// reports.
+    fn complete(&mut self, depth: usize, closed: &Closed<'_>, path: &InstancePath) {
+        let start = self.incomplete.iter().rposition(|(d, _, _)| *d < depth).map_or(0, |i| i + 1);
+        if start == self.incomplete.len() {
             return;
         }
+        let incomplete = self.incomplete.split_off(start);
         let Some(value) = closed.value() else { return };
-        for (index, error) in &frame.incomplete {
+        for (_, index, error) in &incomplete {
             let error = Error { instance: Cow::Borrowed(value), ..error.clone() };
             let Some(slot) = self.found.get_mut(*index) else { continue };
             if let Some(mut v) = violation::in_flight(&error, path, None, RECEIVED_CAP).into_iter().next() {
@@ -1418,6 +1590,18 @@ fn kind_bits(kind: Kind) -> u8 {
     }
 }
 
+/// A kind's bit in `Facts::quiet_kinds`.
+fn kind_index(kind: Kind) -> u8 {
+    match kind {
+        Kind::Object => 0,
+        Kind::Array => 1,
+        Kind::String => 2,
+        Kind::Number => 3,
+        Kind::Bool => 4,
+        Kind::Null => 5,
+    }
+}
+
 fn value_kind_matches(v: &Value, kind: Kind) -> bool {
     matches!(
         (v, kind),
@@ -1465,6 +1649,11 @@ impl Checker {
         let mut leaves = 0;
         let valid = conjunction_holds(&frame.expr, &mut |id| {
             leaves += 1;
+            // A node of `$ref`s and `allOf`s holds when its targets do, each a leaf here too
+            // (nothing was cut short: `may_judge_whole`): judged there, not twice.
+            if self.schema.get(id).is_some_and(|n| n.parts_only) {
+                return true;
+            }
             // A node the verdict does not number (a discriminator's tag node) cannot tell.
             verdict.judge_at(validator, id, text) == Some(true)
         });
@@ -1492,9 +1681,9 @@ impl Checker {
 /// viability is the parent's to track).
 fn conjunction(expr: &Expr) -> bool {
     match expr {
-        Expr::Leaf(..) | Expr::Any(_, _, Some(_), _, _) => true,
+        Expr::Leaf(..) => true,
         Expr::All(xs) => xs.iter().all(conjunction),
-        Expr::Any(..) => false,
+        Expr::Any(d) => d.here.is_some(),
     }
 }
 
@@ -1504,8 +1693,7 @@ fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool
         Expr::Leaf(id, _) => holds(*id),
         Expr::All(xs) => xs.iter().all(|x| conjunction_holds(x, holds)),
         // Judged with its node, its leaf's sibling.
-        Expr::Any(_, _, Some(_), _, _) => true,
-        Expr::Any(..) => false,
+        Expr::Any(d) => d.here.is_some(),
     }
 }
 
@@ -1521,6 +1709,7 @@ impl Observer for Checker {
                         Some(node) => self.item(node, *route, *i),
                         None => Expr::All(Vec::new()),
                     },
+                    (Some(Frame { expr: Expr::Leaf(id, route), .. }), Some(seg)) => self.node_child(*id, *route, seg),
                     (Some(parent), Some(seg)) => self.child(&parent.expr, seg),
                     (Some(_), None) => Expr::All(Vec::new()),
                 };
@@ -1537,21 +1726,26 @@ impl Observer for Checker {
                     }
                 }
                 let check = Check::Begin(kind);
-                let r = if self.holds_at_begin(&expr, kind) { Ok(()) } else { self.eval(&expr, &check, path) };
+                let (quiet, facts) = self.begin_facts(&expr, kind);
+                let r = if quiet { Ok(()) } else { self.eval(&expr, &check, path) };
                 let reported = r.is_err();
                 let r = if reported { self.written(r, &check, path) } else { Vec::new() };
-                let (needs_text, quiet_up_to) = if kind == Kind::String { self.text_checks(&expr) } else { (false, None) };
-                let keys = (kind == Kind::Object && self.any_node(&expr, &|n| n.max_properties.is_some())).then(HashSet::new);
-                let distinct = (kind == Kind::Array && self.any_node(&expr, &|n| n.unique)).then(Box::default);
+                let (needs_text, quiet_up_to) = if kind == Kind::String { (facts.needs_text, facts.quiet_up_to) } else { (false, None) };
+                let keys = (kind == Kind::Object && facts.keys).then(Box::default);
+                let distinct = (kind == Kind::Array && facts.unique).then(Box::default);
                 // Whether a member's key or an item's arrival can fail a check here: where none
                 // can, those checks are not asked (no side effect: a disjunction whose branches
                 // all hold neither reports nor chooses a branch).
                 let members_checked = match kind {
-                    Kind::Object => self.any_node(&expr, &|n| n.max_properties.is_some() || n.allowed.is_some() || n.additional.is_some_and(|a| self.is_false(a))),
-                    Kind::Array => self.any_node(&expr, &|n| n.max_items.is_some() || n.rest.is_some_and(|r| self.is_false(r))),
+                    Kind::Object => facts.object_members,
+                    Kind::Array => facts.array_members,
                     _ => false,
                 };
-                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, text: Vec::new(), chars: 0, reported, routes, incomplete: Vec::new(), whole: false, distinct, members_checked });
+                if needs_text {
+                    self.text.clear();
+                    self.chars = 0;
+                }
+                self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, reported, routes, whole: false, distinct, members_checked });
                 if !r.is_empty() {
                     self.report(r, at, self.frames.len().checked_sub(1));
                 }
@@ -1560,8 +1754,8 @@ impl Observer for Checker {
                 let r = match self.frames.last_mut() {
                     Some(frame) if frame.members_checked => {
                         let distinct = frame.keys.as_mut().map_or(0, |keys| {
-                            keys.insert(key.to_string());
-                            keys.len()
+                            keys.0.insert(key.to_string());
+                            keys.0.len()
                         });
                         let check = Check::Key(key, distinct);
                         self.frames.last().map(|f| self.written(self.eval(&f.expr, &check, path), &check, path))
@@ -1581,13 +1775,13 @@ impl Observer for Checker {
                 if !frame.needs_text || frame.reported {
                     return;
                 }
-                frame.chars += leaf::code_points(bytes);
-                frame.text.extend_from_slice(bytes);
-                if frame.quiet_up_to.is_some_and(|n| frame.chars <= n) {
+                self.chars += leaf::code_points(bytes);
+                self.text.extend_from_slice(bytes);
+                if frame.quiet_up_to.is_some_and(|n| self.chars <= n) {
                     return;
                 }
                 let r = self.frames.last().map(|f| {
-                    let check = Check::Text(&f.text, f.chars);
+                    let check = Check::Text(&self.text, self.chars);
                     let r = self.eval(&f.expr, &check, path);
                     (r.is_err(), self.written(r, &check, path))
                 });
@@ -1605,10 +1799,11 @@ impl Observer for Checker {
                     }
                     let distinct = frame.distinct.as_deref_mut().is_some_and(|d| d.hold(value.len()));
                     if frame.whole {
+                        // Nothing was reported on it (`may_judge_whole`): nothing to complete.
                         self.routes.borrow_mut().truncate(frame.routes);
                         return;
                     }
-                    self.complete(&frame, &value, path);
+                    self.complete(self.frames.len(), &value, path);
                     // The root's complete value is validated in full at the end of the stream,
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
@@ -1621,6 +1816,10 @@ impl Observer for Checker {
                         }
                     }
                     self.routes.borrow_mut().truncate(frame.routes);
+                    // One node (most locations) has nothing to free: not handed to the general drop.
+                    if let Expr::Leaf(..) = frame.expr {
+                        std::mem::forget(frame.expr);
+                    }
                 }
             }
         }
