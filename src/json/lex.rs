@@ -239,6 +239,21 @@ pub fn is_number(bytes: &[u8]) -> bool {
     number_len(bytes).is_some_and(|(n, _)| n == bytes.len())
 }
 
+/// Whether `bytes` begins some JSON number: it is one, or a digit after it would make one
+/// (`-`, `1.`, `2e`, `2e+`).
+#[inline]
+pub fn number_prefix(bytes: &[u8]) -> bool {
+    let whole = |t: &[u8]| number_len(t).is_some_and(|(n, _)| n == t.len());
+    let no_exponent = |t: &[u8]| whole(t) && !t.iter().any(|&c| matches!(c, b'e' | b'E'));
+    match bytes.split_last() {
+        None | Some((b'-', [])) => true,
+        Some((b'.', head)) => number_len(head) == Some((head.len(), true)),
+        Some((b'e' | b'E', head)) => no_exponent(head),
+        Some((b'+' | b'-', head)) => matches!(head.split_last(), Some((b'e' | b'E', mantissa)) if no_exponent(mantissa)),
+        _ => whole(bytes),
+    }
+}
+
 /// The literal (`true`, `false`, `null`) that starts with `first`.
 #[inline]
 pub fn literal_word(first: u8) -> Option<&'static [u8]> {
@@ -260,6 +275,26 @@ pub fn literal_len(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn number_prefixes_are_the_texts_a_digit_makes_numbers() {
+        // Every text of up to five bytes over the bytes a number is written with.
+        let alphabet = b"019-+.eE";
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=5 {
+            let mut next = Vec::new();
+            for t in texts.iter().filter(|t| t.len() == len - 1) {
+                for &b in alphabet {
+                    next.push([t.as_slice(), &[b]].concat());
+                }
+            }
+            texts.extend(next);
+        }
+        for t in texts {
+            let expected = is_number(&t) || is_number(&[t.as_slice(), b"0"].concat());
+            assert_eq!(number_prefix(&t), expected, "{}", String::from_utf8_lossy(&t));
+        }
+    }
 
     #[test]
     fn plain_run_stops_at_the_first_quote_backslash_or_control_character() {
