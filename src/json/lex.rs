@@ -13,6 +13,34 @@ pub fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The length of the run of whitespace at the start of `bytes`: an indented output's line break
+/// and indentation, its spaces eight at a time.
+#[inline]
+pub fn ws_run(bytes: &[u8]) -> usize {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let mut n = 0;
+    loop {
+        while bytes.get(n).is_some_and(|&b| matches!(b, b'\n' | b'\r' | b'\t')) {
+            n += 1;
+        }
+        let Some(word) = bytes.get(n..n + 8) else {
+            return n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| is_ws(b)).count();
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        // The lowest byte that is not a space is the lowest nonzero byte of the difference.
+        let others = u64::from_le_bytes(w) ^ SPACES;
+        if others == 0 {
+            n += 8;
+            continue;
+        }
+        n += (others.trailing_zeros() / 8) as usize;
+        if !bytes.get(n).is_some_and(|&b| matches!(b, b'\n' | b'\r' | b'\t')) {
+            return n;
+        }
+    }
+}
+
 /// The first position at or after `pos` that is not whitespace.
 #[inline]
 pub fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
@@ -275,6 +303,14 @@ pub fn literal_len(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_runs_end_at_the_first_other_byte() {
+        for text in ["", " ", "\n    x", "\r\n\t  \t        \n                 }", "                ", "  \n  \n  ,", "a  "] {
+            let expected = text.bytes().take_while(|&b| is_ws(b)).count();
+            assert_eq!(ws_run(text.as_bytes()), expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn number_prefixes_are_the_texts_a_digit_makes_numbers() {

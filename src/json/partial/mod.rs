@@ -197,9 +197,9 @@ pub struct Parser {
     /// The buffer of the last string read, empty, for the next one: a token grows in it without
     /// reallocating at every chunk, and its value gets a string of its exact size.
     spare: Vec<u8>,
-    /// The path segment of the last member name, empty, for the next one: a name costs no
-    /// allocation once one as long was read.
-    spare_key: String,
+    /// The path segments of member names no longer in the path, emptied, for the next ones: a
+    /// name costs no allocation once one as long was read at its depth.
+    spare_keys: Vec<String>,
     /// The distinct member names of the object open at each depth (`Frame` by its index in the
     /// stack), to tell a repeated one: kept from one object to the next at a depth, so that an
     /// object allocates no set of its own.
@@ -231,7 +231,7 @@ impl Parser {
             skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
             spare: Vec::new(),
-            spare_key: String::new(),
+            spare_keys: Vec::new(),
             names: Vec::new(),
             cut_short: Vec::new(),
             refused_until: 0,
@@ -315,6 +315,12 @@ impl Parser {
         if !extract && matches!(self.status, Status::Incomplete | Status::Complete) {
             append(&mut self.text, bytes);
         }
+        // Past a syntax error or a limit nothing more is read: the reading stops at the byte that
+        // broke the text (below), and a push after it reads nothing.
+        let live = |status: &Status| matches!(status, Status::Incomplete | Status::Complete);
+        if !live(&self.status) && !bytes.is_empty() {
+            return;
+        }
         let mut i = 0;
         // A push that goes on with a string (most token deltas do) reads its plain run here: one
         // that holds nothing else then never enters the loop, whose setup costs more than that.
@@ -330,48 +336,60 @@ impl Parser {
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
-            // Inside a string with no escape pending, the run up to the next quote, backslash or
-            // control byte is copied at once: most of an output's bytes are string contents. (At a
-            // quote, which ends most runs, none is looked for.)
-            if let (false, true, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, b != b'"', &mut self.token) {
-                let run = lex::plain_run(rest);
-                if matches!(self.status, Status::Incomplete) && run > 0 {
-                    match plain {
-                        Some(n) => *n += run,
-                        None => append(buf, rest.get(..run).unwrap_or_default()),
+            // (The text is whole or incomplete here: the reading stops where it breaks.)
+            if !extract {
+                match &mut self.token {
+                    // Inside a string with no escape pending, the run up to the next quote,
+                    // backslash or control byte is copied at once: most of an output's bytes are
+                    // string contents. (At a quote, which ends most runs, none is looked for.)
+                    Token::Str { buf, esc: Escape::None, plain, .. } if b != b'"' => {
+                        let run = lex::plain_run(rest);
+                        if run > 0 {
+                            match plain {
+                                Some(n) => *n += run,
+                                None => append(buf, rest.get(..run).unwrap_or_default()),
+                            }
+                            self.offset += run;
+                            i += run - 1;
+                            continue;
+                        }
                     }
-                    self.offset += run;
-                    i += run - 1;
-                    continue;
+                    // Between tokens, a run of whitespace (an indented output's line break and
+                    // indentation) at once too.
+                    Token::None if lex::is_ws(b) => {
+                        let run = lex::ws_run(rest);
+                        self.offset += run;
+                        i += run - 1;
+                        continue;
+                    }
+                    _ => {}
                 }
-            }
-            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
-            if !extract && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
-                let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
-                self.offset += run;
-                i += run - 1;
-                continue;
-            }
-            if !matches!(self.status, Status::Incomplete | Status::Complete) {
-                return;
             }
             self.offset += 1;
-            if let Some(ex) = &mut self.skipper {
-                let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
-                if !ex.admit(b, before_root, self.status == Status::Complete) {
-                    continue;
+            if extract {
+                if let Some(ex) = &mut self.skipper {
+                    let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
+                    if !ex.admit(b, before_root, self.status == Status::Complete) {
+                        continue;
+                    }
+                    self.text.push(b);
                 }
-                self.text.push(b);
             }
             // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
             // (a few bytes each) then ask nothing.
+            let mut taken = None;
             if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && !extract {
-                if let Some(taken) = self.whole(b, rest, observer) {
-                    i += taken;
-                    continue;
-                }
+                taken = self.whole(b, rest, observer);
             }
-            self.byte(b, observer);
+            match taken {
+                Some(taken) => i += taken,
+                None => self.byte(b, observer),
+            }
+            // A push that broke the text stops at the byte that broke it (a string being written
+            // is told what it holds only when the push ends with that byte).
+            if !live(&self.status) && i < bytes.len() {
+                return;
+            }
         }
         if !over.is_empty() {
             if matches!(self.status, Status::Incomplete | Status::Complete) {
@@ -444,7 +462,7 @@ impl Parser {
         if lex::is_ws(b) {
             return;
         }
-        if self.status == Status::Complete {
+        if matches!(self.status, Status::Complete) {
             return self.fail("trailing characters after the JSON value");
         }
         let here = self.kept().saturating_sub(1);
@@ -661,8 +679,7 @@ impl Parser {
         let end = self.kept();
         if key {
             obs.event(Event::Key(text), &self.path, self.offset);
-            let mut name = std::mem::take(&mut self.spare_key);
-            name.clear();
+            let mut name = self.spare_keys.pop().unwrap_or_default();
             name.push_str(text);
             if let Some(Frame { shape: Shape::Object { keyed, key, state, .. }, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(name));
@@ -723,14 +740,15 @@ impl Parser {
         match &mut frame.shape {
             Shape::Object { keyed, key, state } => {
                 *state = ObjState::CommaOrEnd;
-                let name = match (std::mem::take(keyed), self.path.pop()) {
+                let mut name = match (std::mem::take(keyed), self.path.pop()) {
                     (true, Some(Segment::Key(k))) => k,
                     _ => return,
                 };
                 // A repeated name is told as its value ends (the last value keeps the first
                 // one's place, as a parse of the text makes it).
                 if self.names.get_mut(depth).is_none_or(|names| names.insert(&name, *key, &self.text)) {
-                    self.spare_key = name;
+                    name.clear();
+                    self.spare_keys.push(name);
                     return;
                 }
                 obs.event(Event::Repeated(&name), &self.path, self.offset);
