@@ -154,10 +154,10 @@ enum ArrState {
 enum Token {
     None,
     /// `start`: its opening quote's offset in the kept text. `plain`: while no escape has been
-    /// read, the content is the bytes after the quote in the kept text, `Some` of their number,
-    /// and `buf` stays empty (a string is read without a copy of its bytes); from its first
-    /// escape on, `None`, the content decoded in `buf`.
-    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize, start: usize, plain: Option<usize> },
+    /// read, the content is the bytes after the quote in the kept text, `Some` of their number
+    /// (a string is read without a copy of its bytes); from its first escape on, `None`, the
+    /// content decoded in the parser's `decoded`.
+    Str { esc: Escape, key: bool, reported: usize, start: usize, plain: Option<usize> },
     /// A number, its bytes from `start` in the kept text on (read there, as a plain string is).
     Num { start: usize },
     Lit { word: &'static [u8], matched: usize, start: usize },
@@ -194,9 +194,9 @@ pub struct Parser {
     skipper: Option<Skipper>,
     /// Each member name repeated in its object, with the object's location.
     repeated: Vec<(InstancePath, String)>,
-    /// The buffer of the last string read, empty, for the next one: a token grows in it without
-    /// reallocating at every chunk, and its value gets a string of its exact size.
-    spare: Vec<u8>,
+    /// The decoded content of the string being read once it has an escape (see `Token::Str`):
+    /// kept from one string to the next, so that a string allocates nothing of its own.
+    decoded: Vec<u8>,
     /// The path segments of member names no longer in the path, emptied, for the next ones: a
     /// name costs no allocation once one as long was read at its depth.
     spare_keys: Vec<String>,
@@ -230,7 +230,7 @@ impl Parser {
             max_depth,
             skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
-            spare: Vec::new(),
+            decoded: Vec::new(),
             spare_keys: Vec::new(),
             names: Vec::new(),
             cut_short: Vec::new(),
@@ -324,11 +324,11 @@ impl Parser {
         let mut i = 0;
         // A push that goes on with a string (most token deltas do) reads its plain run here: one
         // that holds nothing else then never enters the loop, whose setup costs more than that.
-        if let (false, Status::Incomplete, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, &self.status, &mut self.token) {
+        if let (false, Status::Incomplete, Token::Str { esc: Escape::None, plain, .. }) = (extract, &self.status, &mut self.token) {
             let run = lex::plain_run(bytes);
             match plain {
                 Some(n) => *n += run,
-                None => append(buf, bytes.get(..run).unwrap_or_default()),
+                None => append(&mut self.decoded, bytes.get(..run).unwrap_or_default()),
             }
             self.offset += run;
             i = run;
@@ -342,12 +342,12 @@ impl Parser {
                     // Inside a string with no escape pending, the run up to the next quote,
                     // backslash or control byte is copied at once: most of an output's bytes are
                     // string contents. (At a quote, which ends most runs, none is looked for.)
-                    Token::Str { buf, esc: Escape::None, plain, .. } if b != b'"' => {
+                    Token::Str { esc: Escape::None, plain, .. } if b != b'"' => {
                         let run = lex::plain_run(rest);
                         if run > 0 {
                             match plain {
                                 Some(n) => *n += run,
-                                None => append(buf, rest.get(..run).unwrap_or_default()),
+                                None => append(&mut self.decoded, rest.get(..run).unwrap_or_default()),
                             }
                             self.offset += run;
                             i += run - 1;
@@ -471,7 +471,7 @@ impl Parser {
             Some(Shape::Object { state, .. }) => match *state {
                 ObjState::KeyOrEnd | ObjState::Key => {
                     if b == b'"' {
-                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0, start: here, plain: Some(0) };
+                        self.token = Token::Str { esc: Escape::None, key: true, reported: 0, start: here, plain: Some(0) };
                     } else if b == b'}' && *state == ObjState::KeyOrEnd {
                         self.close(obs);
                     } else {
@@ -584,20 +584,22 @@ impl Parser {
                 self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } });
             }
             b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
-            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start, plain: Some(0) },
+            b'"' => self.token = Token::Str { esc: Escape::None, key: false, reported: 0, start, plain: Some(0) },
             b't' | b'f' | b'n' => self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, start },
             _ => self.token = Token::Num { start },
         }
     }
 
     fn string_byte(&mut self, b: u8, obs: &mut dyn Observer) {
-        let Token::Str { buf, esc, plain, start, .. } = &mut self.token else { return };
+        let Token::Str { esc, plain, start, .. } = &mut self.token else { return };
+        let buf = &mut self.decoded;
         match *esc {
             Escape::None => match b {
                 b'"' => self.finish_string(obs),
                 b'\\' => {
                     // The content so far is decoded from here on, the escapes' bytes added to it.
                     if let Some(n) = plain.take() {
+                        buf.clear();
                         buf.extend_from_slice(content_in(&self.text, *start, n));
                     }
                     *esc = Escape::Backslash;
@@ -657,8 +659,8 @@ impl Parser {
 
     /// Reports decoded string bytes not yet reported (once per push, so work stays linear).
     fn flush_string(&mut self, obs: &mut dyn Observer) {
-        if let Token::Str { buf, key: false, reported, start, plain, .. } = &mut self.token {
-            let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n));
+        if let Token::Str { key: false, reported, start, plain, .. } = &mut self.token {
+            let content = plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, *start, n));
             if *reported < content.len() {
                 let from = *reported;
                 *reported = content.len();
@@ -671,8 +673,8 @@ impl Parser {
 
     fn finish_string(&mut self, obs: &mut dyn Observer) {
         self.flush_string(obs);
-        let Token::Str { mut buf, key, start, plain, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
-        let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, start, n));
+        let Token::Str { key, start, plain, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let content = plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, start, n));
         let Ok(text) = std::str::from_utf8(content) else {
             return self.fail("invalid UTF-8 in a string");
         };
@@ -694,8 +696,9 @@ impl Parser {
             obs.event(Event::End(closed), &self.path, self.offset);
             self.completed(start, end, memo, obs);
         }
-        buf.clear();
-        self.spare = buf;
+        if plain.is_none() {
+            self.decoded.clear();
+        }
     }
 
     /// A number ends before `end` in the kept text.
@@ -793,7 +796,7 @@ impl Parser {
             return self.value().cloned();
         }
         let string = match &self.token {
-            Token::Str { buf, key: false, start, plain, .. } => Some((utf8_prefix(plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n))), *start)),
+            Token::Str { key: false, start, plain, .. } => Some((utf8_prefix(plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, *start, n))), *start)),
             _ => None,
         };
         let Some(last) = self.stack.last() else {
