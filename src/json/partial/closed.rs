@@ -16,7 +16,9 @@ use std::cell::OnceCell;
 /// allocates nothing once the stream has read one as large.
 #[derive(Default)]
 pub(super) struct Names {
-    list: Vec<(u64, usize, usize)>,
+    /// Each name's hash, its token's span, and whether the token has no escape (then it is the
+    /// name as written, compared without decoding).
+    list: Vec<(u64, usize, usize, bool)>,
     many: Option<HashSet<u64, ahash::RandomState>>,
 }
 
@@ -48,7 +50,10 @@ impl Names {
         if seen && self.find(hash, name, text) {
             return false;
         }
-        self.list.push((hash, token.0, token.1));
+        // An escape is longer than what it stands for: a token as long as its name and quotes has
+        // none.
+        let plain = token.1.saturating_sub(token.0) == name.len() + 2;
+        self.list.push((hash, token.0, token.1, plain));
         if self.many.is_none() && self.list.len() > FEW {
             // Sized for the next doublings at once: growing a set rehashes it.
             let mut set = HashSet::with_capacity_and_hasher(4 * FEW, ahash::RandomState::default());
@@ -59,7 +64,12 @@ impl Names {
     }
 
     fn find(&self, hash: u64, name: &str, text: &[u8]) -> bool {
-        self.list.iter().any(|&(h, start, end)| h == hash && token_is(text.get(start..end).unwrap_or_default(), name))
+        self.list.iter().any(|&(h, start, end, plain)| {
+            h == hash && {
+                let token = text.get(start..end).unwrap_or_default();
+                if plain { token.get(1..token.len().saturating_sub(1)) == Some(name.as_bytes()) } else { token_is(token, name) }
+            }
+        })
     }
 }
 
