@@ -13,6 +13,34 @@ pub fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The length of the run of whitespace at the start of `bytes`: an indented output's line break
+/// and indentation, its spaces eight at a time.
+#[inline]
+pub fn ws_run(bytes: &[u8]) -> usize {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let mut n = 0;
+    loop {
+        while bytes.get(n).is_some_and(|&b| matches!(b, b'\n' | b'\r' | b'\t')) {
+            n += 1;
+        }
+        let Some(word) = bytes.get(n..n + 8) else {
+            return n + bytes.get(n..).unwrap_or_default().iter().take_while(|&&b| is_ws(b)).count();
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        // The lowest byte that is not a space is the lowest nonzero byte of the difference.
+        let others = u64::from_le_bytes(w) ^ SPACES;
+        if others == 0 {
+            n += 8;
+            continue;
+        }
+        n += (others.trailing_zeros() / 8) as usize;
+        if !bytes.get(n).is_some_and(|&b| matches!(b, b'\n' | b'\r' | b'\t')) {
+            return n;
+        }
+    }
+}
+
 /// The first position at or after `pos` that is not whitespace.
 #[inline]
 pub fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
@@ -239,6 +267,21 @@ pub fn is_number(bytes: &[u8]) -> bool {
     number_len(bytes).is_some_and(|(n, _)| n == bytes.len())
 }
 
+/// Whether `bytes` begins some JSON number: it is one, or a digit after it would make one
+/// (`-`, `1.`, `2e`, `2e+`).
+#[inline]
+pub fn number_prefix(bytes: &[u8]) -> bool {
+    let whole = |t: &[u8]| number_len(t).is_some_and(|(n, _)| n == t.len());
+    let no_exponent = |t: &[u8]| whole(t) && !t.iter().any(|&c| matches!(c, b'e' | b'E'));
+    match bytes.split_last() {
+        None | Some((b'-', [])) => true,
+        Some((b'.', head)) => number_len(head) == Some((head.len(), true)),
+        Some((b'e' | b'E', head)) => no_exponent(head),
+        Some((b'+' | b'-', head)) => matches!(head.split_last(), Some((b'e' | b'E', mantissa)) if no_exponent(mantissa)),
+        _ => whole(bytes),
+    }
+}
+
 /// The literal (`true`, `false`, `null`) that starts with `first`.
 #[inline]
 pub fn literal_word(first: u8) -> Option<&'static [u8]> {
@@ -260,6 +303,34 @@ pub fn literal_len(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_runs_end_at_the_first_other_byte() {
+        for text in ["", " ", "\n    x", "\r\n\t  \t        \n                 }", "                ", "  \n  \n  ,", "a  "] {
+            let expected = text.bytes().take_while(|&b| is_ws(b)).count();
+            assert_eq!(ws_run(text.as_bytes()), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn number_prefixes_are_the_texts_a_digit_makes_numbers() {
+        // Every text of up to five bytes over the bytes a number is written with.
+        let alphabet = b"019-+.eE";
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=5 {
+            let mut next = Vec::new();
+            for t in texts.iter().filter(|t| t.len() == len - 1) {
+                for &b in alphabet {
+                    next.push([t.as_slice(), &[b]].concat());
+                }
+            }
+            texts.extend(next);
+        }
+        for t in texts {
+            let expected = is_number(&t) || is_number(&[t.as_slice(), b"0"].concat());
+            assert_eq!(number_prefix(&t), expected, "{}", String::from_utf8_lossy(&t));
+        }
+    }
 
     #[test]
     fn plain_run_stops_at_the_first_quote_backslash_or_control_character() {

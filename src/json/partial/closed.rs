@@ -3,23 +3,36 @@
 //! from the span only when an observer asks.
 
 use super::{parse_text, Kind};
-use crate::json::names::{name_hash, NameHashes};
+use crate::json::names::name_hash;
+use std::collections::HashSet;
 use serde_json::Value;
 use std::cell::OnceCell;
 
 /// The distinct member names of an object: a hash of each decoded name with where its token is
 /// in the kept text. A name whose hash is new is new; one whose hash was seen is compared exactly
-/// with the names of that hash, so a repeat is told exactly (the set of hashes keeps an object of
-/// thousands of names linear).
+/// with the names of that hash, so a repeat is told exactly. The hashes are looked through while
+/// few; past `FEW`, kept in a set too, so that an object of thousands of names stays linear. The
+/// parser keeps one `Names` per depth and clears it for the next object there, so that an object
+/// allocates nothing once the stream has read one as large.
 #[derive(Default)]
 pub(super) struct Names {
-    list: Vec<(u64, usize, usize)>,
-    hashes: NameHashes,
+    /// Each name's hash, its token's span, and whether the token has no escape (then it is the
+    /// name as written, compared without decoding).
+    list: Vec<(u64, usize, usize, bool)>,
+    many: Option<HashSet<u64, ahash::RandomState>>,
 }
+
+const FEW: usize = 16;
 
 impl Names {
     pub(super) fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Forgets every name (a new object at this depth).
+    pub(super) fn clear(&mut self) {
+        self.list.clear();
+        self.many = None;
     }
 
     /// Whether the object has a member `name` (its names' tokens in `text`).
@@ -30,15 +43,33 @@ impl Names {
     /// Adds `name`, written at `token` in `text`: false when the object has it already.
     pub(super) fn insert(&mut self, name: &str, token: (usize, usize), text: &[u8]) -> bool {
         let hash = name_hash(name.as_bytes());
-        if !self.hashes.insert(name.as_bytes()) && self.find(hash, name, text) {
+        let seen = match self.many.as_mut() {
+            Some(set) => !set.insert(hash),
+            None => self.list.iter().any(|&(h, ..)| h == hash),
+        };
+        if seen && self.find(hash, name, text) {
             return false;
         }
-        self.list.push((hash, token.0, token.1));
+        // An escape is longer than what it stands for: a token as long as its name and quotes has
+        // none.
+        let plain = token.1.saturating_sub(token.0) == name.len() + 2;
+        self.list.push((hash, token.0, token.1, plain));
+        if self.many.is_none() && self.list.len() > FEW {
+            // Sized for the next doublings at once: growing a set rehashes it.
+            let mut set = HashSet::with_capacity_and_hasher(4 * FEW, ahash::RandomState::default());
+            set.extend(self.list.iter().map(|&(h, ..)| h));
+            self.many = Some(set);
+        }
         true
     }
 
     fn find(&self, hash: u64, name: &str, text: &[u8]) -> bool {
-        self.list.iter().any(|&(h, start, end)| h == hash && token_is(text.get(start..end).unwrap_or_default(), name))
+        self.list.iter().any(|&(h, start, end, plain)| {
+            h == hash && {
+                let token = text.get(start..end).unwrap_or_default();
+                if plain { token.get(1..token.len().saturating_sub(1)) == Some(name.as_bytes()) } else { token_is(token, name) }
+            }
+        })
     }
 }
 

@@ -125,9 +125,6 @@ struct Frame {
     committed: usize,
     /// How many repeated names the parser had found when it opened.
     repeats: usize,
-    /// An object's distinct member names so far, to tell a repeated one (empty for an array:
-    /// kept here, not in `Shape`, so that the variants stay of one size).
-    names: Names,
     shape: Shape,
 }
 
@@ -157,12 +154,13 @@ enum ArrState {
 enum Token {
     None,
     /// `start`: its opening quote's offset in the kept text. `plain`: while no escape has been
-    /// read, the content is the bytes after the quote in the kept text, `Some` of their number,
-    /// and `buf` stays empty (a string is read without a copy of its bytes); from its first
-    /// escape on, `None`, the content decoded in `buf`.
-    Str { buf: Vec<u8>, esc: Escape, key: bool, reported: usize, start: usize, plain: Option<usize> },
-    Num(Vec<u8>),
-    Lit { word: &'static [u8], matched: usize, value: Value, start: usize },
+    /// read, the content is the bytes after the quote in the kept text, `Some` of their number
+    /// (a string is read without a copy of its bytes); from its first escape on, `None`, the
+    /// content decoded in the parser's `decoded`.
+    Str { esc: Escape, key: bool, reported: usize, start: usize, plain: Option<usize> },
+    /// A number, its bytes from `start` in the kept text on (read there, as a plain string is).
+    Num { start: usize },
+    Lit { word: &'static [u8], matched: usize, start: usize },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -196,9 +194,16 @@ pub struct Parser {
     skipper: Option<Skipper>,
     /// Each member name repeated in its object, with the object's location.
     repeated: Vec<(InstancePath, String)>,
-    /// The buffer of the last string or number read, empty, for the next one: a token grows in
-    /// it without reallocating at every chunk, and its value gets a string of its exact size.
-    spare: Vec<u8>,
+    /// The decoded content of the string being read once it has an escape (see `Token::Str`):
+    /// kept from one string to the next, so that a string allocates nothing of its own.
+    decoded: Vec<u8>,
+    /// The path segments of member names no longer in the path, emptied, for the next ones: a
+    /// name costs no allocation once one as long was read at its depth.
+    spare_keys: Vec<String>,
+    /// The distinct member names of the object open at each depth (`Frame` by its index in the
+    /// stack), to tell a repeated one: kept from one object to the next at a depth, so that an
+    /// object allocates no set of its own.
+    names: Vec<Names>,
     /// Containers the input of this push holds cut short (their brackets' offsets in the kept
     /// text), found while looking for a whole one around them: not looked at again.
     cut_short: Vec<usize>,
@@ -225,7 +230,9 @@ impl Parser {
             max_depth,
             skipper: extract.then(Skipper::default),
             repeated: Vec::new(),
-            spare: Vec::new(),
+            decoded: Vec::new(),
+            spare_keys: Vec::new(),
+            names: Vec::new(),
             cut_short: Vec::new(),
             refused_until: 0,
         }
@@ -308,14 +315,20 @@ impl Parser {
         if !extract && matches!(self.status, Status::Incomplete | Status::Complete) {
             append(&mut self.text, bytes);
         }
+        // Past a syntax error or a limit nothing more is read: the reading stops at the byte that
+        // broke the text (below), and a push after it reads nothing.
+        let live = |status: &Status| matches!(status, Status::Incomplete | Status::Complete);
+        if !live(&self.status) && !bytes.is_empty() {
+            return;
+        }
         let mut i = 0;
         // A push that goes on with a string (most token deltas do) reads its plain run here: one
         // that holds nothing else then never enters the loop, whose setup costs more than that.
-        if let (false, Status::Incomplete, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, &self.status, &mut self.token) {
+        if let (false, Status::Incomplete, Token::Str { esc: Escape::None, plain, .. }) = (extract, &self.status, &mut self.token) {
             let run = lex::plain_run(bytes);
             match plain {
                 Some(n) => *n += run,
-                None => append(buf, bytes.get(..run).unwrap_or_default()),
+                None => append(&mut self.decoded, bytes.get(..run).unwrap_or_default()),
             }
             self.offset += run;
             i = run;
@@ -323,48 +336,60 @@ impl Parser {
         while let Some(&b) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
             i += 1;
-            // Inside a string with no escape pending, the run up to the next quote, backslash or
-            // control byte is copied at once: most of an output's bytes are string contents. (At a
-            // quote, which ends most runs, none is looked for.)
-            if let (false, true, Token::Str { buf, esc: Escape::None, plain, .. }) = (extract, b != b'"', &mut self.token) {
-                let run = lex::plain_run(rest);
-                if matches!(self.status, Status::Incomplete) && run > 0 {
-                    match plain {
-                        Some(n) => *n += run,
-                        None => append(buf, rest.get(..run).unwrap_or_default()),
+            // (The text is whole or incomplete here: the reading stops where it breaks.)
+            if !extract {
+                match &mut self.token {
+                    // Inside a string with no escape pending, the run up to the next quote,
+                    // backslash or control byte is copied at once: most of an output's bytes are
+                    // string contents. (At a quote, which ends most runs, none is looked for.)
+                    Token::Str { esc: Escape::None, plain, .. } if b != b'"' => {
+                        let run = lex::plain_run(rest);
+                        if run > 0 {
+                            match plain {
+                                Some(n) => *n += run,
+                                None => append(&mut self.decoded, rest.get(..run).unwrap_or_default()),
+                            }
+                            self.offset += run;
+                            i += run - 1;
+                            continue;
+                        }
                     }
-                    self.offset += run;
-                    i += run - 1;
-                    continue;
+                    // Between tokens, a run of whitespace (an indented output's line break and
+                    // indentation) at once too.
+                    Token::None if lex::is_ws(b) => {
+                        let run = lex::ws_run(rest);
+                        self.offset += run;
+                        i += run - 1;
+                        continue;
+                    }
+                    _ => {}
                 }
-            }
-            // Between tokens, a run of whitespace (an indented output's indentation) at once too.
-            if !extract && matches!(self.token, Token::None) && lex::is_ws(b) && matches!(self.status, Status::Incomplete | Status::Complete) {
-                let run = rest.iter().take_while(|&&c| lex::is_ws(c)).count();
-                self.offset += run;
-                i += run - 1;
-                continue;
-            }
-            if !matches!(self.status, Status::Incomplete | Status::Complete) {
-                return;
             }
             self.offset += 1;
-            if let Some(ex) = &mut self.skipper {
-                let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
-                if !ex.admit(b, before_root, self.status == Status::Complete) {
-                    continue;
+            if extract {
+                if let Some(ex) = &mut self.skipper {
+                    let before_root = self.root.is_none() && self.stack.is_empty() && matches!(self.token, Token::None);
+                    if !ex.admit(b, before_root, self.status == Status::Complete) {
+                        continue;
+                    }
+                    self.text.push(b);
                 }
-                self.text.push(b);
             }
             // A container shorter than `WHOLE_MIN` costs little read byte by byte; small chunks
             // (a few bytes each) then ask nothing.
+            let mut taken = None;
             if matches!(b, b'{' | b'[') && rest.len() >= WHOLE_MIN && !extract {
-                if let Some(taken) = self.whole(b, rest, observer) {
-                    i += taken;
-                    continue;
-                }
+                taken = self.whole(b, rest, observer);
             }
-            self.byte(b, observer);
+            match taken {
+                Some(taken) => i += taken,
+                None => self.byte(b, observer),
+            }
+            // A push that broke the text stops at the byte that broke it (a string being written
+            // is told what it holds only when the push ends with that byte).
+            if !live(&self.status) && i < bytes.len() {
+                return;
+            }
         }
         if !over.is_empty() {
             if matches!(self.status, Status::Incomplete | Status::Complete) {
@@ -378,9 +403,9 @@ impl Parser {
     /// The input has ended: a number still open at the root completes now.
     pub fn end(&mut self, observer: &mut dyn Observer) {
         if self.status == Status::Incomplete && self.stack.is_empty() {
-            if let Token::Num(buf) = &self.token {
+            if let Token::Num { .. } = &self.token {
                 // `1.`, `-`, `2e+` are cut short, not malformed: the document stays incomplete.
-                if !matches!(buf.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
+                if !matches!(self.text.get(..self.kept()).and_then(<[u8]>::last), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
                     self.finish_number(self.kept(), observer);
                 }
             }
@@ -394,15 +419,16 @@ impl Parser {
     fn byte(&mut self, b: u8, obs: &mut dyn Observer) {
         match &mut self.token {
             Token::Str { .. } => return self.string_byte(b, obs),
-            Token::Num(buf) => {
+            Token::Num { start } => {
                 if matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
                     // Only a sign, point or exponent (a few per number), or a digit after a
                     // leading zero, can break the grammar: checking then reports `--` or `01`
                     // at once, and keeps a long run of digits linear.
-                    let check = !b.is_ascii_digit() || buf.as_slice() == b"0" || buf.as_slice() == b"-0";
-                    buf.push(b);
-                    if check && !number_prefix(buf) {
-                        let shown = String::from_utf8_lossy(buf).into_owned();
+                    let number = self.text.get(*start..self.kept()).unwrap_or_default();
+                    let before = number.get(..number.len().saturating_sub(1)).unwrap_or_default();
+                    let check = !b.is_ascii_digit() || before == b"0" || before == b"-0";
+                    if check && !lex::number_prefix(number) {
+                        let shown = String::from_utf8_lossy(number).into_owned();
                         self.fail(format!("invalid number '{shown}'"));
                     }
                     return;
@@ -417,8 +443,11 @@ impl Parser {
                 if word.get(*matched) == Some(&b) {
                     *matched += 1;
                     if *matched == word.len() {
-                        if let Token::Lit { value, start, .. } = std::mem::replace(&mut self.token, Token::None) {
-                            let kind = if value.is_null() { Kind::Null } else { Kind::Bool };
+                        if let Token::Lit { word, start, .. } = std::mem::replace(&mut self.token, Token::None) {
+                            let (kind, value) = match word.first() {
+                                Some(b'n') => (Kind::Null, Value::Null),
+                                first => (Kind::Bool, Value::Bool(first == Some(&b't'))),
+                            };
                             self.complete_scalar(kind, (start, self.kept()), OnceCell::from(value), obs);
                         }
                     }
@@ -433,7 +462,7 @@ impl Parser {
         if lex::is_ws(b) {
             return;
         }
-        if self.status == Status::Complete {
+        if matches!(self.status, Status::Complete) {
             return self.fail("trailing characters after the JSON value");
         }
         let here = self.kept().saturating_sub(1);
@@ -442,7 +471,7 @@ impl Parser {
             Some(Shape::Object { state, .. }) => match *state {
                 ObjState::KeyOrEnd | ObjState::Key => {
                     if b == b'"' {
-                        self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: true, reported: 0, start: here, plain: Some(0) };
+                        self.token = Token::Str { esc: Escape::None, key: true, reported: 0, start: here, plain: Some(0) };
                     } else if b == b'}' && *state == ObjState::KeyOrEnd {
                         self.close(obs);
                     } else {
@@ -546,32 +575,31 @@ impl Parser {
         obs.event(Event::Begin(kind), &self.path, self.offset);
         let start = self.kept().saturating_sub(1);
         match b {
-            b'{' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } }),
-            b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), names: Names::default(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
-            b'"' => self.token = Token::Str { buf: std::mem::take(&mut self.spare), esc: Escape::None, key: false, reported: 0, start, plain: Some(0) },
-            b't' | b'f' | b'n' => {
-                let value = match b {
-                    b'n' => Value::Null,
-                    _ => Value::Bool(b == b't'),
-                };
-                self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, value, start };
+            b'{' => {
+                let depth = self.stack.len();
+                match self.names.get_mut(depth) {
+                    Some(names) => names.clear(),
+                    None => self.names.resize_with(depth + 1, Names::default),
+                }
+                self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Object { keyed: false, key: (0, 0), state: ObjState::KeyOrEnd } });
             }
-            _ => {
-                let mut buf = std::mem::take(&mut self.spare);
-                buf.push(b);
-                self.token = Token::Num(buf);
-            }
+            b'[' => self.stack.push(Frame { start, committed: start + 1, repeats: self.repeated.len(), shape: Shape::Array { count: 0, state: ArrState::ValueOrEnd } }),
+            b'"' => self.token = Token::Str { esc: Escape::None, key: false, reported: 0, start, plain: Some(0) },
+            b't' | b'f' | b'n' => self.token = Token::Lit { word: lex::literal_word(b).unwrap_or_default(), matched: 1, start },
+            _ => self.token = Token::Num { start },
         }
     }
 
     fn string_byte(&mut self, b: u8, obs: &mut dyn Observer) {
-        let Token::Str { buf, esc, plain, start, .. } = &mut self.token else { return };
+        let Token::Str { esc, plain, start, .. } = &mut self.token else { return };
+        let buf = &mut self.decoded;
         match *esc {
             Escape::None => match b {
                 b'"' => self.finish_string(obs),
                 b'\\' => {
                     // The content so far is decoded from here on, the escapes' bytes added to it.
                     if let Some(n) = plain.take() {
+                        buf.clear();
                         buf.extend_from_slice(content_in(&self.text, *start, n));
                     }
                     *esc = Escape::Backslash;
@@ -631,8 +659,8 @@ impl Parser {
 
     /// Reports decoded string bytes not yet reported (once per push, so work stays linear).
     fn flush_string(&mut self, obs: &mut dyn Observer) {
-        if let Token::Str { buf, key: false, reported, start, plain, .. } = &mut self.token {
-            let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n));
+        if let Token::Str { key: false, reported, start, plain, .. } = &mut self.token {
+            let content = plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, *start, n));
             if *reported < content.len() {
                 let from = *reported;
                 *reported = content.len();
@@ -645,15 +673,16 @@ impl Parser {
 
     fn finish_string(&mut self, obs: &mut dyn Observer) {
         self.flush_string(obs);
-        let Token::Str { mut buf, key, start, plain, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
-        let content = plain.map_or(buf.as_slice(), |n| content_in(&self.text, start, n));
+        let Token::Str { key, start, plain, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let content = plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, start, n));
         let Ok(text) = std::str::from_utf8(content) else {
             return self.fail("invalid UTF-8 in a string");
         };
         let end = self.kept();
         if key {
             obs.event(Event::Key(text), &self.path, self.offset);
-            let name = text.to_owned();
+            let mut name = self.spare_keys.pop().unwrap_or_default();
+            name.push_str(text);
             if let Some(Frame { shape: Shape::Object { keyed, key, state, .. }, .. }) = self.stack.last_mut() {
                 self.path.push(Segment::Key(name));
                 *keyed = true;
@@ -667,15 +696,17 @@ impl Parser {
             obs.event(Event::End(closed), &self.path, self.offset);
             self.completed(start, end, memo, obs);
         }
-        buf.clear();
-        self.spare = buf;
+        if plain.is_none() {
+            self.decoded.clear();
+        }
     }
 
     /// A number ends before `end` in the kept text.
     fn finish_number(&mut self, end: usize, obs: &mut dyn Observer) {
-        let Token::Num(mut buf) = std::mem::replace(&mut self.token, Token::None) else { return };
-        if !lex::is_number(&buf) {
-            return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(&buf)));
+        let Token::Num { start } = std::mem::replace(&mut self.token, Token::None) else { return };
+        let buf = self.text.get(start..end).unwrap_or_default();
+        if !lex::is_number(buf) {
+            return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(buf)));
         }
         // A number is ASCII (is_number); `from_str` is the reader the crate instantiates elsewhere.
         // Most numbers are small non-negative integers: read at once (what `from_str` makes of
@@ -683,16 +714,11 @@ impl Parser {
         let small = (buf.len() <= 19 && buf.iter().all(u8::is_ascii_digit)).then(|| buf.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')));
         let number = match small {
             Some(n) => Ok(Number::from(n)),
-            None => std::str::from_utf8(&buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())),
+            None => std::str::from_utf8(buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())),
         };
         match number {
-            Ok(n) => {
-                let start = end.saturating_sub(buf.len());
-                buf.clear();
-                self.spare = buf;
-                self.complete_scalar(Kind::Number, (start, end), OnceCell::from(Value::Number(n)), obs);
-            }
-            Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(&buf))),
+            Ok(n) => self.complete_scalar(Kind::Number, (start, end), OnceCell::from(Value::Number(n)), obs),
+            Err(_) => self.fail(format!("number out of range '{}'", String::from_utf8_lossy(buf))),
         }
     }
 
@@ -706,6 +732,7 @@ impl Parser {
     /// The value at `start..end` of the kept text is complete at the current path (its
     /// observers told): it is the root, or a member of the open container.
     fn completed(&mut self, start: usize, end: usize, memo: OnceCell<Value>, obs: &mut dyn Observer) {
+        let depth = self.stack.len().saturating_sub(1);
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some((start, end));
             self.value = memo;
@@ -716,13 +743,15 @@ impl Parser {
         match &mut frame.shape {
             Shape::Object { keyed, key, state } => {
                 *state = ObjState::CommaOrEnd;
-                let name = match (std::mem::take(keyed), self.path.pop()) {
+                let mut name = match (std::mem::take(keyed), self.path.pop()) {
                     (true, Some(Segment::Key(k))) => k,
                     _ => return,
                 };
                 // A repeated name is told as its value ends (the last value keeps the first
                 // one's place, as a parse of the text makes it).
-                if frame.names.insert(&name, *key, &self.text) {
+                if self.names.get_mut(depth).is_none_or(|names| names.insert(&name, *key, &self.text)) {
+                    name.clear();
+                    self.spare_keys.push(name);
                     return;
                 }
                 obs.event(Event::Repeated(&name), &self.path, self.offset);
@@ -742,7 +771,10 @@ impl Parser {
         let memo = OnceCell::new();
         let repeats = self.repeated.len() > frame.repeats;
         let closed = match &frame.shape {
-            Shape::Object { .. } => Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names: Some(&frame.names), count: frame.names.len(), repeats, memo: &memo },
+            Shape::Object { .. } => {
+                let names = self.names.get(self.stack.len());
+                Closed { kind: Kind::Object, start: frame.start, end, text: &self.text, string: None, names, count: names.map_or(0, Names::len), repeats, memo: &memo }
+            }
             Shape::Array { count, .. } => Closed { kind: Kind::Array, start: frame.start, end, text: &self.text, string: None, names: None, count: *count, repeats, memo: &memo },
         };
         obs.event(Event::End(closed), &self.path, self.offset);
@@ -764,7 +796,7 @@ impl Parser {
             return self.value().cloned();
         }
         let string = match &self.token {
-            Token::Str { buf, key: false, start, plain, .. } => Some((utf8_prefix(plain.map_or(buf.as_slice(), |n| content_in(&self.text, *start, n))), *start)),
+            Token::Str { key: false, start, plain, .. } => Some((utf8_prefix(plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, *start, n))), *start)),
             _ => None,
         };
         let Some(last) = self.stack.last() else {
@@ -832,11 +864,6 @@ fn push_char(buf: &mut Vec<u8>, code: u32) {
     let c = char::from_u32(code).unwrap_or('\u{FFFD}');
     let mut tmp = [0u8; 4];
     buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
-}
-
-/// Whether `s` begins some valid JSON number: it is one, or a digit would complete it.
-fn number_prefix(s: &[u8]) -> bool {
-    lex::is_number(s) || lex::is_number(&[s, b"0"].concat())
 }
 
 fn describe(b: u8) -> String {

@@ -375,3 +375,34 @@ fn a_container_read_whole_ends_where_its_bytes_read_one_by_one_end() {
     assert_eq!(p.status(), &Status::Limit(LimitKind::Depth(2)));
     assert!(deep.log.iter().all(|l| !l.starts_with("whole")), "{:?}", deep.log);
 }
+
+#[test]
+fn names_are_told_apart_by_what_they_decode_to() {
+    struct Members(Vec<String>);
+    impl Observer for Members {
+        fn event(&mut self, event: Event<'_>, path: &InstancePath, _: usize) {
+            match event {
+                Event::Repeated(k) => self.0.push(format!("{} repeats {k}", path.to_pointer())),
+                Event::End(closed) if closed.kind() == Kind::Object => {
+                    for name in ["a", "b\"", "\\", "\\\\", "z", "é", "\\u0061"] {
+                        if closed.has_member(name) {
+                            self.0.push(format!("{} has {name}", path.to_pointer()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let doc = r#"{"a": 1, "\u0061": 2, "b\"": 3, "b\u0022": 4, "c": {"\\": 1, "\\\\": 2, "\u00e9": 3, "é": 4}}"#;
+    let expected = [" repeats a", " repeats b\"", "/c repeats é", "/c has \\", "/c has \\\\", "/c has é", " has a", " has b\""];
+    for chunk in [1, 5, doc.len()] {
+        let mut seen = Members(Vec::new());
+        let mut p = Parser::new(usize::MAX, 100, false);
+        for piece in doc.as_bytes().chunks(chunk) {
+            p.push(piece, &mut seen);
+        }
+        assert_eq!(p.status(), &Status::Complete);
+        assert_eq!(seen.0, expected, "chunks of {chunk}");
+    }
+}
