@@ -479,3 +479,45 @@ fn a_value_across_two_pushes_reads_as_byte_by_byte() {
         }
     }
 }
+
+/// Where a string's plain content can be handed over later (`takes_plain`): inside a string with
+/// no text check before that many more characters, never after an escape began, in extract mode,
+/// while changes are recorded, or near the size limit.
+#[test]
+fn plain_content_is_taken_only_where_it_can_report_nothing() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "s": { "type": "string" },
+            "m": { "type": "string", "maxLength": 300 },
+            "n": { "type": "string", "maxLength": 10 },
+            "e": { "enum": ["alpha", "beta"] }
+        }
+    });
+    let contract = Contract::compile(&schema, &Options::default()).unwrap();
+    let takes = |text: &str, options: StreamOptions| {
+        let mut s = OutputStream::new(&contract, options);
+        s.push(text.as_bytes());
+        s.takes_plain(256)
+    };
+    let plain = StreamOptions::default();
+    assert!(takes(r#"{"s": "abc"#, plain));
+    assert!(takes(r#"{"longer_na"#, plain), "a member's name");
+    assert!(!takes(r#"{"s": "ab\"#, plain), "an escape under way");
+    assert!(takes(r#"{"m": "abc"#, plain), "300 - 3 characters of room");
+    assert!(!takes(&format!(r#"{{"m": "{}"#, "x".repeat(45)), plain), "300 - 45 < 256");
+    assert!(!takes(r#"{"n": "abc"#, plain), "maxLength 10");
+    assert!(!takes(r#"{"e": "al"#, plain), "an enum judges every prefix");
+    assert!(!takes(r#"{"s": "abc""#, plain), "past the string");
+    assert!(!takes(r#"{"s": 12"#, plain), "a number");
+    assert!(!takes(r#"{"s": "abc"#, StreamOptions { extract: true, ..StreamOptions::default() }));
+    let mut recording = OutputStream::new(&contract, plain);
+    recording.changes();
+    recording.push(br#"{"s": "abc"#);
+    assert!(!recording.takes_plain(256), "changes recorded");
+    let small = Contract::compile(&schema, &Options { limits: output_contract::OutputLimits { max_output_bytes: 700, ..Default::default() }, ..Options::default() }).unwrap();
+    let mut near = OutputStream::new(&small, plain);
+    near.push(br#"{"s": "abc"#);
+    assert!(!near.takes_plain(256), "700 bytes of limit: less than three times the room left");
+    assert!(near.takes_plain(200));
+}

@@ -16,6 +16,8 @@ import {
   STATUS_BYTES_UNIT,
   STATUS_COMPLETE,
   STATUS_IN_FLIGHT,
+  STATUS_PLAIN,
+  PLAIN_ROOM,
   STATUS_REVISION_MASK,
   STATUS_REVISION_SHIFT,
   VIOLATION_SEPARATOR,
@@ -104,6 +106,27 @@ function textHead(text, len, bytes) {
 // A view of the area alone is kept until the instance is re-created or the memory grows (which
 // detaches its buffer: the view's length is then 0). Its `length` is read, not its
 // `byteLength`, which V8 reads on a slow path for a view of the module's memory.
+// The UTF-8 length of a chunk that holds nothing but a string's plain content (no quote,
+// backslash or control character), as TextEncoder writes it (a lone surrogate as U+FFFD, three
+// bytes); -1 for any other chunk.
+function plainBytes(text) {
+  const n = text.length;
+  let bytes = n;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (code < 0x20 || code === 0x22 || code === 0x5c) return -1;
+    } else if (code < 0x800) {
+      bytes += 1;
+    } else if (code >= 0xd800 && code <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i += 1;
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
 let chunkView = EMPTY;
 let chunkGeneration = -1;
 const LOOP_BELOW = 32;
@@ -859,6 +882,14 @@ export class OutputStream extends Owned {
   // The state of the final outcome once there is one (the module says when: `ended`); from then
   // on push and finish throw, where they would answer with a stale status or outcome.
   #ended = null;
+  // Short text chunks held back (see #send): their text, UTF-16 units and UTF-8 bytes, and the
+  // packed status of the last push the module read. `#holds`: whether chunks may be held at all
+  // (not once a chunk came as bytes, which may cut a character, nor once `changes()` records).
+  #held = '';
+  #heldUnits = 0;
+  #heldBytes = 0;
+  #packed = 0;
+  #holds = true;
 
   #assertOpen() {
     if (this.#ended !== null) throw endedError(this.#ended);
@@ -893,14 +924,51 @@ export class OutputStream extends Owned {
       packed = this.#send(handle, chunk);
     } else if (chunk instanceof Uint8Array) {
       this.#flushHigh();
-      packed = handle.pushBytes(chunk);
+      this.#holds = false;
+      packed = this.#packed = handle.pushBytes(chunk);
       this.#data = null;
     } else throw new TypeError('push expects a string or a Uint8Array');
     return packed;
   }
 
-  // Pushes a string chunk; its marks go to the data being built.
+  // Pushes a string chunk; its marks go to the data being built. A short chunk that only adds
+  // to a string's content, where the module said that this much more of it can report nothing
+  // and reach no limit (STATUS_PLAIN, OutputStream::takes_plain in src/agent/stream.rs), is held
+  // and handed over with the next chunk: its status is the last one with its bytes added, which
+  // is what the module would have answered, and a token delta inside a long string costs no
+  // crossing into the module.
   #send(handle, chunk) {
+    if (this.#holds && (this.#packed & STATUS_PLAIN) !== 0 && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOM) {
+      const bytes = plainBytes(chunk);
+      const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
+      if (bytes >= 0 && total < STATUS_BYTES_MAX) {
+        this.#held += chunk;
+        this.#heldUnits += chunk.length;
+        this.#heldBytes += bytes;
+        return this.#packed + (this.#heldBytes * STATUS_BYTES_UNIT);
+      }
+    }
+    if (this.#heldUnits !== 0) {
+      chunk = this.#held + chunk;
+      this.#held = '';
+      this.#heldUnits = 0;
+      this.#heldBytes = 0;
+    }
+    return (this.#packed = this.#read(handle, chunk));
+  }
+
+  // The chunks held back, handed to the module before anything reads its state.
+  #release(handle) {
+    if (this.#heldUnits === 0) return;
+    const held = this.#held;
+    this.#held = '';
+    this.#heldUnits = 0;
+    this.#heldBytes = 0;
+    this.#packed = this.#read(handle, held);
+  }
+
+  // The module reads a string chunk.
+  #read(handle, chunk) {
     const data = this.#data;
     const written = chunk.length < SHORT_CHUNK ? toChunkArea(chunk) : toInput(chunk);
     const packed = chunk.length < SHORT_CHUNK ? handle.pushChunk(written, data !== null) : handle.pushInput(written, data !== null);
@@ -916,16 +984,22 @@ export class OutputStream extends Owned {
     return packed < 0 ? -1 - packed : packed;
   }
 
-  // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD).
+  // A held high surrogate that no low half followed is sent as it is (the module reads U+FFFD),
+  // with the chunks held back.
   #flushHigh() {
-    if (this.#high === '') return;
-    this.#send(handleOf(this), this.#high);
-    this.#high = '';
+    const handle = handleOf(this);
+    if (this.#high !== '') {
+      this.#send(handle, this.#high);
+      this.#high = '';
+    }
+    this.#release(handle);
   }
 
   /** The value as written so far: strings as their prefix, numbers being written left out. */
   partial() {
-    const text = handleOf(this).partial();
+    const handle = handleOf(this);
+    this.#release(handle);
+    const text = handle.partial();
     return text === undefined ? undefined : JSON.parse(text);
   }
 
@@ -934,12 +1008,18 @@ export class OutputStream extends Owned {
    * (text added to a string). The first call returns the whole partial value at `$`.
    */
   changes() {
-    return JSON.parse(handleOf(this).changes());
+    const handle = handleOf(this);
+    this.#release(handle);
+    // Recording changes, the module answers each push with what it added.
+    this.#holds = false;
+    return JSON.parse(handle.changes());
   }
 
   /** With `extract`: the stretches of this attempt's input that were not JSON (byte offsets). */
   skipped() {
-    return JSON.parse(handleOf(this).skipped());
+    const handle = handleOf(this);
+    this.#release(handle);
+    return JSON.parse(handle.skipped());
   }
 
   /** The model stopped: `{ stopReason?, refusal? }`, the stop reason as the provider said it (StopReason in index.d.ts). */
@@ -968,6 +1048,7 @@ export class OutputStream extends Owned {
 
   // A retry starts the next attempt's data; past a final outcome the module answers alone.
   #nextAttempt(outcome) {
+    this.#packed = 0;
     this.#data = this.#plain && outcome.retry === true ? new StreamData() : null;
   }
 

@@ -412,6 +412,21 @@ impl OutputStream {
         self.aborted
     }
 
+    /// Whether `room` more bytes of a string's plain content (no quote, backslash or control
+    /// byte) can come with nothing to answer but their number: the reading is inside a string,
+    /// no check looks at its text before that many more characters, the size limit is at least
+    /// three times as far (a character of one UTF-16 unit takes up to three bytes), and no
+    /// changes are recorded. Such bytes can then be handed over with the next chunk instead (the
+    /// package does it for short text chunks): no push in between would have answered otherwise.
+    pub fn takes_plain(&self, room: usize) -> bool {
+        !self.aborted
+            && !self.done
+            && !self.changes.enabled
+            && self.parser.in_plain_string()
+            && self.checker.text_room() >= room as u64
+            && self.parser.room() >= 3 * room
+    }
+
     pub fn early_violations(&self) -> &[Violation] {
         self.checker.violations()
     }

@@ -30,7 +30,13 @@ pub(super) const STATUS_ABORTED: u64 = 1 << 1;
 pub(super) const STATUS_ATTEMPT_SHIFT: u32 = 2;
 pub(super) const STATUS_ATTEMPT_MAX: u64 = (1 << 8) - 1;
 pub(super) const STATUS_REVISION_SHIFT: u32 = 10;
-pub(super) const STATUS_REVISION_MASK: u64 = (1 << 16) - 1;
+pub(super) const STATUS_REVISION_MASK: u64 = (1 << 15) - 1;
+/// The stream is inside a string's plain content, where `PLAIN_ROOM` more UTF-16 units of it (no
+/// quote, backslash or control character) can report nothing early and reach no limit
+/// (`OutputStream::takes_plain`): pkg/src/api.js may hold such chunks and hand them to the module
+/// with the next one, answering their status itself.
+pub(super) const STATUS_PLAIN: u64 = 1 << 25;
+pub(super) const PLAIN_ROOM: usize = 256;
 pub(super) const STATUS_BYTES_SHIFT: u32 = 26;
 pub(super) const STATUS_BYTES_MAX: u64 = (1 << 27) - 1;
 // The fields do not overlap, and the whole is an integer an f64 holds exactly.
@@ -38,7 +44,8 @@ const _: () = assert!(
     STATUS_COMPLETE < STATUS_ABORTED
         && STATUS_ABORTED < 1 << STATUS_ATTEMPT_SHIFT
         && STATUS_ATTEMPT_MAX << STATUS_ATTEMPT_SHIFT < 1 << STATUS_REVISION_SHIFT
-        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < 1 << STATUS_BYTES_SHIFT
+        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < STATUS_PLAIN
+        && STATUS_PLAIN < 1 << STATUS_BYTES_SHIFT
         && STATUS_BYTES_SHIFT + STATUS_BYTES_MAX.count_ones() <= 53
 );
 
@@ -57,6 +64,8 @@ pub fn boundary_constants() -> String {
         "STATUS_REVISION_MASK": STATUS_REVISION_MASK,
         "STATUS_BYTES_UNIT": 1u64 << STATUS_BYTES_SHIFT,
         "STATUS_BYTES_MAX": STATUS_BYTES_MAX,
+        "STATUS_PLAIN": STATUS_PLAIN,
+        "PLAIN_ROOM": PLAIN_ROOM,
         "STATUS_IN_FLIGHT": crate::agent::stream::IN_FLIGHT,
         "INPUT_KEPT": INPUT_KEPT,
         "SHORT_CHUNK": SHORT_CHUNK,

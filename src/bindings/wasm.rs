@@ -651,6 +651,9 @@ fn packed_status(stream: &OutputStream) -> f64 {
     if stream.is_aborted() {
         low |= STATUS_ABORTED;
     }
+    if stream.takes_plain(PLAIN_ROOM) {
+        low |= STATUS_PLAIN;
+    }
     (low + (bytes << STATUS_BYTES_SHIFT)) as f64
 }
 

@@ -1628,6 +1628,15 @@ impl Checker {
     pub fn wants_text(&self) -> bool {
         self.frames.last().is_some_and(|f| f.needs_text && !f.reported)
     }
+
+    /// How many more characters the string being written (if any) can take with no text check
+    /// able to fail on it: only `maxLength` looks at a prefix, and not below its length.
+    pub fn text_room(&self) -> u64 {
+        match self.frames.last() {
+            Some(f) if f.needs_text && !f.reported => f.quiet_up_to.map_or(0, |n| n.saturating_sub(self.chars)),
+            _ => u64::MAX,
+        }
+    }
 }
 
 impl Checker {

@@ -247,6 +247,18 @@ impl Parser {
         self.offset
     }
 
+    /// Whether the reading is inside a string (a name or a value) with no escape under way, so
+    /// that bytes other than a quote, a backslash or a control byte only add to its content;
+    /// never in extract mode, whose skipper reads every byte.
+    pub fn in_plain_string(&self) -> bool {
+        self.skipper.is_none() && self.status == Status::Incomplete && matches!(self.token, Token::Str { esc: Escape::None, .. })
+    }
+
+    /// How many more bytes the size limit lets in.
+    pub fn room(&self) -> usize {
+        self.max_bytes.saturating_sub(self.offset)
+    }
+
     /// Where the reading is: after the last byte read (its lines counted at each call).
     pub fn position(&self) -> Position {
         self.lines().pos
