@@ -521,3 +521,124 @@ fn plain_content_is_taken_only_where_it_can_report_nothing() {
     assert!(!near.takes_plain(256), "700 bytes of limit: less than three times the room left");
     assert!(near.takes_plain(200));
 }
+
+/// A failure's `raw_output` as the stream defines it: the first `limit` bytes pushed into the
+/// attempt (every push until it ended), whole when the stream read no more than that, else cut on
+/// a character boundary with a marker counting every byte read and not shown.
+fn expected_raw_output(pushed: &[u8], read: usize, limit: usize) -> String {
+    let head = &pushed[..limit.min(pushed.len())];
+    if read <= head.len() {
+        return String::from_utf8_lossy(head).into_owned();
+    }
+    let valid = match std::str::from_utf8(head) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap(),
+    };
+    format!("{valid}…[truncated {} bytes]", read - valid.len())
+}
+
+/// Pushes `text` in `chunk`-byte pieces (pieces cutting UTF-8 sequences) and ends the attempt:
+/// the outcome, the bytes the attempt took in and the bytes it read.
+fn attempt(s: &mut OutputStream, text: &str, chunk: usize, reason: StopReason) -> (StreamOutcome, Vec<u8>, usize) {
+    let mut pushed = Vec::new();
+    for c in text.as_bytes().chunks(chunk) {
+        // An attempt ended (an early violation or a limit) takes nothing more in.
+        if !s.is_aborted() {
+            pushed.extend_from_slice(c);
+        }
+        s.push(c);
+    }
+    let read = s.status().bytes;
+    (s.finish(reason, None), pushed, read)
+}
+
+/// `raw_output` for every way an attempt ends: within and past its limit, the limit below and
+/// above the size limit, a syntax error mid-push with pushes after it, trailing text, a size or
+/// depth limit reached mid-push, a truncated output, extraction, retries, any chunking.
+#[test]
+fn raw_output_is_the_head_of_what_each_attempt_took_in() {
+    let texts = [
+        r#"{"a": "ééé", "b": [1, 2, 3], "c": "more text 😀 to read past the limits"}"#,
+        r#"{"a": 1,, "b": "é😀 text after the syntax error, pushed on and on"}"#,
+        r#"{"a": "é"} trailing text é😀 after the value"#,
+        r#"{"a": {"b": {"c": {"d": 1}}}, "e": "é😀 after the depth limit"}"#,
+        r#"{"a": "éé😀 cut short"#,
+        "no JSON here é😀",
+        "Here it is:\n```json\n{\"a\": \"é😀\", \"b\": [1, 2]}\n```\nDone é.",
+        "Sure: {\"a\": 1,, \"b\": \"é\"} and more",
+        "",
+    ];
+    let schema = json!({"type": "object", "required": ["x"]});
+    let mut failures = 0;
+    for raw_output_limit in [0, 1, 5, 8, 13, 21, 30, 4096] {
+        for max_output_bytes in [12, 25, 40, 1 << 20] {
+            for max_depth in [2, 128] {
+                let limits = output_contract::OutputLimits { max_output_bytes, max_depth };
+                let contract = Contract::compile(&schema, &Options { raw_output_limit, limits, ..Options::default() }).unwrap();
+                for extract in [false, true] {
+                    for abort_on_early_violation in [false, true] {
+                        for chunk in [1, 2, 3, 5, 7, 64] {
+                            for (reason, max_retries) in [(StopReason::Stop, 0), (StopReason::Stop, 1), (StopReason::Length, 1)] {
+                                let options = StreamOptions { max_retries, extract, abort_on_early_violation, ..StreamOptions::default() };
+                                // Each text as the first attempt, and (when that one is retried) as the second.
+                                for text in texts {
+                                    let mut s = OutputStream::new(&contract, options);
+                                    let (outcome, pushed, read) = attempt(&mut s, text, chunk, reason);
+                                    let second = match outcome {
+                                        StreamOutcome::Retry { .. } => {
+                                            let (outcome, pushed, read) = attempt(&mut s, texts[0], chunk, reason);
+                                            Some((outcome, pushed, read))
+                                        }
+                                        other => {
+                                            failures += check_raw_output(&other, &pushed, read, raw_output_limit, text);
+                                            None
+                                        }
+                                    };
+                                    if let Some((outcome, pushed, read)) = second {
+                                        failures += check_raw_output(&outcome, &pushed, read, raw_output_limit, text);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures > 10_000, "{failures} failures checked");
+}
+
+/// 1 for a failure (its `raw_output` checked), 0 for any other outcome.
+fn check_raw_output(outcome: &StreamOutcome, pushed: &[u8], read: usize, limit: usize, text: &str) -> usize {
+    let StreamOutcome::Failed { error, .. } = outcome else { return 0 };
+    assert_eq!(error.raw_output, expected_raw_output(pushed, read, limit), "{text:?}, limit {limit}");
+    1
+}
+
+#[test]
+fn raw_output_after_a_syntax_error_keeps_what_came_after_it() {
+    let contract = Contract::compile(&json!({"type": "object"}), &Options { raw_output_limit: 24, ..Options::default() }).unwrap();
+    let mut s = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+    for chunk in [&b"{\"a\": 1,, \"b"[..], b"\": \"\xc3", b"\xa9\xf0\x9f", b"\x98\x80 and more text"] {
+        s.push(chunk);
+    }
+    let StreamOutcome::Failed { error, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+    // The text broke at byte 9: what was pushed after it is shown, up to the limit.
+    assert_eq!(error.raw_output, "{\"a\": 1,, \"b\": \"é😀 a");
+}
+
+#[test]
+fn raw_output_past_the_size_limit_counts_the_bytes_read() {
+    let limits = output_contract::OutputLimits { max_output_bytes: 10, ..Default::default() };
+    // The marker counts the 10 bytes read; within the limit, what was pushed in the chunk that
+    // went past it is shown too.
+    for (raw_output_limit, expected) in [(4, "{\"a\"…[truncated 6 bytes]"), (30, "{\"a\": \"éé😀 past the size ")] {
+        let contract = Contract::compile(&json!({"type": "object"}), &Options { raw_output_limit, limits, ..Options::default() }).unwrap();
+        let mut s = OutputStream::new(&contract, StreamOptions { max_retries: 0, ..StreamOptions::default() });
+        s.push("{\"a\": \"é".as_bytes());
+        s.push("é😀 past the size limit\"}".as_bytes());
+        s.push(b" ignored");
+        let StreamOutcome::Failed { error, .. } = s.finish(StopReason::Stop, None) else { panic!() };
+        assert_eq!(error.raw_output, expected, "limit {raw_output_limit}");
+    }
+}

@@ -283,7 +283,9 @@ pub struct OutputStream {
     attempt: usize,
     parser: Parser,
     checker: Checker,
-    /// The first `raw_output_limit` bytes of the attempt, for `raw_output`.
+    /// What the parser's kept text lacks of the first `raw_output_limit` bytes of the attempt's
+    /// input, for `raw_output` (see `Parser::input`): the input pushed after the text broke or
+    /// reached a limit; with extraction, the input itself.
     raw: Vec<u8>,
     aborted: bool,
     /// Set once the stream reached hard-complete, valid or refused.
@@ -382,10 +384,17 @@ impl OutputStream {
     /// Appends a chunk without building a status; returns the number of early violations.
     pub fn push_quiet(&mut self, chunk: &[u8]) -> usize {
         if !self.aborted && !self.done {
-            let keep = self.contract.raw_output_limit().saturating_sub(self.raw.len());
-            crate::json::partial::append(&mut self.raw, chunk.get(..keep.min(chunk.len())).unwrap_or_default());
+            let kept = self.parser.input().map_or(0, <[u8]>::len);
             let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks };
             self.parser.push(chunk, &mut watchers);
+            // The attempt's input begins with the kept text, and once the text takes less than a
+            // whole chunk it takes nothing more: what it left out goes to `raw`, up to
+            // `raw_output_limit` bytes of input in all.
+            let now = self.parser.input().map_or(0, <[u8]>::len);
+            if let Some(rest) = chunk.get(now.saturating_sub(kept)..).filter(|rest| !rest.is_empty()) {
+                let keep = self.contract.raw_output_limit().saturating_sub(now + self.raw.len());
+                crate::json::partial::append(&mut self.raw, rest.get(..keep.min(rest.len())).unwrap_or_default());
+            }
             // The attempt ends at the chunk where the first early violation appears.
             self.aborted = self.options.abort_on_early_violation && !self.checker.violations().is_empty();
             // Past a size or depth limit nothing more is read, and no answer can repair that:
@@ -459,15 +468,18 @@ impl OutputStream {
 
     /// The kept head of the attempt's input, with a marker counting every byte left out.
     fn raw_output(&self) -> String {
+        let kept = self.parser.input().unwrap_or_default();
+        let kept = kept.get(..self.contract.raw_output_limit().min(kept.len())).unwrap_or_default();
+        let head = if self.raw.is_empty() { std::borrow::Cow::Borrowed(kept) } else { std::borrow::Cow::Owned([kept, &self.raw].concat()) };
         let total = self.parser.bytes();
-        if total <= self.raw.len() {
-            return String::from_utf8_lossy(&self.raw).into_owned();
+        if total <= head.len() {
+            return String::from_utf8_lossy(&head).into_owned();
         }
         // The head ends on a character boundary (a chunk may have cut one); the marker counts
         // every byte not shown.
-        let valid = match std::str::from_utf8(&self.raw) {
+        let valid = match std::str::from_utf8(&head) {
             Ok(s) => s,
-            Err(e) => std::str::from_utf8(self.raw.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
+            Err(e) => std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default(),
         };
         with_marker(valid, total - valid.len())
     }

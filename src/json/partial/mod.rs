@@ -264,6 +264,13 @@ impl Parser {
         self.lines().pos
     }
 
+    /// Without extraction, the head of the input that the kept text holds: every push whole until
+    /// the text broke or reached a limit (of the push that went past the size limit, the bytes
+    /// within it), nothing pushed after. With extraction `None`: the kept text is not the input.
+    pub fn input(&self) -> Option<&[u8]> {
+        self.skipper.is_none().then_some(self.text.as_slice())
+    }
+
     /// The length of the kept text read so far: the bytes read, less those extraction skipped.
     fn kept(&self) -> usize {
         if self.skipper.is_some() {
