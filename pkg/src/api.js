@@ -938,7 +938,8 @@ export class OutputStream extends Owned {
   // is what the module would have answered, and a token delta inside a long string costs no
   // crossing into the module.
   #send(handle, chunk) {
-    if (this.#holds && (this.#packed & STATUS_PLAIN) !== 0 && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOM) {
+    // (A quote, which ends most chunks that cannot be held, is looked for natively first.)
+    if (this.#holds && (this.#packed & STATUS_PLAIN) !== 0 && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOM && !chunk.includes('"')) {
       const bytes = plainBytes(chunk);
       const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
       if (bytes >= 0 && total < STATUS_BYTES_MAX) {
