@@ -480,9 +480,9 @@ fn a_value_across_two_pushes_reads_as_byte_by_byte() {
     }
 }
 
-/// Where a string's plain content can be handed over later (`takes_plain`): inside a string with
-/// no text check before that many more characters, never after an escape began, in extract mode,
-/// while changes are recorded, or near the size limit.
+/// Where a string's plain content can be handed over later (`plain_room`): inside a string, as
+/// much as no text check looks at, never after an escape began, in extract mode, while changes
+/// are recorded, or past a third of the size limit's room.
 #[test]
 fn plain_content_is_taken_only_where_it_can_report_nothing() {
     let schema = json!({
@@ -498,28 +498,27 @@ fn plain_content_is_taken_only_where_it_can_report_nothing() {
     let takes = |text: &str, options: StreamOptions| {
         let mut s = OutputStream::new(&contract, options);
         s.push(text.as_bytes());
-        s.takes_plain(256)
+        s.plain_room()
     };
     let plain = StreamOptions::default();
-    assert!(takes(r#"{"s": "abc"#, plain));
-    assert!(takes(r#"{"longer_na"#, plain), "a member's name");
-    assert!(!takes(r#"{"s": "ab\"#, plain), "an escape under way");
-    assert!(takes(r#"{"m": "abc"#, plain), "300 - 3 characters of room");
-    assert!(!takes(&format!(r#"{{"m": "{}"#, "x".repeat(45)), plain), "300 - 45 < 256");
-    assert!(!takes(r#"{"n": "abc"#, plain), "maxLength 10");
-    assert!(!takes(r#"{"e": "al"#, plain), "an enum judges every prefix");
-    assert!(!takes(r#"{"s": "abc""#, plain), "past the string");
-    assert!(!takes(r#"{"s": 12"#, plain), "a number");
-    assert!(!takes(r#"{"s": "abc"#, StreamOptions { extract: true, ..StreamOptions::default() }));
+    assert_eq!(takes(r#"{"s": "abc"#, plain), (1 << 20) / 3 - 3);
+    assert!(takes(r#"{"longer_na"#, plain) > 1000, "a member's name");
+    assert_eq!(takes(r#"{"s": "ab\"#, plain), 0, "an escape under way");
+    assert_eq!(takes(r#"{"m": "abc"#, plain), 297, "300 - 3 characters of room");
+    assert_eq!(takes(&format!(r#"{{"m": "{}"#, "x".repeat(45)), plain), 255);
+    assert_eq!(takes(r#"{"n": "abc"#, plain), 7, "maxLength 10");
+    assert_eq!(takes(r#"{"e": "al"#, plain), 0, "an enum judges every prefix");
+    assert_eq!(takes(r#"{"s": "abc""#, plain), 0, "past the string");
+    assert_eq!(takes(r#"{"s": 12"#, plain), 0, "a number");
+    assert_eq!(takes(r#"{"s": "abc"#, StreamOptions { extract: true, ..StreamOptions::default() }), 0);
     let mut recording = OutputStream::new(&contract, plain);
     recording.changes();
     recording.push(br#"{"s": "abc"#);
-    assert!(!recording.takes_plain(256), "changes recorded");
+    assert_eq!(recording.plain_room(), 0, "changes recorded");
     let small = Contract::compile(&schema, &Options { limits: output_contract::OutputLimits { max_output_bytes: 700, ..Default::default() }, ..Options::default() }).unwrap();
     let mut near = OutputStream::new(&small, plain);
     near.push(br#"{"s": "abc"#);
-    assert!(!near.takes_plain(256), "700 bytes of limit: less than three times the room left");
-    assert!(near.takes_plain(200));
+    assert_eq!(near.plain_room(), (700 - 10) / 3, "a third of the size limit's room");
 }
 
 /// A failure's `raw_output` as the stream defines it: the first `limit` bytes pushed into the

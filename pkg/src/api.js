@@ -16,8 +16,8 @@ import {
   STATUS_BYTES_UNIT,
   STATUS_COMPLETE,
   STATUS_IN_FLIGHT,
-  STATUS_PLAIN,
-  PLAIN_ROOM,
+  STATUS_PLAIN_SHIFT,
+  PLAIN_ROOMS,
   STATUS_REVISION_MASK,
   STATUS_REVISION_SHIFT,
   VIOLATION_SEPARATOR,
@@ -933,13 +933,13 @@ export class OutputStream extends Owned {
 
   // Pushes a string chunk; its marks go to the data being built. A short chunk that only adds
   // to a string's content, where the module said that this much more of it can report nothing
-  // and reach no limit (STATUS_PLAIN, OutputStream::takes_plain in src/agent/stream.rs), is held
+  // and reach no limit (PLAIN_ROOMS, OutputStream::plain_room in src/agent/stream.rs), is held
   // and handed over with the next chunk: its status is the last one with its bytes added, which
   // is what the module would have answered, and a token delta inside a long string costs no
   // crossing into the module.
   #send(handle, chunk) {
     // (A quote, which ends most chunks that cannot be held, is looked for natively first.)
-    if (this.#holds && (this.#packed & STATUS_PLAIN) !== 0 && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOM && !chunk.includes('"')) {
+    if (this.#holds && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && !chunk.includes('"')) {
       const bytes = plainBytes(chunk);
       const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
       if (bytes >= 0 && total < STATUS_BYTES_MAX) {

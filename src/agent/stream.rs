@@ -421,19 +421,18 @@ impl OutputStream {
         self.aborted
     }
 
-    /// Whether `room` more bytes of a string's plain content (no quote, backslash or control
-    /// byte) can come with nothing to answer but their number: the reading is inside a string,
-    /// no check looks at its text before that many more characters, the size limit is at least
-    /// three times as far (a character of one UTF-16 unit takes up to three bytes), and no
-    /// changes are recorded. Such bytes can then be handed over with the next chunk instead (the
-    /// package does it for short text chunks): no push in between would have answered otherwise.
-    pub fn takes_plain(&self, room: usize) -> bool {
-        !self.aborted
-            && !self.done
-            && !self.changes.enabled
-            && self.parser.in_plain_string()
-            && self.checker.text_room() >= room as u64
-            && self.parser.room() >= 3 * room
+    /// How many more UTF-16 units of a string's plain content (no quote, backslash or control
+    /// character) can come with nothing to answer but their number: inside a string, as many as
+    /// no check looks at its text before (a unit is at most one character), and a third of the
+    /// size limit's room (a unit takes up to three bytes); none while changes are recorded.
+    /// Such text can then be handed over with the next chunk instead (the package does it for
+    /// short text chunks): no push in between would have answered otherwise.
+    pub fn plain_room(&self) -> usize {
+        if self.aborted || self.done || self.changes.enabled || !self.parser.in_plain_string() {
+            return 0;
+        }
+        let text = usize::try_from(self.checker.text_room()).unwrap_or(usize::MAX);
+        text.min(self.parser.room() / 3)
     }
 
     pub fn early_violations(&self) -> &[Violation] {

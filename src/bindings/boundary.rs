@@ -28,15 +28,16 @@ pub(super) const MARK_CUT: u32 = 3;
 pub(super) const STATUS_COMPLETE: u64 = 1;
 pub(super) const STATUS_ABORTED: u64 = 1 << 1;
 pub(super) const STATUS_ATTEMPT_SHIFT: u32 = 2;
-pub(super) const STATUS_ATTEMPT_MAX: u64 = (1 << 8) - 1;
-pub(super) const STATUS_REVISION_SHIFT: u32 = 10;
+pub(super) const STATUS_ATTEMPT_MAX: u64 = (1 << 7) - 1;
+pub(super) const STATUS_REVISION_SHIFT: u32 = 9;
 pub(super) const STATUS_REVISION_MASK: u64 = (1 << 15) - 1;
-/// The stream is inside a string's plain content, where `PLAIN_ROOM` more UTF-16 units of it (no
-/// quote, backslash or control character) can report nothing early and reach no limit
-/// (`OutputStream::takes_plain`): pkg/src/api.js may hold such chunks and hand them to the module
-/// with the next one, answering their status itself.
-pub(super) const STATUS_PLAIN: u64 = 1 << 25;
-pub(super) const PLAIN_ROOM: usize = 256;
+/// Inside a string's plain content, how many more UTF-16 units of it (no quote, backslash or
+/// control character) can come with nothing to report early and no limit reached
+/// (`OutputStream::plain_room`), as the index of the largest of `PLAIN_ROOMS` it reaches (two
+/// bits): pkg/src/api.js may hold such chunks and hand them to the module with the next one,
+/// answering their status itself.
+pub(super) const STATUS_PLAIN_SHIFT: u32 = 24;
+pub(super) const PLAIN_ROOMS: [usize; 4] = [0, 24, 96, 384];
 pub(super) const STATUS_BYTES_SHIFT: u32 = 26;
 pub(super) const STATUS_BYTES_MAX: u64 = (1 << 27) - 1;
 // The fields do not overlap, and the whole is an integer an f64 holds exactly.
@@ -44,8 +45,8 @@ const _: () = assert!(
     STATUS_COMPLETE < STATUS_ABORTED
         && STATUS_ABORTED < 1 << STATUS_ATTEMPT_SHIFT
         && STATUS_ATTEMPT_MAX << STATUS_ATTEMPT_SHIFT < 1 << STATUS_REVISION_SHIFT
-        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < STATUS_PLAIN
-        && STATUS_PLAIN < 1 << STATUS_BYTES_SHIFT
+        && STATUS_REVISION_MASK << STATUS_REVISION_SHIFT < 1 << STATUS_PLAIN_SHIFT
+        && STATUS_PLAIN_SHIFT + 2 == STATUS_BYTES_SHIFT
         && STATUS_BYTES_SHIFT + STATUS_BYTES_MAX.count_ones() <= 53
 );
 
@@ -64,8 +65,8 @@ pub fn boundary_constants() -> String {
         "STATUS_REVISION_MASK": STATUS_REVISION_MASK,
         "STATUS_BYTES_UNIT": 1u64 << STATUS_BYTES_SHIFT,
         "STATUS_BYTES_MAX": STATUS_BYTES_MAX,
-        "STATUS_PLAIN": STATUS_PLAIN,
-        "PLAIN_ROOM": PLAIN_ROOM,
+        "STATUS_PLAIN_SHIFT": STATUS_PLAIN_SHIFT,
+        "PLAIN_ROOMS": PLAIN_ROOMS,
         "STATUS_IN_FLIGHT": crate::agent::stream::IN_FLIGHT,
         "INPUT_KEPT": INPUT_KEPT,
         "SHORT_CHUNK": SHORT_CHUNK,

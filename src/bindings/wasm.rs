@@ -651,9 +651,9 @@ fn packed_status(stream: &OutputStream) -> f64 {
     if stream.is_aborted() {
         low |= STATUS_ABORTED;
     }
-    if stream.takes_plain(PLAIN_ROOM) {
-        low |= STATUS_PLAIN;
-    }
+    let room = stream.plain_room();
+    let class = PLAIN_ROOMS.iter().rposition(|&r| room >= r).unwrap_or(0) as u64;
+    low |= class << STATUS_PLAIN_SHIFT;
     (low + (bytes << STATUS_BYTES_SHIFT)) as f64
 }
 
