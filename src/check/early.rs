@@ -323,6 +323,8 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
         }
         // Sizes are counted at the close (`own_parts_hold`).
         Kw::Required(_) | Kw::Properties(_) | Kw::MinProperties(_) | Kw::MinItems(_) => (false, true),
+        // Told as each item or distinct key arrives (`Check::Item`, `Check::Key`).
+        Kw::MaxItems(_) | Kw::MaxProperties(_) => (false, true),
         // A member that no pattern may name is judged under `additionalProperties` as it closes
         // (a pattern may leave a name undecided: only `false` is then told at the key).
         Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
