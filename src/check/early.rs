@@ -63,7 +63,8 @@ struct EarlyNode {
     /// `type` is the node's one keyword (its bits): a closed scalar is valid here when its kind
     /// is of one of them, a number as an integer too (`Checker::holds_at_close`).
     type_only: Option<u8>,
-    required: Vec<String>,
+    /// `required`: each name with its `name_hash`, hashed once here rather than at every close.
+    required: Vec<(String, u64)>,
     /// `type`: the validator's bits and the names as written.
     types: Option<(u8, Vec<&'static str>)>,
     /// `enum` values, or the `const` value (keyword says which).
@@ -275,7 +276,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     node.max_properties = o.max_properties;
     node.min_items = o.min_items;
     node.min_properties = o.min_properties;
-    node.required = o.required.unwrap_or_default().to_vec();
+    node.required = o.required.unwrap_or_default().iter().map(|name| (name.clone(), crate::json::names::name_hash(name.as_bytes()))).collect();
     node.properties = o.properties.unwrap_or_default().to_vec();
     node.patterns = o.patterns.unwrap_or_default().to_vec();
     node.additional = o.additional;
@@ -322,6 +323,8 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
         }
         // Sizes are counted at the close (`own_parts_hold`).
         Kw::Required(_) | Kw::Properties(_) | Kw::MinProperties(_) | Kw::MinItems(_) => (false, true),
+        // Told as each item or distinct key arrives (`Check::Item`, `Check::Key`).
+        Kw::MaxItems(_) | Kw::MaxProperties(_) => (false, true),
         // A member that no pattern may name is judged under `additionalProperties` as it closes
         // (a pattern may leave a name undecided: only `false` is then told at the key).
         Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
@@ -474,6 +477,11 @@ struct Distinct {
     repeated_literal: bool,
     integers: Vec<i64>,
     strings: Vec<String>,
+    /// Some integer, or some string, came after one not below it: while none did, the items
+    /// of that kind are strictly ascending, distinct without a sort (many arrays are written
+    /// in order).
+    unsorted_integers: bool,
+    unsorted_strings: bool,
 }
 
 impl Distinct {
@@ -489,7 +497,10 @@ impl Distinct {
             Kind::Number => {
                 match item.scalar() {
                     Some(Value::Number(n)) => match n.as_i64() {
-                        Some(n) => self.integers.push(n),
+                        Some(n) => {
+                            self.unsorted_integers |= self.integers.last().is_some_and(|&last| last >= n);
+                            self.integers.push(n);
+                        }
                         // A float may equal an integer written otherwise (`1.0`, `1`); past
                         // i64, the array's validation compares.
                         None => self.unknown = true,
@@ -500,7 +511,10 @@ impl Distinct {
             }
             Kind::String => {
                 match item.as_str() {
-                    Some(s) => self.strings.push(s.to_owned()),
+                    Some(s) => {
+                        self.unsorted_strings = self.unsorted_strings || self.strings.last().is_some_and(|last| last.as_bytes() >= s.as_bytes());
+                        self.strings.push(s.to_owned());
+                    }
                     None => self.unknown = true,
                 }
                 return;
@@ -521,10 +535,18 @@ impl Distinct {
         }
         // Sorted as the one-pass verdict sorts its items (`[i64]`, `[&[u8]]`): the same
         // instances of the standard sort, no new code.
-        self.integers.sort_unstable();
+        if self.unsorted_integers {
+            self.integers.sort_unstable();
+            if self.integers.windows(2).any(|w| w.first() == w.get(1)) {
+                return false;
+            }
+        }
+        if !self.unsorted_strings {
+            return true;
+        }
         let mut texts: Vec<&[u8]> = self.strings.iter().map(|s| s.as_bytes()).collect();
         texts.sort_unstable();
-        !self.integers.windows(2).any(|w| w.first() == w.get(1)) && !texts.windows(2).any(|w| w.first() == w.get(1))
+        !texts.windows(2).any(|w| w.first() == w.get(1))
     }
 }
 
@@ -1443,7 +1465,7 @@ impl Checker {
 /// What a shallow node asks of a closed value beside its children: its required names and sizes.
 fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
     match value.kind() {
-        Kind::Object => n.required.iter().all(|k| value.has_member(k)) && n.min_properties.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
+        Kind::Object => value.has_members(&n.required) && n.min_properties.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         Kind::Array => n.min_items.is_none_or(|m| leaf::count_at_least(value.len() as u64, m)),
         _ => true,
     }

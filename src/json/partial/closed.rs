@@ -64,13 +64,34 @@ impl Names {
     }
 
     fn find(&self, hash: u64, name: &str, text: &[u8]) -> bool {
-        self.list.iter().any(|&(h, start, end, plain)| {
-            h == hash && {
-                let token = text.get(start..end).unwrap_or_default();
-                if plain { token.get(1..token.len().saturating_sub(1)) == Some(name.as_bytes()) } else { token_is(token, name) }
+        self.list.iter().any(|&(h, start, end, plain)| h == hash && is(text, start, end, plain, name))
+    }
+
+    /// Whether the object has every one of `names` (each with its `name_hash`). Each is looked
+    /// for from the entry after the last one found, on around: an object's names mostly come in
+    /// the order a schema lists them, so that each is then found at its first look.
+    pub(super) fn contains_all(&self, names: &[(String, u64)], text: &[u8]) -> bool {
+        let list = self.list.as_slice();
+        let mut from = 0;
+        names.iter().all(|(name, hash)| {
+            let (before, after) = list.split_at(from);
+            let found = |part: &[(u64, usize, usize, bool)]| part.iter().position(|&(h, start, end, plain)| h == *hash && is(text, start, end, plain, name));
+            match found(after) {
+                Some(i) => from += i + 1,
+                None => match found(before) {
+                    Some(i) => from = i + 1,
+                    None => return false,
+                },
             }
+            true
         })
     }
+}
+
+/// Whether the name token at `start..end` of `text` (`plain`: without an escape) is `name`.
+fn is(text: &[u8], start: usize, end: usize, plain: bool, name: &str) -> bool {
+    let token = text.get(start..end).unwrap_or_default();
+    if plain { token.get(1..token.len().saturating_sub(1)) == Some(name.as_bytes()) } else { token_is(token, name) }
 }
 
 /// Whether the string token `token` (quotes included) decodes to `name`.
@@ -146,6 +167,11 @@ impl<'a> Closed<'a> {
     /// Whether an object has a member `name`.
     pub fn has_member(&self, name: &str) -> bool {
         self.names.is_some_and(|names| names.contains(name, self.text))
+    }
+
+    /// Whether an object has a member of each of `names`, each given with its `name_hash`.
+    pub fn has_members(&self, names: &[(String, u64)]) -> bool {
+        names.is_empty() || self.names.is_some_and(|set| set.contains_all(names, self.text))
     }
 
     /// The value (made or parsed on the first call; `None` only if its text does not parse,
