@@ -745,9 +745,9 @@ mod tests {
         marks
     }
 
-    /// The data pkg/src/api.js's StreamData.read builds from the marks (a root array's container
-    /// items parsed whole: `in_item`), with the members parsed at every cut, the finest batches
-    /// it may take.
+    /// Data rebuilt from the marks alone, as pkg/src/api.js's StreamData may build it: a root
+    /// array's container items parsed whole (`in_item`), every other member parsed at each cut,
+    /// the finest batches it may take. Equal to the text's parse, it shows the marks suffice.
     fn rebuilt(text: &str, marks: &[Mark]) -> Value {
         struct Open {
             value: Option<Value>,
