@@ -882,11 +882,10 @@ export class OutputStream extends Owned {
   // The state of the final outcome once there is one (the module says when: `ended`); from then
   // on push and finish throw, where they would answer with a stale status or outcome.
   #ended = null;
-  // Short text chunks held back (see #send): their text, UTF-16 units and UTF-8 bytes, and the
-  // packed status of the last push the module read. `#holds`: whether chunks may be held at all
+  // Short text chunks held back (see #send): their text and its UTF-8 bytes, and the packed
+  // status of the last push the module read. `#holds`: whether chunks may be held at all
   // (not once a chunk came as bytes, which may cut a character, nor once `changes()` records).
   #held = '';
-  #heldUnits = 0;
   #heldBytes = 0;
   #packed = 0;
   #holds = true;
@@ -939,33 +938,30 @@ export class OutputStream extends Owned {
   // crossing into the module.
   #send(handle, chunk) {
     // (A quote, which ends most chunks that cannot be held, is looked for natively first.)
-    if (this.#holds && chunk.length < SHORT_CHUNK && this.#heldUnits + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && !chunk.includes('"')) {
+    if (this.#holds && chunk.length < SHORT_CHUNK && this.#held.length + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && !chunk.includes('"')) {
       const bytes = plainBytes(chunk);
       const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
       if (bytes >= 0 && total < STATUS_BYTES_MAX) {
         this.#held += chunk;
-        this.#heldUnits += chunk.length;
         this.#heldBytes += bytes;
         return this.#packed + (this.#heldBytes * STATUS_BYTES_UNIT);
       }
     }
-    if (this.#heldUnits !== 0) {
-      chunk = this.#held + chunk;
-      this.#held = '';
-      this.#heldUnits = 0;
-      this.#heldBytes = 0;
-    }
+    if (this.#held !== '') chunk = this.#takeHeld() + chunk;
     return (this.#packed = this.#read(handle, chunk));
   }
 
   // The chunks held back, handed to the module before anything reads its state.
   #release(handle) {
-    if (this.#heldUnits === 0) return;
+    if (this.#held !== '') this.#packed = this.#read(handle, this.#takeHeld());
+  }
+
+  // The text held back, no longer held.
+  #takeHeld() {
     const held = this.#held;
     this.#held = '';
-    this.#heldUnits = 0;
     this.#heldBytes = 0;
-    this.#packed = this.#read(handle, held);
+    return held;
   }
 
   // The module reads a string chunk.
