@@ -119,6 +119,44 @@ fn decimal(n: &Number) -> Option<(i128, i32)> {
     if !f.is_finite() {
         return None;
     }
+    if let Some(short) = short_decimal(f) {
+        return Some(short);
+    }
+    shortest_written(f)
+}
+
+/// The float as the fewest fractional digits that read back as it, found by arithmetic where
+/// that decimal is the only one of its length that does: formatting it (`shortest_written`) costs
+/// a hundred times more, and a float such as `45.5` under `multipleOf` is judged at every close.
+/// Below `2^52 / 10^k` the floats are closer together than `10^-k`, so at most one decimal with
+/// `k` fractional digits reads back as `f`, and it is the shortest form's value. `m / 10^k` is
+/// exact in both operands, so the division rounds as reading the decimal does; `m` is within
+/// one of the rounded product.
+fn short_decimal(f: f64) -> Option<(i128, i32)> {
+    const LIMIT: f64 = 4_503_599_627_370_496.0; // 2^52
+    let a = f.abs();
+    let mut scale = 1.0f64;
+    for k in 0..18i32 {
+        let t = a * scale;
+        if t >= LIMIT {
+            return None;
+        }
+        let m = t.round();
+        for c in [m, m - 1.0, m + 1.0] {
+            if c >= 0.0 && c / scale == a {
+                // `c` is a whole number below 2^52 + 1: exact as an integer.
+                #[allow(clippy::cast_possible_truncation)]
+                let c = c as i128;
+                return Some((if f < 0.0 { -c } else { c }, -k));
+            }
+        }
+        scale *= 10.0;
+    }
+    None
+}
+
+/// The float's shortest form that reads back as it, as mantissa × 10^exponent.
+fn shortest_written(f: f64) -> Option<(i128, i32)> {
     // `{:e}` is the shortest representation that reads back as the same float.
     let s = format!("{f:e}");
     let (mantissa, exp) = s.split_once('e')?;
@@ -275,6 +313,39 @@ mod tests {
         assert!(is_multiple_of(&n(json!(4.5)), &n(json!(1.5))));
         assert!(!is_multiple_of(&n(json!(1e308)), &n(json!(0.123456789))));
         assert!(is_multiple_of(&n(json!(10)), &n(json!(2))));
+    }
+
+    #[test]
+    fn short_decimals_are_the_shortest_forms_values() {
+        // Every float the arithmetic reads, against its shortest written form, by value.
+        let read = std::cell::Cell::new(0);
+        let same = |f: f64| {
+            let (Some((m, e)), Some((wm, we))) = (short_decimal(f), shortest_written(f)) else { return };
+            let k = e.min(we);
+            assert_eq!(scale(m, e - k), scale(wm, we - k), "{f:e}");
+            read.set(read.get() + 1);
+        };
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Short decimals (as models write them), then arbitrary bits.
+            let digits = i32::try_from(x % 9).unwrap_or(0);
+            let whole = (x >> 8) % 10_000_000;
+            let short = whole as f64 / 10f64.powi(digits);
+            same(short);
+            same(-short);
+            same(f64::from_bits(x));
+            same(f64::from_bits(x >> 12 | 0x3ff0_0000_0000_0000) * 10f64.powi(digits - 4));
+        }
+        for f in [0.0, -0.0, 0.1, 0.3, 45.5, 1e-17, 123_456_789.123_456_7, 4_503_599_627_370_495.0, 9_007_199_254_740_991.0, 0.1 + 0.2, 5e-324] {
+            same(f);
+        }
+        // Every short decimal is read by the arithmetic (the floats of full precision seldom are).
+        assert!(read.get() >= 400_000, "{}", read.get());
+        assert_eq!(short_decimal(45.5), Some((455, -1)));
+        assert_eq!(short_decimal(-0.0075), Some((-75, -4)));
     }
 
     #[test]
