@@ -326,7 +326,7 @@ mod tests {
             read.set(read.get() + 1);
         };
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for i in 0..200_000u64 {
+        for _ in 0..200_000u64 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
