@@ -724,13 +724,18 @@ impl Parser {
     fn finish_number(&mut self, end: usize, obs: &mut dyn Observer) {
         let Token::Num { start } = std::mem::replace(&mut self.token, Token::None) else { return };
         let buf = self.text.get(start..end).unwrap_or_default();
-        if !lex::is_number(buf) {
+        // Most numbers are small non-negative integers: read at once, their digits looked at once
+        // (what `from_str` makes of them too; a negative one may be `-0`, which it reads as a
+        // float). Such digits are a JSON number unless they have a leading zero.
+        let mut small = (buf.len() <= 19).then_some(0u64);
+        for &d in buf {
+            small = small.filter(|_| d.is_ascii_digit()).map(|n| n * 10 + u64::from(d.wrapping_sub(b'0')));
+        }
+        let small = small.filter(|_| matches!(buf, [_] | [b'1'..=b'9', ..]));
+        if small.is_none() && !lex::is_number(buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(buf)));
         }
         // A number is ASCII (is_number); `from_str` is the reader the crate instantiates elsewhere.
-        // Most numbers are small non-negative integers: read at once (what `from_str` makes of
-        // them too; a negative one may be `-0`, which it reads as a float).
-        let small = (buf.len() <= 19 && buf.iter().all(u8::is_ascii_digit)).then(|| buf.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')));
         let number = match small {
             Some(n) => Ok(Number::from(n)),
             None => std::str::from_utf8(buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())),
