@@ -105,6 +105,9 @@ struct EarlyNode {
     /// What a value beginning at this node alone asks (`Facts`), told once here rather than
     /// walked for every value.
     facts: Facts,
+    /// The node of the items past the prefix (`rest`) when it is neither `false` nor has
+    /// applicators: an item's constraints are its leaf (`Checker::item`), without `expand`.
+    rest_leaf: Option<NodeId>,
     /// Its keywords are `$ref` and `allOf` alone: it holds exactly when the subschemas they
     /// point to hold, which `Checker::expand` puts beside it.
     parts_only: bool,
@@ -202,8 +205,11 @@ impl EarlySchema {
             }
         }
         let facts: Vec<Facts> = nodes.iter().map(|n| facts(&nodes, n)).collect();
-        for (node, facts) in nodes.iter_mut().zip(facts) {
+        let leaf = |id: &NodeId| nodes.get(*id).is_some_and(|t| !t.always_false && t.all.is_empty() && t.any.is_empty());
+        let rest_leaves: Vec<Option<NodeId>> = nodes.iter().map(|n| n.rest.filter(leaf)).collect();
+        for ((node, facts), rest_leaf) in nodes.iter_mut().zip(facts).zip(rest_leaves) {
             node.facts = facts;
+            node.rest_leaf = rest_leaf;
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
     }
@@ -899,6 +905,9 @@ impl Checker {
 
     /// The constraints at item `i` of an array under `node` (at `route`).
     fn item(&self, node: &EarlyNode, route: u32, i: usize) -> Expr {
+        if let (Some(n), true) = (node.rest_leaf, i >= node.prefix.len()) {
+            return Expr::Leaf(n, self.step(route, Token::Key(node.rest_keyword)));
+        }
         let (token, n) = match node.prefix.get(i) {
             Some(n) => (Token::Index(node.prefix_keyword, i), *n),
             // Items where none may be were reported at the array (`Check::Item`).

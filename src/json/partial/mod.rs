@@ -763,6 +763,10 @@ impl Parser {
             self.status = Status::Complete;
             return;
         };
+        // A number's or a literal's value holds no allocation: not handed to the general drop.
+        if matches!(memo.get(), Some(Value::Number(_) | Value::Bool(_) | Value::Null)) {
+            std::mem::forget(memo);
+        }
         frame.committed = end;
         match &mut frame.shape {
             Shape::Object { keyed, key, state } => {
