@@ -444,8 +444,7 @@ impl Parser {
                     // leading zero, can break the grammar: checking then reports `--` or `01`
                     // at once, and keeps a long run of digits linear.
                     let number = self.text.get(*start..self.kept()).unwrap_or_default();
-                    let before = number.get(..number.len().saturating_sub(1)).unwrap_or_default();
-                    let check = !b.is_ascii_digit() || before == b"0" || before == b"-0";
+                    let check = !b.is_ascii_digit() || matches!(number, [b'0', _] | [b'-', b'0', _]);
                     if check && !lex::number_prefix(number) {
                         let shown = String::from_utf8_lossy(number).into_owned();
                         self.fail(format!("invalid number '{shown}'"));
