@@ -105,6 +105,9 @@ struct EarlyNode {
     /// What a value beginning at this node alone asks (`Facts`), told once here rather than
     /// walked for every value.
     facts: Facts,
+    /// The node of the items past the prefix (`rest`) when it is neither `false` nor has
+    /// applicators: an item's constraints are its leaf (`Checker::item`), without `expand`.
+    rest_leaf: Option<NodeId>,
     /// Its keywords are `$ref` and `allOf` alone: it holds exactly when the subschemas they
     /// point to hold, which `Checker::expand` puts beside it.
     parts_only: bool,
@@ -129,6 +132,9 @@ struct Facts {
     array_members: bool,
     /// No keyword here constrains a member or an item (`Checker::child` finds nothing).
     no_children: bool,
+    /// The one check at a key here is `additionalProperties: false`'s (no `maxProperties`, no
+    /// JTD names): a key that `properties` names holds (`Checker::judge`).
+    names_only: bool,
 }
 
 impl Facts {
@@ -199,8 +205,11 @@ impl EarlySchema {
             }
         }
         let facts: Vec<Facts> = nodes.iter().map(|n| facts(&nodes, n)).collect();
-        for (node, facts) in nodes.iter_mut().zip(facts) {
+        let leaf = |id: &NodeId| nodes.get(*id).is_some_and(|t| !t.always_false && t.all.is_empty() && t.any.is_empty());
+        let rest_leaves: Vec<Option<NodeId>> = nodes.iter().map(|n| n.rest.filter(leaf)).collect();
+        for ((node, facts), rest_leaf) in nodes.iter_mut().zip(facts).zip(rest_leaves) {
             node.facts = facts;
+            node.rest_leaf = rest_leaf;
         }
         EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
     }
@@ -232,6 +241,7 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
         unique: n.unique,
         object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false),
         array_members: n.max_items.is_some() || n.rest.as_ref().is_some_and(is_false),
+        names_only: n.max_properties.is_none() && n.allowed.is_none(),
         no_children: n.properties.is_empty() && n.patterns.is_empty() && n.optional.is_empty() && n.values.is_none() && n.tag.is_none() && n.additional.is_none() && n.prefix.is_empty() && n.rest.is_none(),
     }
 }
@@ -628,6 +638,12 @@ pub struct Checker {
     /// completed when the value closes. A frame's entries are the last ones while it is the top
     /// one (an entry is always the top frame's, and a frame's are taken as it closes).
     incomplete: Vec<(usize, usize, Error<'static>)>,
+    /// The scalar being written below the root, kept here instead of in a `Frame` when nothing
+    /// was reported as it began and no text check looks at it: its constraints and the routes'
+    /// length before them. Nothing but its `End` can come before it closes (a scalar has no
+    /// members, and its `StringBytes` find no check to ask), and a frame holding it would say
+    /// only that (no text, no keys, nothing reported, not judged whole).
+    scalar: Option<(Expr, usize)>,
 }
 
 enum Check<'a> {
@@ -640,7 +656,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new() }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new(), scalar: None }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -889,6 +905,9 @@ impl Checker {
 
     /// The constraints at item `i` of an array under `node` (at `route`).
     fn item(&self, node: &EarlyNode, route: u32, i: usize) -> Expr {
+        if let (Some(n), true) = (node.rest_leaf, i >= node.prefix.len()) {
+            return Expr::Leaf(n, self.step(route, Token::Key(node.rest_keyword)));
+        }
         let (token, n) = match node.prefix.get(i) {
             Some(n) => (Token::Index(node.prefix_keyword, i), *n),
             // Items where none may be were reported at the array (`Check::Item`).
@@ -911,6 +930,8 @@ impl Checker {
                 let (mut first, mut parts) = (None, Vec::new());
                 for x in xs {
                     let part = match x {
+                        // A node with nothing for a child (as `node_child` would find), not asked.
+                        Expr::Leaf(id, _) if self.schema.get(*id).is_none_or(|n| n.facts.no_children) => continue,
                         Expr::Leaf(id, route) => self.node_child(*id, *route, segment),
                         _ => self.child(x, segment),
                     };
@@ -1140,7 +1161,7 @@ impl Checker {
     #[inline]
     fn judge<'a>(&self, id: NodeId, route: u32, check: &Check<'a>, quiet: bool) -> Result<(), Vec<Found<'a>>> {
         match self.schema.get(id) {
-            Some(node) if !node.facts.hold(check) => self.judge_node(node, id, route, check, quiet),
+            Some(node) if !node.facts.hold(check) && !known_name(node, check) => self.judge_node(node, id, route, check, quiet),
             _ => Ok(()),
         }
     }
@@ -1462,6 +1483,14 @@ impl Checker {
     }
 }
 
+/// Whether a key check at `n` surely holds: its one check is that of `additionalProperties:
+/// false` (`Facts::names_only`), and `properties` names the key (told without `judge_node`'s
+/// setup: most keys of an output are known names).
+#[inline]
+fn known_name(n: &EarlyNode, check: &Check<'_>) -> bool {
+    matches!(check, Check::Key(key, _) if n.facts.names_only && n.properties.iter().any(|(name, _)| name == key))
+}
+
 /// What a shallow node asks of a closed value beside its children: its required names and sizes.
 fn own_parts_hold(n: &EarlyNode, value: &Closed<'_>) -> bool {
     match value.kind() {
@@ -1728,6 +1757,28 @@ fn conjunction_holds(expr: &Expr, holds: &mut dyn FnMut(NodeId) -> bool) -> bool
     }
 }
 
+impl Checker {
+    /// The `End` of a scalar kept without a frame (`Checker::scalar`): what the end of a frame
+    /// holding it would do.
+    fn scalar_closed(&mut self, expr: Expr, routes: usize, value: Closed<'_>, path: &InstancePath, at: usize) {
+        if let Some(items) = self.frames.last_mut().and_then(|f| f.distinct.as_deref_mut()) {
+            items.add(&value);
+        }
+        if !self.holds_at_close(&expr, &value) {
+            let r = self.closed(&expr, value, path, false);
+            if r.is_err() {
+                let r = self.written(r, &Check::End(value), path);
+                self.report(r, at, None);
+            }
+        }
+        self.routes.borrow_mut().truncate(routes);
+        // One node (most locations) has nothing to free: not handed to the general drop.
+        if let Expr::Leaf(..) = expr {
+            std::mem::forget(expr);
+        }
+    }
+}
+
 impl Observer for Checker {
     fn event(&mut self, event: Event<'_>, path: &InstancePath, at: usize) {
         match event {
@@ -1760,8 +1811,13 @@ impl Observer for Checker {
                 let (quiet, facts) = self.begin_facts(&expr, kind);
                 let r = if quiet { Ok(()) } else { self.eval(&expr, &check, path) };
                 let reported = r.is_err();
-                let r = if reported { self.written(r, &check, path) } else { Vec::new() };
                 let (needs_text, quiet_up_to) = if kind == Kind::String { (facts.needs_text, facts.quiet_up_to) } else { (false, None) };
+                // A quiet scalar below the root that no text check reads needs no frame.
+                if !reported && !needs_text && !matches!(kind, Kind::Object | Kind::Array) && !self.frames.is_empty() {
+                    self.scalar = Some((expr, routes));
+                    return;
+                }
+                let r = if reported { self.written(r, &check, path) } else { Vec::new() };
                 let keys = (kind == Kind::Object && facts.keys).then(Box::default);
                 let distinct = (kind == Kind::Array && facts.unique).then(Box::default);
                 // Whether a member's key or an item's arrival can fail a check here: where none
@@ -1824,6 +1880,9 @@ impl Observer for Checker {
                 }
             }
             Event::End(value) => {
+                if let Some((expr, routes)) = self.scalar.take() {
+                    return self.scalar_closed(expr, routes, value, path, at);
+                }
                 if let Some(mut frame) = self.frames.pop() {
                     if let Some(items) = self.frames.last_mut().and_then(|f| f.distinct.as_deref_mut()) {
                         items.add(&value);

@@ -206,3 +206,22 @@ fn a_root_its_children_decide_needs_no_validation_at_the_end() {
     let union = schema(json!({"anyOf": [{"type": "object"}, {"type": "array"}]}));
     assert!(!settled(&union, "{}"));
 }
+
+#[test]
+fn scalars_read_without_a_frame_are_judged_as_they_close() {
+    let s = schema(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "tags": {"type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "integer"}, "uniqueItems": true},
+            "ok": {"type": "boolean"}
+        }
+    }));
+    assert_eq!(early(&s, r#"{"ok": true, "tags": ["x", 1, 2, null]}"#).len(), 1);
+    assert!(early(&s, r#"{"ok": false, "tags": ["x", 1, 2]}"#).is_empty());
+    // An item past the prefix that is no integer, once it is complete; a repeated item, at the
+    // array's close; an unknown name beside known ones, at its key.
+    assert_eq!(early(&s, r#"{"tags": ["x", 1, 2.5]}"#), vec![(21, "$.tags[2]".into(), "type".into())]);
+    assert_eq!(early(&s, r#"{"tags": ["x", 1, 1]}"#), vec![(19, "$.tags".into(), "uniqueItems".into())]);
+    assert_eq!(early(&s, r#"{"ok": true, "no": 1}"#), vec![(16, "$".into(), "additionalProperties".into())]);
+}

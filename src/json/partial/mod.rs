@@ -444,8 +444,7 @@ impl Parser {
                     // leading zero, can break the grammar: checking then reports `--` or `01`
                     // at once, and keeps a long run of digits linear.
                     let number = self.text.get(*start..self.kept()).unwrap_or_default();
-                    let before = number.get(..number.len().saturating_sub(1)).unwrap_or_default();
-                    let check = !b.is_ascii_digit() || before == b"0" || before == b"-0";
+                    let check = !b.is_ascii_digit() || matches!(number, [b'0', _] | [b'-', b'0', _]);
                     if check && !lex::number_prefix(number) {
                         let shown = String::from_utf8_lossy(number).into_owned();
                         self.fail(format!("invalid number '{shown}'"));
@@ -724,13 +723,18 @@ impl Parser {
     fn finish_number(&mut self, end: usize, obs: &mut dyn Observer) {
         let Token::Num { start } = std::mem::replace(&mut self.token, Token::None) else { return };
         let buf = self.text.get(start..end).unwrap_or_default();
-        if !lex::is_number(buf) {
+        // Most numbers are small non-negative integers: read at once, their digits looked at once
+        // (what `from_str` makes of them too; a negative one may be `-0`, which it reads as a
+        // float). Such digits are a JSON number unless they have a leading zero.
+        let mut small = (buf.len() <= 19).then_some(0u64);
+        for &d in buf {
+            small = small.filter(|_| d.is_ascii_digit()).map(|n| n * 10 + u64::from(d.wrapping_sub(b'0')));
+        }
+        let small = small.filter(|_| matches!(buf, [_] | [b'1'..=b'9', ..]));
+        if small.is_none() && !lex::is_number(buf) {
             return self.fail(format!("invalid number '{}'", String::from_utf8_lossy(buf)));
         }
         // A number is ASCII (is_number); `from_str` is the reader the crate instantiates elsewhere.
-        // Most numbers are small non-negative integers: read at once (what `from_str` makes of
-        // them too; a negative one may be `-0`, which it reads as a float).
-        let small = (buf.len() <= 19 && buf.iter().all(u8::is_ascii_digit)).then(|| buf.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')));
         let number = match small {
             Some(n) => Ok(Number::from(n)),
             None => std::str::from_utf8(buf).map_err(|_| ()).and_then(|text| serde_json::from_str::<Number>(text).map_err(|_| ())),
@@ -758,6 +762,10 @@ impl Parser {
             self.status = Status::Complete;
             return;
         };
+        // A number's or a literal's value holds no allocation: not handed to the general drop.
+        if matches!(memo.get(), Some(Value::Number(_) | Value::Bool(_) | Value::Null)) {
+            std::mem::forget(memo);
+        }
         frame.committed = end;
         match &mut frame.shape {
             Shape::Object { keyed, key, state } => {
