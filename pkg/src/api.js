@@ -855,6 +855,9 @@ function endedError(state) {
   return error;
 }
 
+// From this length on a chunk that might be held is searched for a quote first (OutputStream#send).
+const QUOTE_SEARCH_FROM = 16;
+
 /**
  * In-flight → soft-complete → (retry) → hard-complete, or refused. Each push parses only the new
  * bytes; early violations are those no continuation could repair.
@@ -937,8 +940,10 @@ export class OutputStream extends Owned {
   // is what the module would have answered, and a token delta inside a long string costs no
   // crossing into the module.
   #send(handle, chunk) {
-    // (A quote, which ends most chunks that cannot be held, is looked for natively first.)
-    if (this.#holds && chunk.length < SHORT_CHUNK && this.#held.length + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && !chunk.includes('"')) {
+    // (A quote, which ends most chunks that cannot be held, is looked for natively first in a
+    // chunk of QUOTE_SEARCH_FROM characters or more; in a shorter one plainBytes finds it for
+    // less than the search's fixed cost.)
+    if (this.#holds && chunk.length < SHORT_CHUNK && this.#held.length + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && (chunk.length < QUOTE_SEARCH_FROM || !chunk.includes('"'))) {
       const bytes = plainBytes(chunk);
       const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
       if (bytes >= 0 && total < STATUS_BYTES_MAX) {
