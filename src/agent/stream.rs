@@ -397,20 +397,28 @@ impl OutputStream {
             }
             // The attempt ends at the chunk where the first early violation appears.
             self.aborted = self.options.abort_on_early_violation && !self.checker.violations().is_empty();
-            // Past a size or depth limit nothing more is read, and no answer can repair that:
-            // an early violation that ends the attempt whatever the options say, so a runaway
-            // stream is cut (its upstream cancelled) instead of read to its end.
-            let limit = match self.parser.status() {
-                Status::Limit(LimitKind::Bytes(limit)) => Some(output::too_large(self.parser.bytes() + 1, *limit)),
-                Status::Limit(LimitKind::Depth(limit)) => Some(output::too_deep(*limit)),
-                _ => None,
-            };
-            if let Some(v) = limit {
-                self.checker.report_output(v, self.parser.bytes());
-                self.aborted = true;
+            if matches!(self.parser.status(), Status::Limit(_)) {
+                self.past_limit();
             }
         }
         self.checker.violations().len()
+    }
+
+    /// Past a size or depth limit nothing more is read, and no answer can repair that: an early
+    /// violation that ends the attempt whatever the options say, so a runaway stream is cut (its
+    /// upstream cancelled) instead of read to its end. (Out of `push_quiet`, which every push
+    /// runs.)
+    #[inline(never)]
+    fn past_limit(&mut self) {
+        let limit = match self.parser.status() {
+            Status::Limit(LimitKind::Bytes(limit)) => Some(output::too_large(self.parser.bytes() + 1, *limit)),
+            Status::Limit(LimitKind::Depth(limit)) => Some(output::too_deep(*limit)),
+            _ => None,
+        };
+        if let Some(v) = limit {
+            self.checker.report_output(v, self.parser.bytes());
+            self.aborted = true;
+        }
     }
 
     pub fn is_complete(&self) -> bool {
@@ -427,6 +435,7 @@ impl OutputStream {
     /// size limit's room (a unit takes up to three bytes); none while changes are recorded.
     /// Such text can then be handed over with the next chunk instead (the package does it for
     /// short text chunks): no push in between would have answered otherwise.
+    #[inline]
     pub fn plain_room(&self) -> usize {
         if self.aborted || self.done || self.changes.enabled || !self.parser.in_plain_string() {
             return 0;

@@ -528,6 +528,10 @@ impl WasmStream {
         let area = CHUNK.with(std::cell::Cell::take);
         self.stream.push_quiet(area.get(..len).unwrap_or_default());
         CHUNK.with(|cell| cell.set(area));
+        // A push that made no marks answers here, its status inlined (see `status_inline`).
+        if self.stream.marks().is_empty() {
+            return status_inline(&self.stream);
+        }
         self.marks_out(marks)
     }
 
@@ -640,6 +644,14 @@ fn stop_reason_of(name: Option<&str>) -> Result<StopReason, JsError> {
 
 /// The status in one number, laid out by the `STATUS_` constants.
 fn packed_status(stream: &OutputStream) -> f64 {
+    status_inline(stream)
+}
+
+/// `packed_status`, inlined into the entry of short chunks (`push_chunk`): what such a push
+/// costs is mostly what every push costs, of which a call inside the module is a measurable
+/// share.
+#[inline(always)]
+fn status_inline(stream: &OutputStream) -> f64 {
     let attempt = (stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
     // Any value that fits the field: JS compares it with the last one it saw.
     let revision = stream.early_revision() as u64 % STATUS_REVISION_MASK;

@@ -103,6 +103,8 @@ test('the size limit and abortOnEarlyViolation are reached at the same push', ()
   const c = Contract.compile({ type: 'object', properties: { free: { type: 'string' }, kind: { enum: ['a', 'b'] } } }, { maxOutputBytes: 700 });
   same(c, JSON.stringify({ free: long + long }), 'past the size limit inside a string');
   same(c, JSON.stringify({ free: long.slice(0, 200) }), 'under the size limit');
+  same(c, `{${' '.repeat(300)}\n${'\t'.repeat(300)}"free": "x"${' \r\n'.repeat(40)}}`, 'past the size limit in whitespace between tokens');
+  same(c, `  {"free": "x"}${' \n'.repeat(200)}`, 'whitespace before the value and after it, to past the size limit');
   const d = Contract.compile({ type: 'object', properties: { free: { type: 'string' }, kind: { enum: ['a', 'b'] } } });
   same(d, JSON.stringify({ free: long, kind: 'c', more: long }), 'an early violation then a long string', { abortOnEarlyViolation: true });
   same(d, JSON.stringify({ free: long, kind: 'c', more: long }), 'an early violation then a long string, retried', { maxRetries: 1 });

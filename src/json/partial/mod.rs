@@ -676,6 +676,8 @@ impl Parser {
     }
 
     /// Reports decoded string bytes not yet reported (once per push, so work stays linear).
+    /// Inlined: the end of every push runs it, most often to find nothing to report.
+    #[inline]
     fn flush_string(&mut self, obs: &mut dyn Observer) {
         if let Token::Str { key: false, reported, start, plain, .. } = &mut self.token {
             let content = plain.map_or(self.decoded.as_slice(), |n| content_in(&self.text, *start, n));
