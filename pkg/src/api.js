@@ -856,11 +856,6 @@ function endedError(state) {
   return error;
 }
 
-// Only a text chunk shorter than this is held (OutputStream#send): a longer one costs more held
-// than read at once, in the look at its content and in the longer text then handed over with
-// the next chunk, than the crossing into the module it saves.
-const HOLD_BELOW = 16;
-
 /**
  * In-flight → soft-complete → (retry) → hard-complete, or refused. Each push parses only the new
  * bytes; early violations are those no continuation could repair.
@@ -936,14 +931,15 @@ export class OutputStream extends Owned {
     return packed;
   }
 
-  // Pushes a string chunk; its marks go to the data being built. A short chunk (HOLD_BELOW) that
-  // only adds to a string's content, where the module said that this much more of it can report
-  // nothing and reach no limit (PLAIN_ROOMS, OutputStream::plain_room in src/agent/stream.rs), is
-  // held and handed over with the next chunk: its status is the last one with its bytes added,
-  // which is what the module would have answered, and a token delta inside a long string costs
-  // no crossing into the module.
+  // Pushes a string chunk; its marks go to the data being built. A short chunk that only adds
+  // to a string's content, where the module said that this much more of it can report nothing
+  // and reach no limit (PLAIN_ROOMS, OutputStream::plain_room in src/agent/stream.rs), is held
+  // and handed over with the next chunk: its status is the last one with its bytes added, which
+  // is what the module would have answered, and a token delta inside a long string costs no
+  // crossing into the module.
   #send(handle, chunk) {
-    if (this.#holds && chunk.length < HOLD_BELOW && this.#held.length + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3]) {
+    // (A quote, which ends most chunks that cannot be held, is looked for natively first.)
+    if (this.#holds && chunk.length < SHORT_CHUNK && this.#held.length + chunk.length <= PLAIN_ROOMS[(this.#packed >> STATUS_PLAIN_SHIFT) & 3] && !chunk.includes('"')) {
       const bytes = plainBytes(chunk);
       const total = Math.floor(this.#packed / STATUS_BYTES_UNIT) + this.#heldBytes + bytes;
       if (bytes >= 0 && total < STATUS_BYTES_MAX) {
