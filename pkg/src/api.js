@@ -763,13 +763,12 @@ class StreamData {
 
 // Complete text is parsed once it reaches a batch (or its container closes): what the last push
 // has left to parse is at most about a batch for each open level (the root's members, those of
-// the open container among them) plus the last member. A batch is a 2^MEMBERS_SHARE-th of what
-// has arrived, at least MEMBERS_BATCH UTF-16 units and at most MEMBERS_MAX: each JSON.parse call
-// has a fixed cost, so a long text parsed in short batches pays it many times over, while what
-// its end waits for stays a small share of it and a few KB at most; a short output (about a KB,
-// where parsing a few hundred characters is a good part of what the end costs) is parsed in
-// batches about as long as its members, so that its end waits for little more than its last.
-const MEMBERS_BATCH = 64;
+// the open container among them) plus the last member. A batch is MEMBERS_BATCH UTF-16
+// units, where a whole short output would otherwise wait for the end, and grows with the text to
+// a 2^MEMBERS_SHARE-th of what has arrived, up to MEMBERS_MAX: each JSON.parse call has a fixed
+// cost, so a long text parsed in short batches pays it many times over, while what its end waits
+// for stays a small share of it and a few KB at most.
+const MEMBERS_BATCH = 256;
 const MEMBERS_SHARE = 4;
 const MEMBERS_MAX = 4096;
 function membersBatch(chars) {
