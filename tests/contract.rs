@@ -11,7 +11,7 @@ fn pr_reviewer() -> Value {
 }
 
 #[test]
-fn pr_reviewer_canonical_error_has_the_shape_of_seed_003() {
+fn pr_reviewer_canonical_error_has_its_documented_shape() {
     let options = Options { agent_id: Some("pr-reviewer".into()), schema_id: Some("pr-reviewer/output.v1".into()), ..Options::default() };
     let contract = Contract::compile(&pr_reviewer(), &options).unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pr-reviewer/invalid-output.txt")).unwrap();

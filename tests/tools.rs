@@ -1,5 +1,5 @@
-//! Prompts (exact seed texts), submit_result tool definitions, tool-call validation and the
-//! seed 002 config checks.
+//! Prompts (the exact default texts), submit_result tool definitions, tool-call validation and
+//! the output-schema configuration checks.
 
 use output_contract::agent::config::{check_output_schema_config, ConfigCode};
 use output_contract::agent::prompt::{enrich_system_prompt, retry_prompt, retry_prompt_with, tool_feedback, Templates, DEFAULT_TOOL};
@@ -16,7 +16,7 @@ fn violations(v: &Value) -> Vec<Violation> {
 }
 
 #[test]
-fn prompts_are_the_seed_texts() {
+fn prompts_are_the_default_texts() {
     let c = corpus();
     for case in c["enrich"].as_array().unwrap() {
         let got = enrich_system_prompt(case["systemPrompt"].as_str().unwrap(), &case["schema"], &Templates::default());
@@ -26,7 +26,7 @@ fn prompts_are_the_seed_texts() {
         assert_eq!(retry_prompt(&violations(&case["violations"]), &case["schema"]), case["expected"].as_str().unwrap());
     }
     for case in c["toolFeedback"].as_array().unwrap() {
-        // The seed texts name `task_output` where they give no tool.
+        // The default texts name `task_output` where they give no tool.
         let tool = case["tool"].as_str().unwrap_or("task_output");
         assert_eq!(tool_feedback(&violations(&case["violations"]), tool, &Templates::default()), case["expected"].as_str().unwrap());
     }
@@ -189,7 +189,7 @@ fn tool_calls_validate_against_the_original_schema() {
 }
 
 #[test]
-fn config_checks_of_seed_002() {
+fn output_schema_config_checks() {
     let ok = check_output_schema_config(&pr_reviewer(), &Options::default());
     assert!(ok.is_empty(), "{ok:?}");
     let codes = |s: Value| check_output_schema_config(&s, &Options::default()).iter().map(|d| d.code).collect::<Vec<_>>();

@@ -61,7 +61,7 @@ test('additionalProperties', () => {
   ]);
 });
 
-test('format (asserted by default, seed 003 example)', () => {
+test('format (asserted by default)', () => {
   const schema = { properties: { citations: { type: 'array', items: { properties: { url: { format: 'uri' } } } } } };
   const result = Contract.compile(schema, { schemaId: 'https://geodocs.dev/schemas/answer.v1.json', agentId: 'answer-agent' }).validateText(
     '{"citations": [{"url": "not-a-url"}]}',
@@ -144,7 +144,7 @@ test('$ref across resources', () => {
   );
 });
 
-test('the pr-reviewer example: canonical error of seed 003 with $.-paths', () => {
+test('the pr-reviewer example: the canonical error with $.-paths', () => {
   const blueprint = JSON.parse(readFileSync(new URL('../../examples/pr-reviewer/blueprint.json', import.meta.url), 'utf8'));
   const contract = Contract.compile(blueprint.output_schema, { agentId: 'pr-reviewer', schemaId: 'pr-reviewer/output.v1' });
   assert.equal(contract.draft, 'draft7');
@@ -175,7 +175,7 @@ test('the pr-reviewer example: canonical error of seed 003 with $.-paths', () =>
   assert.equal(ok.data.approval, 'request_changes');
 });
 
-test('seed 000 one-line renderings', () => {
+test('one-line renderings of violations', () => {
   const contract = Contract.compile({ properties: { severity: { enum: ['low', 'medium', 'high'] }, count: { minimum: 0 } } });
   const { error } = contract.validate({ severity: 'critical', count: -5 });
   assert.deepEqual(failureEnvelope(error).error.validation_errors, [
@@ -385,7 +385,7 @@ test('outputs with __proto__ keys change no prototype', () => {
   assert.equal(Object.prototype.polluted, undefined);
 });
 
-test('formatChildResult (seed 000 callback formatting)', () => {
+test('formatChildResult (the callback formatting)', () => {
   assert.equal(formatChildResult({ result_data: { files_analyzed: 42 } }), '{\n  "files_analyzed": 42\n}');
   assert.equal(formatChildResult({ result_text: 'done', result_data: null }), 'done');
   assert.equal(formatChildResult({}), '(No result available)');

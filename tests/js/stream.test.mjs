@@ -1,5 +1,5 @@
 // Stream validation through the npm package: chunks of text or bytes, early violations, the
-// seed 003 states, the retry prompt, refusals, extraction, and the WHATWG stream helpers.
+// stream states, the retry prompt, refusals, extraction, and the WHATWG stream helpers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The executor toolkit through the npm package: extraction (the shared table, UTF-16 offsets),
-// the seed prompt texts, submit_result tools, tool-call validation, config checks, enforce()
+// the default prompt texts, submit_result tools, tool-call validation, config checks, enforce()
 // with scripted models, and the adapters with the real packages (ai, @modelcontextprotocol/sdk).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,11 +87,11 @@ test('validateText with extract: data, extraction and the canonical error', () =
   assert.deepEqual(none.error.violations.map((v) => [v.path, v.keyword, v.message]), [['$', 'json', 'No JSON output found but output_schema requires structured output']]);
 });
 
-test('prompts: the exact seed texts, templates overridable', () => {
+test('prompts: the exact default texts, templates overridable', () => {
   const c = corpus('prompts.json');
   for (const e of c.enrich) assert.equal(enrichSystemPrompt(e.systemPrompt, e.schema), e.expected);
   for (const r of c.retry) assert.equal(retryPrompt(r.violations, r.schema), r.expected);
-  // The seed texts name `task_output` where they give no tool.
+  // The default texts name `task_output` where they give no tool.
   for (const f of c.toolFeedback) assert.equal(toolFeedback(f.violations, { tool: f.tool ?? 'task_output' }), f.expected);
   // From a validation result and a canonical error, too.
   const contract = Contract.compile(prReviewer);
@@ -147,7 +147,7 @@ test('validateToolCall: JSON text or object, strict-mode nulls read as absent', 
   assert.deepEqual(stream.finish({ stopReason: 'tool_use' }), { state: 'soft-complete', valid: true, data: { ...valid, comments: [{ file: 'a.rs' }] }, attempt: 1 });
 });
 
-test('checkOutputSchemaConfig: seed 002 §5 checks as diagnostics', () => {
+test('checkOutputSchemaConfig: the configuration checks as diagnostics', () => {
   assert.deepEqual(checkOutputSchemaConfig(prReviewer), []);
   assert.deepEqual(checkOutputSchemaConfig({ type: 'array' }).map((d) => d.code), ['root_not_object', 'no_properties']);
   const broken = checkOutputSchemaConfig({ type: 'object', properties: { a: { type: 'strng' } } });
