@@ -765,7 +765,9 @@ impl Parser {
             return;
         };
         // A number's or a literal's value holds no allocation: not handed to the general drop.
-        if matches!(memo.get(), Some(Value::Number(_) | Value::Bool(_) | Value::Null)) {
+        // (A `Number` that holds its text, were serde_json's arbitrary precision ever enabled,
+        // is dropped as any value.)
+        if !std::mem::needs_drop::<Number>() && matches!(memo.get(), Some(Value::Number(_) | Value::Bool(_) | Value::Null)) {
             std::mem::forget(memo);
         }
         frame.committed = end;
