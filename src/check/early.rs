@@ -1764,13 +1764,27 @@ impl Checker {
         if let Some(items) = self.frames.last_mut().and_then(|f| f.distinct.as_deref_mut()) {
             items.add(&value);
         }
+        self.judge_at_close(expr, routes, value, path, at, false);
+    }
+
+    /// A value below the root closed at `expr` with nothing reported on it: judged, unless it
+    /// holds as it is; then its location's routes are dropped. (Inlined into both ends, a
+    /// scalar's and a frame's: every value below the root closes through it.)
+    #[inline(always)]
+    fn judge_at_close(&mut self, expr: Expr, routes: usize, value: Closed<'_>, path: &InstancePath, at: usize, distinct: bool) {
         if !self.holds_at_close(&expr, &value) {
-            let r = self.closed(&expr, value, path, false);
+            let r = self.closed(&expr, value, path, distinct);
             if r.is_err() {
                 let r = self.written(r, &Check::End(value), path);
                 self.report(r, at, None);
             }
         }
+        self.release(expr, routes);
+    }
+
+    /// A closed location's constraints and the routes added for them, dropped.
+    #[inline]
+    fn release(&mut self, expr: Expr, routes: usize) {
         self.routes.borrow_mut().truncate(routes);
         // One node (most locations) has nothing to free: not handed to the general drop.
         if let Expr::Leaf(..) = expr {
@@ -1898,17 +1912,11 @@ impl Observer for Checker {
                     // unless its children decide it (`settled_valid`).
                     if self.frames.is_empty() {
                         self.root_by_children = !frame.reported && self.root_by_its_parts(&frame.expr, &value, distinct);
-                    } else if !frame.reported && !self.holds_at_close(&frame.expr, &value) {
-                        let r = self.closed(&frame.expr, value, path, distinct);
-                        if r.is_err() {
-                            let r = self.written(r, &Check::End(value), path);
-                            self.report(r, at, None);
-                        }
-                    }
-                    self.routes.borrow_mut().truncate(frame.routes);
-                    // One node (most locations) has nothing to free: not handed to the general drop.
-                    if let Expr::Leaf(..) = frame.expr {
-                        std::mem::forget(frame.expr);
+                        self.release(frame.expr, frame.routes);
+                    } else if frame.reported {
+                        self.release(frame.expr, frame.routes);
+                    } else {
+                        self.judge_at_close(frame.expr, frame.routes, value, path, at, distinct);
                     }
                 }
             }
