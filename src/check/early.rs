@@ -5,9 +5,11 @@
 //! So only constraints that surely apply at a location are checked: those reached through
 //! `properties`, `patternProperties`, `additionalProperties`, `items`/`prefixItems`, `allOf` and
 //! `$ref`. `anyOf`/`oneOf` are disjunctions: a violation is reported only once no branch remains
-//! viable. Anything conditional (`not`, `if`/`then`/`else`, `dependentSchemas`, dynamic
-//! references, `unevaluated*` of a parent) is left to the final validation, which is sound by
-//! doing nothing early.
+//! viable. Anything conditional (`not`, `if`/`then`/`else`, `dependentSchemas`, `unevaluated*`
+//! of a parent) is left to the final validation, which is sound by doing nothing early. A dynamic
+//! reference (`$dynamicRef`, `$recursiveRef`) is followed to where the dynamic scope of its
+//! evaluation path sends it, as the validator follows it: each location knows the path that
+//! reached each of its nodes.
 
 use crate::json::partial::{Closed, Event, Kind, Observer};
 use crate::json::path::{InstancePath, Segment};
@@ -34,8 +36,6 @@ const RECEIVED_CAP: usize = 256;
 /// validator's nodes).
 #[derive(Default)]
 struct EarlyNode {
-    /// It has a dynamic reference: it constrains nothing here, nor do the nodes below it.
-    dynamic: bool,
     always_false: bool,
     /// Every keyword here is decided when the value begins (`type` without `integer`): its
     /// closed value needs no validation (half the leaves of a typical output, whose validation
@@ -84,6 +84,9 @@ struct EarlyNode {
     rest_keyword: &'static str,
     /// `$ref` and `allOf` targets, with the evaluation path's step to each.
     all: Vec<(Token, NodeId)>,
+    /// `$dynamicRef` and `$recursiveRef`, by their index among the node's keywords: where each
+    /// goes depends on the dynamic scope, told where the node is reached (`Checker::expand`).
+    dynamic: Vec<usize>,
     any: Vec<(&'static str, Vec<NodeId>)>,
     // JSON Type Definition.
     /// A form's own type (`JtdForm`): bits, names, and the keyword that reports it.
@@ -108,8 +111,8 @@ struct EarlyNode {
     /// The node of the items past the prefix (`rest`) when it is neither `false` nor has
     /// applicators: an item's constraints are its leaf (`Checker::item`), without `expand`.
     rest_leaf: Option<NodeId>,
-    /// Its keywords are `$ref` and `allOf` alone: it holds exactly when the subschemas they
-    /// point to hold, which `Checker::expand` puts beside it.
+    /// Its keywords are `$ref`, `allOf` and dynamic references alone: it holds exactly when the
+    /// subschemas they point to hold, which `Checker::expand` puts beside it.
     parts_only: bool,
 }
 
@@ -157,10 +160,6 @@ pub struct EarlySchema {
     nodes: Vec<EarlyNode>,
     root: NodeId,
     validator: Arc<Validator>,
-    /// A closed subtree may be validated on its own node: false when the schema's meaning
-    /// depends on the dynamic scope, which a node evaluated alone does not have (the final
-    /// validation decides those).
-    closed_checks: bool,
     /// JTD `ref`s: the schema path of an error found through one starts at `/definitions/<name>`
     /// whatever reached it, so a subtree's errors with such a path are not moved below the
     /// subtree's path.
@@ -178,40 +177,19 @@ impl EarlySchema {
 
     /// `new`, with the contract's verdict (compiled once for both).
     pub(crate) fn with_verdict(validator: Arc<Validator>, verdict: Option<Arc<Verdict>>) -> Self {
-        let closed_checks = !validator.uses_dynamic_scope();
-        let mut nodes: Vec<Option<EarlyNode>> = Vec::new();
-        crate::validator::keywords::for_each_node(validator.root(), |n| validator.keywords(n), |id| {
-            if nodes.len() <= id {
-                nodes.resize_with(id + 1, || None);
-            }
-            let node = read(&validator, id);
-            // A node whose meaning depends on the dynamic scope leads nowhere here.
-            let follow = !node.dynamic;
-            if let Some(slot) = nodes.get_mut(id) {
-                *slot = Some(node);
-            }
-            follow
-        });
-        let mut nodes: Vec<EarlyNode> = nodes.into_iter().map(Option::unwrap_or_default).collect();
+        // Every node, not only those reached from the root through keywords: a dynamic
+        // reference may go to a node that only the dynamic scope reaches.
+        let mut nodes: Vec<EarlyNode> = (0..validator.node_count()).map(|id| read(&validator, id)).collect();
         tag_nodes(&validator, &mut nodes);
         let absolute_definitions = (0..nodes.len()).any(|id| validator.keywords(id).iter().any(|k| matches!(k, Kw::JtdRef { .. })));
-        if !closed_checks {
-            for node in &mut nodes {
-                node.shallow = false;
-                node.shallow_parts = false;
-                node.shallow_if_distinct = false;
-                node.parts_if_distinct = false;
-                node.unique = false;
-            }
-        }
         let facts: Vec<Facts> = nodes.iter().map(|n| facts(&nodes, n)).collect();
-        let leaf = |id: &NodeId| nodes.get(*id).is_some_and(|t| !t.always_false && t.all.is_empty() && t.any.is_empty());
+        let leaf = |id: &NodeId| nodes.get(*id).is_some_and(|t| !t.always_false && t.all.is_empty() && t.any.is_empty() && t.dynamic.is_empty());
         let rest_leaves: Vec<Option<NodeId>> = nodes.iter().map(|n| n.rest.filter(leaf)).collect();
         for ((node, facts), rest_leaf) in nodes.iter_mut().zip(facts).zip(rest_leaves) {
             node.facts = facts;
             node.rest_leaf = rest_leaf;
         }
-        EarlySchema { nodes, root: validator.root(), validator, closed_checks, absolute_definitions, verdict }
+        EarlySchema { nodes, root: validator.root(), validator, absolute_definitions, verdict }
     }
 
     fn get(&self, id: NodeId) -> Option<&EarlyNode> {
@@ -246,28 +224,25 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
     }
 }
 
-/// EarlyNode `id` of the validator as the in-flight checks read it. A node whose meaning depends on
-/// the dynamic scope constrains nothing here.
+/// EarlyNode `id` of the validator as the in-flight checks read it.
 fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     let kws = validator.keywords(id);
     let mut node = EarlyNode { prefix_keyword: "prefixItems", rest_keyword: "items", ..EarlyNode::default() };
-    if kws.iter().any(|k| matches!(k, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))) {
-        node.dynamic = true;
-        return node;
-    }
     let (mut decided, mut structural, mut parts) = (true, true, true);
     let (mut structural_if_distinct, mut parts_if_distinct) = (true, true);
     for kw in kws {
         let (own_decided, own_structural) = shallow(validator, kw);
         decided &= own_decided;
         structural &= own_structural || own_decided;
-        parts &= own_structural || own_decided || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
+        let part = matches!(kw, Kw::Ref(_) | Kw::AllOf(_) | Kw::DynamicRef { .. } | Kw::RecursiveRef(_));
+        parts &= own_structural || own_decided || part;
         let unique = matches!(kw, Kw::UniqueItems);
         structural_if_distinct &= own_structural || own_decided || unique;
-        parts_if_distinct &= own_structural || own_decided || unique || matches!(kw, Kw::Ref(_) | Kw::AllOf(_));
+        parts_if_distinct &= own_structural || own_decided || unique || part;
     }
     node.decided_at_begin = decided;
-    node.parts_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::Ref(_) | Kw::AllOf(_)));
+    node.parts_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::Ref(_) | Kw::AllOf(_) | Kw::DynamicRef { .. } | Kw::RecursiveRef(_)));
+    node.dynamic = kws.iter().enumerate().filter(|(_, kw)| matches!(kw, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))).map(|(i, _)| i).collect();
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     if let [Kw::Type { mask, .. }] = kws {
         node.type_only = Some(*mask);
@@ -318,7 +293,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
             _ => {}
         }
     }
-    let leafy = |t: &NodeId| !validator.keywords(*t).iter().any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_) | Kw::AnyOf(_) | Kw::OneOf(_) | Kw::JtdRef { .. }));
+    let leafy = |t: &NodeId| !validator.keywords(*t).iter().any(|k| matches!(k, Kw::Ref(_) | Kw::AllOf(_) | Kw::AnyOf(_) | Kw::OneOf(_) | Kw::JtdRef { .. } | Kw::DynamicRef { .. } | Kw::RecursiveRef(_)));
     node.plain_children = node.patterns.is_empty() && node.optional.is_empty() && node.prefix.is_empty() && node.values.is_none() && node.properties.iter().all(|(_, t)| leafy(t)) && node.additional.iter().chain(&node.rest).all(leafy);
     node
 }
@@ -384,11 +359,12 @@ enum Token {
     Definition(NodeId),
 }
 
-/// A step and the step before it (`NO_ROUTE` at the root).
+/// A step, the step before it (`NO_ROUTE` at the root) and the node it reaches.
 #[derive(Clone, Copy)]
 struct Route {
     up: u32,
     token: Token,
+    node: NodeId,
 }
 
 const NO_ROUTE: u32 = u32::MAX;
@@ -749,7 +725,7 @@ impl Checker {
                         Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
                         Expr::Leaf(id, route) if i == 0 => {
                             let r = self.leaf(*id, *route, &check);
-                            owner_valid = r.is_ok() && self.schema.closed_checks && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
+                            owner_valid = r.is_ok() && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
                         Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
@@ -815,11 +791,11 @@ impl Checker {
     }
 
     /// The complete value needs no validation at the end of the stream: every closed value was
-    /// judged as it closed (the schema does not depend on the dynamic scope, no location's
-    /// constraints were left out), nothing was reported, and the root's node is one that its
-    /// children and its required names decide (`root_by_its_parts`).
+    /// judged as it closed (no location's constraints were left out), nothing was reported, and
+    /// the root's node is one that its children and its required names decide
+    /// (`root_by_its_parts`).
     pub fn settled_valid(&self) -> bool {
-        self.schema.closed_checks && !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
+        !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
     }
 
     /// Whether some node in `expr` looks at a string's text, and the most characters the string
@@ -843,10 +819,10 @@ impl Checker {
         }
     }
 
-    /// The route one `token` past `up`.
-    fn step(&self, up: u32, token: Token) -> u32 {
+    /// The route one `token` past `up`, to `node`.
+    fn step(&self, up: u32, token: Token, node: NodeId) -> u32 {
         let mut routes = self.routes.borrow_mut();
-        routes.push(Route { up, token });
+        routes.push(Route { up, token, node });
         u32::try_from(routes.len() - 1).unwrap_or(NO_ROUTE)
     }
 
@@ -878,6 +854,29 @@ impl Checker {
         out
     }
 
+    /// The dynamic scope in which node `id`, reached by `route`, is evaluated: the resources the
+    /// evaluation path enters from the root on, as the validator enters them. Empty where the
+    /// schema does not use the dynamic scope: no evaluation reads it then.
+    fn scope_of(&self, id: NodeId, route: u32) -> Vec<usize> {
+        let validator = &self.schema.validator;
+        if !validator.uses_dynamic_scope() {
+            return Vec::new();
+        }
+        let routes = self.routes.borrow();
+        let mut path = vec![id];
+        let mut at = route;
+        while let Some(step) = routes.get(at as usize) {
+            path.push(step.node);
+            at = step.up;
+        }
+        path.push(self.schema.root);
+        let mut scope = Vec::new();
+        for &node in path.iter().rev() {
+            validator.scope_entered(&mut scope, node);
+        }
+        scope
+    }
+
     fn expand(&self, id: NodeId, route: u32, depth: usize) -> Expr {
         let Some(node) = self.schema.get(id).filter(|_| depth <= MAX_EXPANSION) else {
             self.unchecked.set(true);
@@ -885,20 +884,30 @@ impl Checker {
         };
         // A node without applicators is its own leaf: no vector to build and drop per value,
         // which was most of a stream's cost.
-        if node.all.is_empty() && node.any.is_empty() {
+        if node.all.is_empty() && node.any.is_empty() && node.dynamic.is_empty() {
             return Expr::Leaf(id, route);
         }
-        let mut parts = Vec::with_capacity(1 + node.all.len() + node.any.len());
+        let mut parts = Vec::with_capacity(1 + node.all.len() + node.any.len() + node.dynamic.len());
         parts.push(Expr::Leaf(id, route));
         parts.extend(node.all.iter().map(|(token, n)| {
             let from = if matches!(token, Token::Definition(_)) { NO_ROUTE } else { route };
-            self.expand(*n, self.step(from, *token), depth + 1)
+            self.expand(*n, self.step(from, *token, *n), depth + 1)
         }));
+        if !node.dynamic.is_empty() {
+            let validator = &self.schema.validator;
+            let scope = self.scope_of(id, route);
+            for &index in &node.dynamic {
+                let Some(kw) = validator.keywords(id).get(index) else { continue };
+                if let Some(n) = validator.dynamic_target(kw, &scope) {
+                    parts.push(self.expand(n, self.step(route, Token::Key(kw.name()), n), depth + 1));
+                }
+            }
+        }
         for (kw, branches) in &node.any {
             let id = self.disjunctions.get();
             self.disjunctions.set(id.wrapping_add(1));
             let tagged = self.schema.validator.branch_tag(branches).map(|_| Tagged { depth: 0, branches: branches.as_slice().into() });
-            parts.push(Expr::any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i)), depth + 1)).collect(), tagged));
+            parts.push(Expr::any(kw, id, Some(route), branches.iter().enumerate().map(|(i, n)| self.expand(*n, self.step(route, Token::Index(kw, i), *n), depth + 1)).collect(), tagged));
         }
         Expr::All(parts)
     }
@@ -906,7 +915,7 @@ impl Checker {
     /// The constraints at item `i` of an array under `node` (at `route`).
     fn item(&self, node: &EarlyNode, route: u32, i: usize) -> Expr {
         if let (Some(n), true) = (node.rest_leaf, i >= node.prefix.len()) {
-            return Expr::Leaf(n, self.step(route, Token::Key(node.rest_keyword)));
+            return Expr::Leaf(n, self.step(route, Token::Key(node.rest_keyword), n));
         }
         let (token, n) = match node.prefix.get(i) {
             Some(n) => (Token::Index(node.prefix_keyword, i), *n),
@@ -916,7 +925,7 @@ impl Checker {
                 None => return Expr::All(Vec::new()),
             },
         };
-        self.expand(n, self.step(route, token), 0)
+        self.expand(n, self.step(route, token, n), 0)
     }
 
     /// The constraints at `parent`'s child `segment`.
@@ -1026,8 +1035,8 @@ impl Checker {
         }
         match (first, more.is_empty()) {
             (None, _) => Expr::All(Vec::new()),
-            (Some((token, one)), true) => self.expand(one, self.step(route, token), 0),
-            (Some(one), false) => Expr::All(std::iter::once(one).chain(more).map(|(token, n)| self.expand(n, self.step(route, token), 0)).collect()),
+            (Some((token, one)), true) => self.expand(one, self.step(route, token, one), 0),
+            (Some(one), false) => Expr::All(std::iter::once(one).chain(more).map(|(token, n)| self.expand(n, self.step(route, token, n), 0)).collect()),
         }
     }
 
@@ -1277,7 +1286,7 @@ impl Checker {
     /// by each closing value, nor these by them).
     #[inline(never)]
     fn judge_closed<'a>(&self, node: &EarlyNode, id: NodeId, route: u32, closed: &Closed<'a>) -> Result<(), Vec<Found<'a>>> {
-        if node.decided_at_begin || !self.schema.closed_checks {
+        if node.decided_at_begin {
             return Ok(());
         }
         let validator = &self.schema.validator;
@@ -1317,7 +1326,7 @@ impl Checker {
             }
             None => match closed.value() {
                 Some(value) if node.flat => (0..validator.keywords(id).len()).all(|i| validator.keyword_is_valid(id, i, value)),
-                Some(value) => validator.node_is_valid(id, value),
+                Some(value) => validator.node_is_valid_in(id, value, &self.scope_of(id, route)),
                 // Not judged (a text that would not parse): the end of the stream judges it all.
                 None => {
                     self.unchecked.set(true);
@@ -1337,9 +1346,9 @@ impl Checker {
         match &f.what {
             // One error, one violation.
             What::Error { error, member, .. } => (1, member.is_none() && crate::validator::is_wrong_type(&error.kind)),
-            What::Subtree { id, value, .. } => {
+            What::Subtree { id, route, value } => {
                 let Some(value) = value.value() else { return (0, false) };
-                let errors = self.schema.validator.node_errors(*id, value);
+                let errors = self.schema.validator.node_errors_in(*id, value, &self.scope_of(*id, *route));
                 (errors.len(), errors.iter().any(|e| e.instance_path.is_empty() && crate::validator::is_wrong_type(&e.kind)))
             }
             What::Written { .. } => (1, false),
@@ -1381,7 +1390,7 @@ impl Checker {
                 What::Subtree { id, route, value } => {
                     let base = self.path_of(route);
                     let Some(value) = value.value() else { continue };
-                    for mut v in violation::from_errors(self.schema.validator.node_errors(id, value), value, RECEIVED_CAP) {
+                    for mut v in violation::from_errors(self.schema.validator.node_errors_in(id, value, &self.scope_of(id, route)), value, RECEIVED_CAP) {
                         let absolute = self.schema.absolute_definitions && v.schema_path.starts_with("/definitions/");
                         relocate(&mut v, path, if absolute { "" } else { &base });
                         out.push((v, None));
@@ -1731,7 +1740,7 @@ impl Checker {
     pub fn may_judge_whole(&self) -> bool {
         // The root's close decides whether the stream needs a final validation: it is read as always.
         let frame = self.frames.last().filter(|f| !f.reported && self.frames.len() >= 2);
-        self.schema.verdict.is_some() && self.schema.closed_checks && !self.unchecked.get() && frame.is_some_and(|f| conjunction(&f.expr))
+        self.schema.verdict.is_some() && !self.unchecked.get() && frame.is_some_and(|f| conjunction(&f.expr))
     }
 }
 

@@ -62,13 +62,17 @@ struct Ctx<'s, 'v> {
     depth: usize,
 }
 
-pub(super) fn is_valid(v: &Validator, node: usize, value: &Value) -> bool {
+/// `value` against `node`, evaluated within the dynamic scope `scope` (the resources entered on
+/// the way to it, outermost first; empty for the root).
+pub(super) fn is_valid(v: &Validator, node: usize, value: &Value, scope: &[usize]) -> bool {
     let mut c = Ctx::new(v, None);
+    c.scope.extend_from_slice(scope);
     c.node(node, value, None)
 }
 
-pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value) -> Vec<Error<'v>> {
+pub(super) fn errors<'v>(v: &Validator, node: usize, value: &'v Value, scope: &[usize]) -> Vec<Error<'v>> {
     let mut c = Ctx::new(v, Some(Vec::new()));
+    c.scope.extend_from_slice(scope);
     c.node(node, value, None);
     c.errors.unwrap_or_default()
 }
@@ -114,6 +118,33 @@ fn string_miss(v: &Validator, kw: &Kw, s: &str) -> Option<Miss> {
         Kw::Format(Check::Function(f), _) => (!f(s)).then_some(Miss::Unmatched),
         _ => None,
     }
+}
+
+/// The node a `$dynamicRef` to `target` (its dynamic anchor `anchor`, if it names one) goes to
+/// in the dynamic scope `scope` (resources, outermost first): the outermost resource's node
+/// with that dynamic anchor, else `target`.
+pub(super) fn dynamic_target(v: &Validator, target: usize, anchor: Option<&str>, scope: &[usize]) -> usize {
+    let Some(name) = anchor else { return target };
+    let found = scope.iter().find_map(|r| v.resources.get(*r).and_then(|res| res.dynamic_anchors.iter().find(|(n, _)| n == name).map(|(_, node)| *node)));
+    found.unwrap_or(target)
+}
+
+/// The node a `$recursiveRef` to `target` goes to in the dynamic scope `scope`: when `target` is
+/// its resource's recursive anchor, the root of the outermost resource reached from the innermost
+/// through resources that are all anchored.
+pub(super) fn recursive_target(v: &Validator, target: usize, scope: &[usize]) -> usize {
+    let anchored = |r: usize| v.resources.get(r).and_then(|res| res.recursive_root);
+    let mut node = target;
+    if v.nodes.get(target).and_then(|t| anchored(t.resource)) == Some(target) {
+        // Innermost to outermost, as long as each resource is anchored too.
+        for r in scope.iter().rev() {
+            match anchored(*r) {
+                Some(root) => node = root,
+                None => break,
+            }
+        }
+    }
+    node
 }
 
 fn write_token(out: &mut String, seg: &Seg<'_>) {
@@ -292,35 +323,17 @@ impl<'s, 'v> Ctx<'s, 'v> {
         }
     }
 
-    /// `$dynamicRef`: the outermost resource in the dynamic scope with that dynamic anchor.
+    /// `$dynamicRef`.
     #[inline(never)]
     fn dynamic_ref(&mut self, target: usize, anchor: Option<&str>, value: &'v Value, seen: Option<&mut Seen>) -> bool {
-        let mut node = target;
-        if let Some(name) = anchor {
-            let v = self.v;
-            let found = self.scope.iter().find_map(|r| {
-                v.resources.get(*r).and_then(|res| res.dynamic_anchors.iter().find(|(n, _)| n == name).map(|(_, node)| *node))
-            });
-            node = found.unwrap_or(node);
-        }
+        let node = dynamic_target(self.v, target, anchor, &self.scope);
         self.follow("$dynamicRef", node, value, seen)
     }
 
     /// `$recursiveRef`.
     #[inline(never)]
     fn recursive_ref(&mut self, target: usize, value: &'v Value, seen: Option<&mut Seen>) -> bool {
-        let v = self.v;
-        let mut node = target;
-        let anchored = |r: usize| v.resources.get(r).and_then(|res| res.recursive_root);
-        if v.nodes.get(target).and_then(|t| anchored(t.resource)) == Some(target) {
-            // Innermost to outermost, as long as each resource is anchored too.
-            for r in self.scope.iter().rev() {
-                match anchored(*r) {
-                    Some(root) => node = root,
-                    None => break,
-                }
-            }
-        }
+        let node = recursive_target(self.v, target, &self.scope);
         self.follow("$recursiveRef", node, value, seen)
     }
 
@@ -516,14 +529,14 @@ impl<'s, 'v> Ctx<'s, 'v> {
         for name in map.keys() {
             // The name is a string value of its own, checked apart from the output.
             let name = Value::String(name.clone());
-            if is_valid(self.v, node, &name) {
+            if is_valid(self.v, node, &name, &[]) {
                 continue;
             }
             ok = false;
             if !self.collecting() {
                 return false;
             }
-            let first = errors(self.v, node, &name).into_iter().next().map(Error::into_owned);
+            let first = errors(self.v, node, &name, &[]).into_iter().next().map(Error::into_owned);
             if let Some(error) = first {
                 self.fail("propertyNames", Some("propertyNames"), value, ErrorKind::PropertyNames { error: Box::new(error) });
             }
@@ -989,14 +1002,14 @@ mod tests {
                     }
                     serde_json::Value::Object(object)
                 };
-                let all = errors(&v, v.root(), &value);
+                let all = errors(&v, v.root(), &value, &[]);
                 let Some(context) = all.iter().find_map(|e| match &e.kind {
                     ErrorKind::OneOfNotValid { context } | ErrorKind::AnyOf { context } if e.instance_path.is_empty() => Some(context),
                     _ => None,
                 }) else {
                     continue;
                 };
-                let full: Vec<Vec<Error<'_>>> = branches.iter().map(|&node| errors(&v, node, &value)).collect();
+                let full: Vec<Vec<Error<'_>>> = branches.iter().map(|&node| errors(&v, node, &value, &[])).collect();
                 assert_eq!(nearest(context), nearest(&full), "{value}");
                 compared += 1;
                 shortened += usize::from(context.iter().map(Vec::len).sum::<usize>() < full.iter().map(Vec::len).sum::<usize>());

@@ -229,12 +229,12 @@ impl Validator {
     }
 
     pub fn is_valid(&self, value: &Value) -> bool {
-        eval::is_valid(self, self.root, value)
+        eval::is_valid(self, self.root, value, &[])
     }
 
     /// Every error of `value`, in evaluation order.
     pub fn errors<'v>(&self, value: &'v Value) -> Vec<Error<'v>> {
-        eval::errors(self, self.root, value)
+        eval::errors(self, self.root, value, &[])
     }
 
     /// The root schema's node.
@@ -265,12 +265,48 @@ impl Validator {
 
     /// `value` against one node, as if the node were the root.
     pub(crate) fn node_is_valid(&self, node: usize, value: &Value) -> bool {
-        eval::is_valid(self, node, value)
+        eval::is_valid(self, node, value, &[])
     }
 
     /// Errors of `value` against one node; evaluation paths start at the node.
     pub(crate) fn node_errors<'v>(&self, node: usize, value: &'v Value) -> Vec<Error<'v>> {
-        eval::errors(self, node, value)
+        eval::errors(self, node, value, &[])
+    }
+
+    /// `node_is_valid` within the dynamic scope that reached the node: `scope`, the resources
+    /// entered on the way from the root, outermost first (`scope_entered`).
+    pub(crate) fn node_is_valid_in(&self, node: usize, value: &Value, scope: &[usize]) -> bool {
+        eval::is_valid(self, node, value, scope)
+    }
+
+    /// `node_errors` within the dynamic scope `scope` (see `node_is_valid_in`).
+    pub(crate) fn node_errors_in<'v>(&self, node: usize, value: &'v Value, scope: &[usize]) -> Vec<Error<'v>> {
+        eval::errors(self, node, value, scope)
+    }
+
+    /// How many nodes the schema compiled to (numbered from 0).
+    pub(crate) fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// `scope` after evaluation enters `node`: its resource added unless it is the innermost one
+    /// already, as evaluation adds it.
+    pub(crate) fn scope_entered(&self, scope: &mut Vec<usize>, node: usize) {
+        if let Some(n) = self.nodes.get(node) {
+            if scope.last() != Some(&n.resource) {
+                scope.push(n.resource);
+            }
+        }
+    }
+
+    /// Where a `$dynamicRef` (`Kw::DynamicRef`) or `$recursiveRef` (`Kw::RecursiveRef`) goes in
+    /// the dynamic scope `scope`; `None` for any other keyword.
+    pub(crate) fn dynamic_target(&self, kw: &Kw, scope: &[usize]) -> Option<usize> {
+        match kw {
+            Kw::DynamicRef { target, anchor } => Some(eval::dynamic_target(self, *target, anchor.as_deref(), scope)),
+            Kw::RecursiveRef(target) => Some(eval::recursive_target(self, *target, scope)),
+            _ => None,
+        }
     }
 
     /// Whether `value` satisfies keyword `index` of `node` alone (for the keywords that look

@@ -3,8 +3,12 @@ use crate::json::partial::{NoObserver, Parser};
 use serde_json::json;
 
 fn schema(s: Value) -> Arc<EarlySchema> {
+    schema_in(crate::validator::draft::Draft::Draft7, s)
+}
+
+fn schema_in(draft: crate::validator::draft::Draft, s: Value) -> Arc<EarlySchema> {
     let none = std::collections::BTreeMap::new();
-    let options = crate::validator::Options { draft: crate::validator::draft::Draft::Draft7, formats: true, refuse_unknown_formats: false, resources: &none, custom_formats: &std::collections::BTreeMap::new() };
+    let options = crate::validator::Options { draft, formats: true, refuse_unknown_formats: false, resources: &none, custom_formats: &std::collections::BTreeMap::new() };
     Arc::new(EarlySchema::new(Arc::new(Validator::new(&s, &options).unwrap())))
 }
 
@@ -224,4 +228,46 @@ fn scalars_read_without_a_frame_are_judged_as_they_close() {
     assert_eq!(early(&s, r#"{"tags": ["x", 1, 2.5]}"#), vec![(21, "$.tags[2]".into(), "type".into())]);
     assert_eq!(early(&s, r#"{"tags": ["x", 1, 1]}"#), vec![(19, "$.tags".into(), "uniqueItems".into())]);
     assert_eq!(early(&s, r#"{"ok": true, "no": 1}"#), vec![(16, "$".into(), "additionalProperties".into())]);
+}
+
+#[test]
+fn dynamic_references_are_followed_in_the_scope_that_reached_them() {
+    use crate::validator::draft::Draft;
+    // A tree whose nodes the root extends: within the tree's own resource an item of `children`
+    // is a tree node, but reached from the root the dynamic scope sends it to the root, whose
+    // `required` then applies to every node.
+    let dynamic = schema_in(Draft::Draft202012, json!({
+        "$id": "https://example.com/named-tree",
+        "$dynamicAnchor": "node",
+        "$ref": "tree",
+        "required": ["name"],
+        "$defs": {"tree": {
+            "$id": "tree",
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}
+        }}
+    }));
+    let recursive = schema_in(Draft::Draft201909, json!({
+        "$id": "https://example.com/named-tree",
+        "$recursiveAnchor": true,
+        "$ref": "tree",
+        "required": ["name"],
+        "$defs": {"tree": {
+            "$id": "tree",
+            "$recursiveAnchor": true,
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$recursiveRef": "#"}}}
+        }}
+    }));
+    for s in [&dynamic, &recursive] {
+        // A nameless child, as it closes; a name that is no string, as it begins.
+        let doc = r#"{"name": "a", "children": [{"children": []}]}"#;
+        let close = doc.find("]}").unwrap() + 1;
+        assert_eq!(early(s, doc), vec![(close, "$.children[0]".into(), "required".into())]);
+        let doc = r#"{"name": "a", "children": [{"name": 1}]}"#;
+        assert_eq!(early(s, doc), vec![(doc.find('1').unwrap(), "$.children[0].name".into(), "type".into())]);
+        // Every node was judged as it closed: the end of the stream has nothing left to validate.
+        assert!(settled(s, r#"{"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}"#));
+    }
 }
