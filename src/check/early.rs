@@ -1358,7 +1358,9 @@ impl Checker {
     /// An error found at a location with its evaluation path written (its route still open).
     fn located(&self, mut error: Error<'static>, route: u32, member: bool) -> Error<'static> {
         error.evaluation_path = self.path_of(route);
-        if !member {
+        // A member's error is at the route's path; so is the `false` schema's, which is the
+        // schema itself rather than one of its keywords (as the validator writes it).
+        if !member && !matches!(error.kind, ErrorKind::FalseSchema) {
             error.evaluation_path.push('/');
             error.evaluation_path.push_str(error.keyword);
         }
