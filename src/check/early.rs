@@ -709,8 +709,9 @@ impl Checker {
     /// Judges a closed value (not the root) against its location's constraints. Outside the
     /// disjunctions, whose branches must each be judged whole, each closed child was judged
     /// already: a node its parts decide (`node_by_its_parts`) is not validated again, and a node
-    /// validated and found valid in full needs its own disjunctions (those `expand` put beside
-    /// it: the same `All`, written for this location) judged no more, since they hold.
+    /// validated in full needs its own disjunctions (those `expand` put beside it: the same
+    /// `All`, written for this location) judged no more: its validation judged them, and its
+    /// errors are theirs as the final error writes them.
     fn closed<'a>(&self, expr: &Expr, value: Closed<'a>, path: &InstancePath, distinct: bool) -> Result<(), Vec<Found<'a>>> {
         let check = Check::End(value);
         match expr {
@@ -718,18 +719,21 @@ impl Checker {
             Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
             Expr::All(xs) => {
                 let mut all = Vec::new();
-                let mut owner_valid = false;
+                // The location's own node judged in full (its disjunctions with it): whether it
+                // held or not, they need no judging apart, which would write a failure of theirs
+                // a second time, and otherwise than the node's errors write it.
+                let mut owner_judged = false;
                 for (i, x) in xs.iter().enumerate() {
                     let r = match x {
                         // A node its parts decide, asked once.
                         Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
                         Expr::Leaf(id, route) if i == 0 => {
                             let r = self.leaf(*id, *route, &check);
-                            owner_valid = r.is_ok() && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
+                            owner_judged = self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
                             r
                         }
                         Expr::Leaf(id, route) => self.leaf(*id, *route, &check),
-                        x if owner_valid && x.is_here() => Ok(()),
+                        x if owner_judged && x.is_here() => Ok(()),
                         _ => self.closed(x, value, path, distinct),
                     };
                     if let Err(v) = r {
