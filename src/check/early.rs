@@ -6,7 +6,9 @@
 //! `properties`, `patternProperties`, `additionalProperties`, `items`/`prefixItems`, `allOf` and
 //! `$ref`. `anyOf`/`oneOf` are disjunctions: a violation is reported only once no branch remains
 //! viable. Anything conditional (`not`, `if`/`then`/`else`, `dependentSchemas`, `unevaluated*`
-//! of a parent) is left to the final validation, which is sound by doing nothing early. A dynamic
+//! of a parent) is left to the final validation, which is sound by doing nothing early, except
+//! `unevaluatedProperties: false` where the names it lets in are known from the schema alone
+//! (`Covered`): a name outside them is certain at its key. A dynamic
 //! reference (`$dynamicRef`, `$recursiveRef`) is followed to where the dynamic scope of its
 //! evaluation path sends it, as the validator follows it: each location knows the path that
 //! reached each of its nodes.
@@ -114,6 +116,72 @@ struct EarlyNode {
     /// Its keywords are `$ref`, `allOf` and dynamic references alone: it holds exactly when the
     /// subschemas they point to hold, which `Checker::expand` puts beside it.
     parts_only: bool,
+    /// `unevaluatedProperties: false`, where the names it lets in are known from the schema
+    /// alone (`Covered`): told at each key, as `additionalProperties: false` is.
+    unevaluated: Option<Covered>,
+}
+
+/// The member names that a node's `properties`, `patternProperties` and `additionalProperties`
+/// evaluate, with those of the subschemas its `$ref`s and `allOf`s reach, where none of those
+/// subschemas evaluates a member otherwise (no `anyOf`/`oneOf`, `if`, `dependentSchemas`,
+/// dynamic reference or `unevaluatedProperties` of its own but `false`). In a valid value each
+/// member is then evaluated exactly when one of them names it, so a name none of them covers
+/// fails `unevaluatedProperties: false` whatever follows, and a value whose names are all covered
+/// passes it once its members pass their subschemas (each judged where it closes).
+#[derive(Default)]
+struct Covered {
+    names: Vec<String>,
+    /// Patterns, by the validator's index.
+    patterns: Vec<usize>,
+    /// An `additionalProperties` evaluates every other name.
+    all: bool,
+}
+
+impl Covered {
+    /// The names node `id` lets in under `unevaluatedProperties: false`, if it has that keyword
+    /// and they are known from the schema alone (see `Covered`).
+    fn of(validator: &Validator, id: NodeId) -> Option<Covered> {
+        let is_false = |n: &NodeId| matches!(validator.keywords(*n), [Kw::False]);
+        if !validator.keywords(id).iter().any(|k| matches!(k, Kw::UnevaluatedProperties(n) if is_false(n))) {
+            return None;
+        }
+        let mut covered = Covered::default();
+        let (mut todo, mut seen) = (vec![id], vec![id]);
+        while let Some(n) = todo.pop() {
+            for kw in validator.keywords(n) {
+                let next: &[NodeId] = match kw {
+                    Kw::Properties(list) => {
+                        covered.names.extend(list.iter().map(|(name, _)| name.clone()));
+                        &[]
+                    }
+                    Kw::PatternProperties(list) => {
+                        covered.patterns.extend(list.iter().map(|(pattern, _, _)| *pattern));
+                        &[]
+                    }
+                    Kw::AdditionalProperties { .. } => {
+                        covered.all = true;
+                        &[]
+                    }
+                    Kw::UnevaluatedProperties(u) if is_false(u) => &[],
+                    Kw::AnyOf(_) | Kw::OneOf(_) | Kw::If { .. } | Kw::DependentSchemas(..) | Kw::DynamicRef { .. } | Kw::RecursiveRef(_) | Kw::UnevaluatedProperties(_) => return None,
+                    Kw::Ref(target) => std::slice::from_ref(target),
+                    Kw::AllOf(list) => list,
+                    _ => &[],
+                };
+                for &t in next {
+                    if !seen.contains(&t) {
+                        seen.push(t);
+                        todo.push(t);
+                    }
+                }
+            }
+        }
+        Some(covered)
+    }
+
+    fn covers(&self, validator: &Validator, key: &str) -> bool {
+        self.all || self.names.iter().any(|n| n == key) || self.patterns.iter().any(|p| validator.name_matches(*p, key))
+    }
 }
 
 /// What a location that is one node asks of a value as it begins (`Checker::begin_facts`).
@@ -217,7 +285,7 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
         quiet_up_to,
         keys: n.max_properties.is_some(),
         unique: n.unique,
-        object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false),
+        object_members: n.max_properties.is_some() || n.allowed.is_some() || n.additional.as_ref().is_some_and(is_false) || n.unevaluated.as_ref().is_some_and(|c| !c.all),
         array_members: n.max_items.is_some() || n.rest.as_ref().is_some_and(is_false),
         names_only: n.max_properties.is_none() && n.allowed.is_none(),
         no_children: n.properties.is_empty() && n.patterns.is_empty() && n.optional.is_empty() && n.values.is_none() && n.tag.is_none() && n.additional.is_none() && n.prefix.is_empty() && n.rest.is_none(),
@@ -228,10 +296,15 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
 fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     let kws = validator.keywords(id);
     let mut node = EarlyNode { prefix_keyword: "prefixItems", rest_keyword: "items", ..EarlyNode::default() };
+    node.unevaluated = Covered::of(validator, id);
     let (mut decided, mut structural, mut parts) = (true, true, true);
     let (mut structural_if_distinct, mut parts_if_distinct) = (true, true);
     for kw in kws {
-        let (own_decided, own_structural) = shallow(validator, kw);
+        let (own_decided, own_structural) = match kw {
+            // Told at each key (`Covered`).
+            Kw::UnevaluatedProperties(_) if node.unevaluated.is_some() => (false, true),
+            _ => shallow(validator, kw),
+        };
         decided &= own_decided;
         structural &= own_structural || own_decided;
         let part = matches!(kw, Kw::Ref(_) | Kw::AllOf(_) | Kw::DynamicRef { .. } | Kw::RecursiveRef(_));
@@ -1266,6 +1339,9 @@ impl Checker {
                     if !known {
                         report!("additionalProperties", ErrorKind::AdditionalProperties { unexpected: vec![key.to_string()] });
                     }
+                }
+                if node.unevaluated.as_ref().is_some_and(|c| !c.covers(&self.schema.validator, key)) {
+                    report!("unevaluatedProperties", ErrorKind::UnevaluatedProperties { unexpected: vec![key.to_string()] });
                 }
             }
             Check::Item(index) => {

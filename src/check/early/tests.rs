@@ -271,3 +271,33 @@ fn dynamic_references_are_followed_in_the_scope_that_reached_them() {
         assert!(settled(s, r#"{"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}"#));
     }
 }
+
+#[test]
+fn unevaluated_properties_false_is_told_at_each_key_where_the_schema_names_what_it_lets_in() {
+    use crate::validator::draft::Draft;
+    // An intersection as generators write it: the parts' names, and no other.
+    let s = schema_in(Draft::Draft202012, json!({
+        "allOf": [{"$ref": "#/$defs/a"}, {"properties": {"b": {"type": "integer"}}, "patternProperties": {"^x-": {}}}],
+        "unevaluatedProperties": false,
+        "$defs": {"a": {"properties": {"a": {"type": "string"}}, "required": ["a"]}}
+    }));
+    assert!(early(&s, r#"{"a": "x", "b": 1, "x-y": null}"#).is_empty());
+    let plain = schema_in(Draft::Draft202012, json!({
+        "allOf": [{"$ref": "#/$defs/a"}, {"properties": {"b": {"type": "integer"}}}],
+        "unevaluatedProperties": false,
+        "$defs": {"a": {"properties": {"a": {"type": "string"}}, "required": ["a"]}}
+    }));
+    // Every member judged as it closed, every name at its key: nothing is left for the end.
+    assert!(settled(&plain, r#"{"a": "x", "b": 1}"#));
+    assert!(!settled(&plain, r#"{"a": "x", "b": 1, "c": 2}"#));
+    let doc = r#"{"a": "x", "c": 1}"#;
+    assert_eq!(early(&s, doc), vec![(doc.find(r#""c""#).unwrap() + 2, "$".into(), "unevaluatedProperties".into())]);
+    // A part that may evaluate names otherwise (a union): the names are not known from the
+    // schema alone, and the end of the stream decides.
+    let union = schema_in(Draft::Draft202012, json!({
+        "allOf": [{"properties": {"a": {}}}, {"anyOf": [{"properties": {"c": {}}}, {"required": ["d"]}]}],
+        "unevaluatedProperties": false
+    }));
+    assert!(early(&union, r#"{"a": 1, "c": 1}"#).is_empty());
+    assert!(!settled(&union, r#"{"a": 1, "c": 1}"#));
+}
