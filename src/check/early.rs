@@ -772,8 +772,7 @@ impl Checker {
     /// part of its constraints is such a node (a disjunction is not: the end of the stream judges it).
     fn root_by_its_parts(&self, expr: &Expr, value: &Closed<'_>, distinct: bool) -> bool {
         match expr {
-            // A size of the root's own is left to the end of the stream.
-            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value, distinct) && self.schema.get(*id).is_some_and(|n| n.min_items.is_none() && n.min_properties.is_none()),
+            Expr::Leaf(id, _) => self.node_by_its_parts(*id, value, distinct),
             Expr::All(xs) => xs.iter().all(|x| self.root_by_its_parts(x, value, distinct)),
             Expr::Any(..) => false,
         }

@@ -203,9 +203,13 @@ fn a_root_its_children_decide_needs_no_validation_at_the_end() {
     assert!(!settled(&shallow, r#"{"a": -1}"#));
     assert!(!settled(&shallow, r#"{"a": 1, "b": ["y"]}"#));
     assert!(!settled(&shallow, r#"{"b": []}"#));
-    // A keyword of the root's own that its children do not decide.
+    // A size of the root's own, counted as it closes.
     let counted = schema(json!({"type": "object", "minProperties": 2, "properties": {"a": {}}}));
-    assert!(!settled(&counted, r#"{"a": 1, "b": 2}"#));
+    assert!(settled(&counted, r#"{"a": 1, "b": 2}"#));
+    assert!(!settled(&counted, r#"{"a": 1}"#));
+    // A keyword of the root's own that its children do not decide.
+    let named = schema(json!({"type": "object", "propertyNames": {"maxLength": 3}}));
+    assert!(!settled(&named, r#"{"a": 1}"#));
     // A union at the root.
     let union = schema(json!({"anyOf": [{"type": "object"}, {"type": "array"}]}));
     assert!(!settled(&union, "{}"));
