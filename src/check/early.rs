@@ -43,9 +43,11 @@ struct EarlyNode {
     /// closed value needs no validation (half the leaves of a typical output, whose validation
     /// was a quarter of a stream's cost).
     decided_at_begin: bool,
-    /// Beside what `decided_at_begin` allows, only `properties`, `items` (one schema), `required`
-    /// and `additionalProperties: false` (told at each key): a closed value is then valid here
-    /// when its required names are there, its children having been checked as they closed.
+    /// Beside what `decided_at_begin` allows, only `properties`, `patternProperties`,
+    /// `additionalProperties`, `items`, `required`, sizes and `unevaluatedProperties: false`
+    /// whose names are known (`Covered`): a closed value is then valid here when its required
+    /// names are there and its sizes fit, its children having been checked as they closed and
+    /// its keys as they came.
     /// Validating each closed container in full again was most of a long stream's in-flight cost.
     shallow: bool,
     /// `shallow`, where `$ref` and `allOf` count as allowed too: their subschemas are parts of
@@ -303,7 +305,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
         let (own_decided, own_structural) = match kw {
             // Told at each key (`Covered`).
             Kw::UnevaluatedProperties(_) if node.unevaluated.is_some() => (false, true),
-            _ => shallow(validator, kw),
+            _ => shallow(kw),
         };
         decided &= own_decided;
         structural &= own_structural || own_decided;
@@ -373,7 +375,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
 
 /// Whether a keyword is decided when its value begins (`type` without `integer`), and whether it
 /// lets a closed value be judged by its children alone (see `EarlyNode::shallow`).
-fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
+fn shallow(kw: &Kw) -> (bool, bool) {
     match kw {
         Kw::Type { mask, .. } => {
             let decided = mask & INTEGER == 0;
@@ -383,9 +385,9 @@ fn shallow(validator: &Validator, kw: &Kw) -> (bool, bool) {
         Kw::Required(_) | Kw::Properties(_) | Kw::MinProperties(_) | Kw::MinItems(_) => (false, true),
         // Told as each item or distinct key arrives (`Check::Item`, `Check::Key`).
         Kw::MaxItems(_) | Kw::MaxProperties(_) => (false, true),
-        // A member that no pattern may name is judged under `additionalProperties` as it closes
-        // (a pattern may leave a name undecided: only `false` is then told at the key).
-        Kw::AdditionalProperties { node: n, patterns, .. } => (false, patterns.is_empty() || validator.keywords(*n).iter().all(|k| matches!(k, Kw::False)) && !validator.keywords(*n).is_empty()),
+        // A member that no pattern may name is judged under `additionalProperties` as it closes,
+        // one that a pattern names under that pattern.
+        Kw::AdditionalProperties { .. } | Kw::PatternProperties(_) => (false, true),
         // Each item is judged as it closes at its own node, a prefix's or the rest's (an item
         // where none may be is reported as it begins).
         Kw::Items { .. } => (false, true),

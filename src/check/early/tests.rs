@@ -207,6 +207,11 @@ fn a_root_its_children_decide_needs_no_validation_at_the_end() {
     let counted = schema(json!({"type": "object", "minProperties": 2, "properties": {"a": {}}}));
     assert!(settled(&counted, r#"{"a": 1, "b": 2}"#));
     assert!(!settled(&counted, r#"{"a": 1}"#));
+    // Members under patterns, and the others under `additionalProperties`.
+    let patterned = schema(json!({"type": "object", "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": {"type": "string"}}));
+    assert!(settled(&patterned, r#"{"x-a": 1, "b": "c"}"#));
+    assert!(!settled(&patterned, r#"{"x-a": "1"}"#));
+    assert!(!settled(&patterned, r#"{"b": 2}"#));
     // A keyword of the root's own that its children do not decide.
     let named = schema(json!({"type": "object", "propertyNames": {"maxLength": 3}}));
     assert!(!settled(&named, r#"{"a": 1}"#));
