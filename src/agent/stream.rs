@@ -565,6 +565,10 @@ impl OutputStream {
                 // Every closed value was judged as it closed and the root's children decide it
                 // (its depth too: the parser stops at the depth limit, `Status::Limit`).
                 Status::Complete if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
+                // What its children do not decide (a disjunction at the root, a keyword the
+                // stream's checks leave to the end) is judged from the text in one pass when
+                // that finds it valid, as one-shot validation does, before any parse of it.
+                Status::Complete if stripped.is_none() && self.checker.violations().is_empty() && self.parser.repeated().is_empty() && self.text_is_valid() => Vec::new(),
                 Status::Complete => match stripped.as_ref().or(self.parser.value()) {
                     // Post-merge: whatever arrived in parts is validated again as one value.
                     Some(value) => {
@@ -605,6 +609,13 @@ impl OutputStream {
             return Ok(data.unwrap_or(Value::Null));
         }
         Err(self.contract.failure_with_raw_output(violations, self.raw_output()))
+    }
+
+    /// Whether the complete value's text is valid by the contract's one-pass verdict (false when
+    /// the schema has none).
+    fn text_is_valid(&self) -> bool {
+        let text = self.parser.value_text().and_then(|bytes| std::str::from_utf8(bytes).ok());
+        text.and_then(|text| self.contract.quick_verdict(text)) == Some(true)
     }
 
     /// The state an attempt's verdict leads to: valid ends the stream; a failure the model can

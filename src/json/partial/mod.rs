@@ -314,6 +314,12 @@ impl Parser {
         Closed { kind: Kind::Object, start, end, text: &self.text, string: None, names: None, count: 0, repeats: false, memo: &self.value }.value()
     }
 
+    /// The complete value's text, once `status()` is `Complete`.
+    pub fn value_text(&self) -> Option<&[u8]> {
+        let (start, end) = self.root?;
+        self.text.get(start..end)
+    }
+
     /// The complete value, moved out (`value` parses it again if asked later).
     pub fn take_value(&mut self) -> Option<Value> {
         self.value()?;
