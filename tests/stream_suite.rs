@@ -4,7 +4,9 @@
 //!
 //! - Sound: when one-shot validation (`validate_text`) accepts the text, no prefix of it ever
 //!   has an early violation (an early violation is a promise that the output cannot be valid).
-//! - Agreeing: the stream's final outcome is one-shot validation's, with the same violations.
+//! - Agreeing: the stream's final outcome is one-shot validation's, with the same violations,
+//!   and every early violation (as written once its value closed) is one of them, unless a
+//!   member name repeats (an early check judged the first value, the final value is the last).
 //!
 //! Cases the library gets wrong today are listed in `LIBRARY_PENDING` (to be fixed in the
 //! library; an entry that starts passing fails the run until it is removed).
@@ -35,6 +37,8 @@ struct Counts {
 struct Streamed {
     /// The first early violation, and after how many bytes it was reported.
     early: Option<(usize, String)>,
+    /// Every early violation, as the stream holds them once it finished.
+    reported: Vec<Violation>,
     outcome: StreamOutcome,
 }
 
@@ -51,7 +55,8 @@ fn stream(contract: &Contract, text: &str, mut cut: impl FnMut() -> usize) -> St
         }
         rest = tail;
     }
-    Streamed { early, outcome: s.finish(StopReason::Stop, None) }
+    let outcome = s.finish(StopReason::Stop, None);
+    Streamed { early, reported: s.early_violations().to_vec(), outcome }
 }
 
 fn listed(violations: &[Violation]) -> String {
@@ -64,7 +69,7 @@ fn check(contract: &Contract, text: &str, rng: &mut Rng) -> Result<bool, String>
     let one_shot = contract.validate_text(text);
     let runs = [("byte by byte", stream(contract, text, || 1)), ("in random chunks", stream(contract, text, || rng.chunk(24)))];
     let mut any_early = false;
-    for (how, Streamed { early, outcome }) in runs {
+    for (how, Streamed { early, reported, outcome }) in runs {
         any_early |= early.is_some();
         if let (Ok(_), Some((at, violation))) = (&one_shot, &early) {
             return Err(format!("  valid, yet streamed {how} an early violation after {at} bytes: {violation}"));
@@ -74,6 +79,15 @@ fn check(contract: &Contract, text: &str, rng: &mut Rng) -> Result<bool, String>
             (StreamOutcome::Failed { error, .. }, Err(expected)) => error.violations == expected.violations,
             _ => false,
         };
+        if let StreamOutcome::Failed { error, .. } = &outcome {
+            // As the canonical error carries them (a violation's sorting key is not part of it).
+            let canonical = |v: &Violation| serde_json::to_value(v).unwrap();
+            let last: Vec<_> = error.violations.iter().map(canonical).collect();
+            let repeats = error.violations.iter().any(|v| v.keyword == "duplicateKey");
+            if let Some(v) = reported.iter().find(|v| !repeats && !last.contains(&canonical(v))) {
+                return Err(format!("  streamed {how}: the early violation {} is not one of the final error's: {}", v.one_line(), listed(&error.violations)));
+            }
+        }
         if !agrees {
             let one_shot = one_shot.as_ref().map_or_else(|e| listed(&e.violations), |_| "valid".to_string());
             let streamed = match &outcome {
