@@ -120,7 +120,7 @@ struct EarlyNode {
     parts_only: bool,
     /// `unevaluatedProperties: false`, where the names it lets in are known from the schema
     /// alone (`Covered`): told at each key, as `additionalProperties: false` is.
-    unevaluated: Option<Covered>,
+    unevaluated: Option<Box<Covered>>,
 }
 
 /// The member names that a node's `properties`, `patternProperties` and `additionalProperties`
@@ -298,7 +298,7 @@ fn facts(nodes: &[EarlyNode], n: &EarlyNode) -> Facts {
 fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     let kws = validator.keywords(id);
     let mut node = EarlyNode { prefix_keyword: "prefixItems", rest_keyword: "items", ..EarlyNode::default() };
-    node.unevaluated = Covered::of(validator, id);
+    node.unevaluated = Covered::of(validator, id).map(Box::new);
     let (mut decided, mut structural, mut parts) = (true, true, true);
     let (mut structural_if_distinct, mut parts_if_distinct) = (true, true);
     for kw in kws {
