@@ -118,6 +118,9 @@ struct EarlyNode {
     /// Its keywords are `$ref`, `allOf` and dynamic references alone: it holds exactly when the
     /// subschemas they point to hold, which `Checker::expand` puts beside it.
     parts_only: bool,
+    /// Its keywords are `anyOf`s alone: it holds exactly when each has a branch that holds, which
+    /// the disjunctions `Checker::expand` puts beside it judge.
+    any_only: bool,
     /// `unevaluatedProperties: false`, where the names it lets in are known from the schema
     /// alone (`Covered`): told at each key, as `additionalProperties: false` is.
     unevaluated: Option<Box<Covered>>,
@@ -317,6 +320,7 @@ fn read(validator: &Validator, id: NodeId) -> EarlyNode {
     }
     node.decided_at_begin = decided;
     node.parts_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::Ref(_) | Kw::AllOf(_) | Kw::DynamicRef { .. } | Kw::RecursiveRef(_)));
+    node.any_only = !kws.is_empty() && kws.iter().all(|kw| matches!(kw, Kw::AnyOf(_)));
     node.dynamic = kws.iter().enumerate().filter(|(_, kw)| matches!(kw, Kw::DynamicRef { .. } | Kw::RecursiveRef(_))).map(|(i, _)| i).collect();
     node.flat = kws.iter().all(|kw| kw.children().next().is_none());
     if let [Kw::Type { mask, .. }] = kws {
@@ -801,6 +805,16 @@ impl Checker {
                     let r = match x {
                         // A node its parts decide, asked once.
                         Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
+                        // A scalar at a node of `anyOf`s alone (a nullable field, as generators
+                        // write one) holds when each of its disjunctions (beside it) has a branch
+                        // that holds, judged branch by branch from what the parser read, without
+                        // its value; otherwise it is judged in full, so that its violations are
+                        // written as the final error writes them. (A container's branches would
+                        // each be judged in full: one judgement of the node costs less.)
+                        Expr::Leaf(id, _) if i == 0 && !value.is_container() && self.schema.get(*id).is_some_and(|n| n.any_only) && xs.iter().filter(|x| x.is_here()).all(|x| self.some_branch_holds(x, &value)) => {
+                            owner_judged = true;
+                            Ok(())
+                        }
                         Expr::Leaf(id, route) if i == 0 => {
                             let r = self.leaf(*id, *route, &check);
                             owner_judged = self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
@@ -818,6 +832,15 @@ impl Checker {
             }
             _ => self.eval(expr, &check, path),
         }
+    }
+
+    /// Whether a disjunction of plain nodes has a branch that holds for a closed value: each
+    /// branch asked as the value began and as it closed (a node decided as the value began
+    /// finds nothing at its close). False when a branch is more than a node.
+    fn some_branch_holds(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+        let Expr::Any(d) = expr else { return false };
+        let leaves: Option<Vec<(NodeId, u32)>> = d.xs.iter().map(|x| if let Expr::Leaf(id, route) = x { Some((*id, *route)) } else { None }).collect();
+        leaves.is_some_and(|leaves| leaves.iter().any(|&(id, route)| self.judge(id, route, &Check::Begin(value.kind()), true).is_ok() && self.judge(id, route, &Check::End(*value), true).is_ok()))
     }
 
     /// What a value of `kind` beginning at `expr` asks, and whether its location is one node
