@@ -307,14 +307,16 @@ fn an_early_violation_is_the_final_errors_violation_once_its_value_is_complete()
         "x": false,
         "y": {"$ref": "#/$defs/none"},
         "u": {"anyOf": [{"$ref": "#/$defs/kinds"}, {"type": "array", "items": {"$ref": "#/$defs/kinds"}, "minItems": 1}]},
-        "v": {"allOf": [{"properties": {"a": {}}}, {"$ref": "#/$defs/sized"}], "unevaluatedProperties": false}
-    }, "$defs": {"sev": {"const": "ok"}, "none": false, "kinds": {"enum": ["array", "integer", "string"]}, "sized": {"properties": {"n": {"type": "integer"}}}}});
+        "v": {"allOf": [{"properties": {"a": {}}}, {"$ref": "#/$defs/sized"}], "unevaluatedProperties": false},
+        "q": {"anyOf": [{"$ref": "#/$defs/only_n"}, {"type": "null"}]}
+    }, "$defs": {"sev": {"const": "ok"}, "none": false, "kinds": {"enum": ["array", "integer", "string"]}, "sized": {"properties": {"n": {"type": "integer"}}}, "only_n": {"properties": {"n": {"type": "integer"}}, "additionalProperties": false}}});
     let contract = Contract::compile(&schema, &Options::default()).unwrap();
     for text in [
         r#"{"n": "a string"}"#, r#"{"s": "hx"}"#, r#"{"t": "abcdef"}"#, r#"{"r": "no"}"#, r#"{"n": {"deep": [1, 2]}}"#, r#"{"p": [1, "x", 3]}"#, r#"{"m": [1, 2, 3]}"#,
         r#"{"m": [1, 2, 3, 4, 5]}"#, r#"{"o": {"a": 1, "b": 2, "c": 3}}"#, r#"{"d": 3}"#, r#"{"d": "x"}"#, r#"{"d": [1]}"#, r#"{"e": "m"}"#, r#"{"e": 7}"#,
         r#"{"c": {"x": 3}}"#, r#"{"c": {"x": "s"}}"#, r#"{"f": "x"}"#, r#"{"f": 4}"#, r#"{"x": 1}"#, r#"{"y": [1]}"#,
         r#"{"u": "intege"}"#, r#"{"u": [1]}"#, r#"{"u": ["string", 2]}"#, r#"{"v": {"a": 1, "n": 3, "y": 4, "z": 2}}"#,
+        r#"{"q": {"n": "x"}}"#, r#"{"q": {"m": 1}}"#,
     ] {
         let (early, last) = early_and_final(&contract, text);
         assert!(!early.is_empty(), "{text}");

@@ -465,7 +465,9 @@ enum Expr {
 /// A disjunction (`anyOf`/`oneOf`), with an id that its children's disjunctions keep: the
 /// branch reported for it once is the one reported at every location below it; the route of
 /// its schema when it is at this location (`None` for its branches' constraints on a child);
-/// `Tagged` when a `discriminator` names its branches.
+/// `Tagged` when a `discriminator` names its branches. `origin`: when branches the value's kind
+/// rules out were left out (`Checker::viable`), the index in the schema of each one kept, of
+/// `count` in all (branches are numbered as the schema numbers them, in reports and `chosen`).
 #[derive(Clone)]
 struct Disjunction {
     kw: &'static str,
@@ -473,11 +475,29 @@ struct Disjunction {
     here: Option<u32>,
     xs: Vec<Expr>,
     tagged: Option<Tagged>,
+    count: usize,
+    origin: Option<Box<[usize]>>,
+}
+
+impl Disjunction {
+    /// The schema's index of the branch at `i` in `xs`.
+    fn index(&self, i: usize) -> usize {
+        self.origin.as_ref().and_then(|o| o.get(i).copied()).unwrap_or(i)
+    }
+
+    /// Where the schema's branch `index` is in `xs`, if it is there.
+    fn position(&self, index: usize) -> Option<usize> {
+        match &self.origin {
+            Some(o) => o.iter().position(|&x| x == index),
+            None => Some(index),
+        }
+    }
 }
 
 impl Expr {
     fn any(kw: &'static str, id: u32, here: Option<u32>, xs: Vec<Expr>, tagged: Option<Tagged>) -> Self {
-        Expr::Any(Box::new(Disjunction { kw, id, here, xs, tagged }))
+        let count = xs.len();
+        Expr::Any(Box::new(Disjunction { kw, id, here, xs, tagged, count, origin: None }))
     }
 
     /// A conjunction's parts or a disjunction's branches.
@@ -805,13 +825,11 @@ impl Checker {
                     let r = match x {
                         // A node its parts decide, asked once.
                         Expr::Leaf(id, _) if self.node_by_its_parts(*id, &value, distinct) => Ok(()),
-                        // A scalar at a node of `anyOf`s alone (a nullable field, as generators
-                        // write one) holds when each of its disjunctions (beside it) has a branch
-                        // that holds, judged branch by branch from what the parser read, without
-                        // its value; otherwise it is judged in full, so that its violations are
-                        // written as the final error writes them. (A container's branches would
-                        // each be judged in full: one judgement of the node costs less.)
-                        Expr::Leaf(id, _) if i == 0 && !value.is_container() && self.schema.get(*id).is_some_and(|n| n.any_only) && xs.iter().filter(|x| x.is_here()).all(|x| self.some_branch_holds(x, &value)) => {
+                        // A node of `anyOf`s alone (a nullable field or object, as generators write
+                        // one) holds when each of its disjunctions (beside it) surely holds
+                        // (`disjunction_holds`); otherwise it is judged in full, so that its
+                        // violations are written as the final error writes them.
+                        Expr::Leaf(id, _) if i == 0 && self.schema.get(*id).is_some_and(|n| n.any_only) && xs.iter().filter(|x| x.is_here()).all(|x| self.disjunction_holds(x, value, path, distinct)) => {
                             owner_judged = true;
                             Ok(())
                         }
@@ -834,13 +852,43 @@ impl Checker {
         }
     }
 
-    /// Whether a disjunction of plain nodes has a branch that holds for a closed value: each
-    /// branch asked as the value began and as it closed (a node decided as the value began
-    /// finds nothing at its close). False when a branch is more than a node.
-    fn some_branch_holds(&self, expr: &Expr, value: &Closed<'_>) -> bool {
+    /// Whether a disjunction at a closed value's own location surely holds, told without
+    /// judging its node in full. A scalar: one of its branches, plain nodes, holds, each asked as
+    /// the value began and as it closed (a node decided as the value began finds nothing at its
+    /// close). A container: the one branch its type left (`viable`) holds as any location's
+    /// constraints do at a close (`closed`), its members having been judged under that branch
+    /// alone as they came. False when it cannot be told so.
+    fn disjunction_holds(&self, expr: &Expr, value: Closed<'_>, path: &InstancePath, distinct: bool) -> bool {
         let Expr::Any(d) = expr else { return false };
+        if value.is_container() {
+            return d.origin.is_some() && d.xs.len() == 1 && d.xs.iter().all(|x| self.closed(x, value, path, distinct).is_ok());
+        }
         let leaves: Option<Vec<(NodeId, u32)>> = d.xs.iter().map(|x| if let Expr::Leaf(id, route) = x { Some((*id, *route)) } else { None }).collect();
-        leaves.is_some_and(|leaves| leaves.iter().any(|&(id, route)| self.judge(id, route, &Check::Begin(value.kind()), true).is_ok() && self.judge(id, route, &Check::End(*value), true).is_ok()))
+        leaves.is_some_and(|leaves| leaves.iter().any(|&(id, route)| self.judge(id, route, &Check::Begin(value.kind()), true).is_ok() && self.judge(id, route, &Check::End(value), true).is_ok()))
+    }
+
+    /// A container of `kind` beginning at `expr`: the branches of the disjunctions at its location
+    /// that fail on its type left out, while one is left. They fail every check here and below,
+    /// and the final error shows a branch failing on the value's type only when every branch
+    /// does (`validator::rank`): left in, a member they do not constrain would keep the
+    /// disjunction holding there, and the branches that can hold would go unchecked until the
+    /// container closes. (Branches holding a disjunction of their own are kept: asking them
+    /// would choose for it.)
+    fn viable(&self, expr: Expr, kind: Kind, path: &InstancePath) -> Expr {
+        match expr {
+            Expr::All(xs) => Expr::All(xs.into_iter().map(|x| self.viable(x, kind, path)).collect()),
+            Expr::Any(mut d) if d.here.is_some() && d.origin.is_none() => {
+                let check = Check::Begin(kind);
+                let dead: Vec<bool> = d.xs.iter().map(|x| !has_disjunction(x) && self.eval(x, &check, path).is_err_and(|found| found.iter().any(|f| self.weight(f).1))).collect();
+                if dead.iter().all(|dead| !dead) || dead.iter().all(|dead| *dead) {
+                    return Expr::Any(d);
+                }
+                d.origin = Some(dead.iter().enumerate().filter(|(_, dead)| !**dead).map(|(i, _)| i).collect());
+                d.xs = std::mem::take(&mut d.xs).into_iter().zip(dead).filter(|(_, dead)| !dead).map(|(x, _)| x).collect();
+                Expr::Any(d)
+            }
+            other => other,
+        }
     }
 
     /// What a value of `kind` beginning at `expr` asks, and whether its location is one node
@@ -1056,7 +1104,7 @@ impl Checker {
                 first.unwrap_or(Expr::All(parts))
             }
             Expr::Any(d) => {
-                let Disjunction { kw, id, xs, tagged, .. } = &**d;
+                let Disjunction { kw, id, xs, tagged, count, origin, .. } = &**d;
                 // A branch that constrains nothing here holds at every check here and below: the
                 // disjunction can report nothing there, nor choose a branch (none of its branches
                 // holds one), unless its tag is read there.
@@ -1077,7 +1125,7 @@ impl Checker {
                     return Expr::All(Vec::new());
                 }
                 let tagged = tagged.as_ref().map(|t| Tagged { depth: t.depth.saturating_add(1), branches: std::sync::Arc::clone(&t.branches) });
-                Expr::any(kw, *id, None, children, tagged)
+                Expr::Any(Box::new(Disjunction { kw, id: *id, here: None, xs: children, tagged, count: *count, origin: origin.clone() }))
             }
             Expr::Leaf(id, route) => self.node_child(*id, *route, segment),
         }
@@ -1147,10 +1195,17 @@ impl Checker {
             Expr::Leaf(id, route) => self.leaf(*id, *route, check),
             Expr::All(xs) => {
                 let mut all = Vec::new();
-                for x in xs {
+                // At a close, as in `closed`: the location's own node judged in full judges its
+                // disjunctions with it.
+                let mut owner_judged = false;
+                for (i, x) in xs.iter().enumerate() {
                     // A part that is one node is judged here, without a call.
                     let r = match x {
-                        Expr::Leaf(id, route) => self.leaf(*id, *route, check),
+                        Expr::Leaf(id, route) => {
+                            owner_judged = i == 0 && matches!(check, Check::End(_)) && self.schema.get(*id).is_some_and(|n| !n.decided_at_begin);
+                            self.leaf(*id, *route, check)
+                        }
+                        x if owner_judged && x.is_here() => Ok(()),
                         _ => self.eval(x, check, path),
                     };
                     if let Err(v) = r {
@@ -1166,7 +1221,7 @@ impl Checker {
     /// `eval` of a disjunction (apart: its setup is not paid by every conjunction).
     #[inline(never)]
     fn eval_any<'a>(&self, d: &Disjunction, check: &Check<'a>, path: &InstancePath) -> Result<(), Vec<Found<'a>>> {
-        let Disjunction { kw, id, here, xs, tagged } = d;
+        let Disjunction { kw, id, here, xs, tagged, .. } = d;
         if let Some(t) = tagged {
             self.read_tag(*id, t, check, path);
         }
@@ -1215,17 +1270,23 @@ impl Checker {
             let (errors, wrong_type) = v.iter().map(|f| self.weight(f)).fold((0, false), |(n, w), (e, t)| (n + e, w || t));
             Some(crate::validator::rank(wrong_type, errors))
         });
-        let Some(index) = chosen.or_else(|| crate::validator::nearest_branch(ranks)) else {
+        // (`chosen` by the schema's numbering, `at` in `xs`.)
+        let at = match chosen {
+            Some(index) => d.position(index),
+            None => crate::validator::nearest_branch(ranks),
+        };
+        let Some(at) = at else {
             return Ok(());
         };
+        let index = d.index(at);
         self.chosen.borrow_mut().insert(*id, index);
-        if index >= failed.len() {
+        if at >= failed.len() {
             return Ok(());
         }
-        let mut found = failed.swap_remove(index);
+        let mut found = failed.swap_remove(at);
         for (i, f) in found.iter_mut().enumerate() {
             if f.branch.is_none() {
-                f.branch = Some(Branch { keyword: kw.to_string(), index, count: xs.len() });
+                f.branch = Some(Branch { keyword: kw.to_string(), index, count: d.count });
             }
             // To a disjunction around this one, the failure is one error (`anyOf`'s),
             // never of the wrong type.
@@ -1961,6 +2022,7 @@ impl Observer for Checker {
                     self.text.clear();
                     self.chars = 0;
                 }
+                let expr = if reported || !matches!(kind, Kind::Object | Kind::Array) { expr } else { self.viable(expr, kind, path) };
                 self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, reported, routes, whole: false, distinct, members_checked });
                 if !r.is_empty() {
                     self.report(r, at, self.frames.len().checked_sub(1));

@@ -310,3 +310,17 @@ fn unevaluated_properties_false_is_told_at_each_key_where_the_schema_names_what_
     assert!(early(&union, r#"{"a": 1, "c": 1}"#).is_empty());
     assert!(!settled(&union, r#"{"a": 1, "c": 1}"#));
 }
+
+#[test]
+fn an_optional_model_constrains_its_members_as_they_arrive() {
+    // A nullable object as generators write it: once the value is an object, the null branch is
+    // out, and the model's constraints apply to each member as it comes.
+    let s = schema(json!({
+        "properties": {"m": {"anyOf": [{"$ref": "#/$defs/M"}, {"type": "null"}]}},
+        "$defs": {"M": {"properties": {"a": {"type": "integer"}}, "additionalProperties": false}}
+    }));
+    let doc = r#"{"m": {"a": "x", "b": 1}}"#;
+    assert_eq!(early(&s, doc)[0], (doc.find('x').unwrap() - 1, "$.m.a".into(), "type".into()));
+    assert!(early(&s, r#"{"m": {"a": 1}}"#).is_empty());
+    assert!(early(&s, r#"{"m": null}"#).is_empty());
+}
