@@ -2022,7 +2022,8 @@ impl Observer for Checker {
                     self.text.clear();
                     self.chars = 0;
                 }
-                let expr = if reported || !matches!(kind, Kind::Object | Kind::Array) { expr } else { self.viable(expr, kind, path) };
+                // (Most containers' constraints hold no disjunction: nothing to rebuild.)
+                let expr = if reported || !matches!(kind, Kind::Object | Kind::Array) || !has_disjunction(&expr) { expr } else { self.viable(expr, kind, path) };
                 self.frames.push(Frame { expr, needs_text, quiet_up_to, keys, reported, routes, whole: false, distinct, members_checked });
                 if !r.is_empty() {
                     self.report(r, at, self.frames.len().checked_sub(1));
