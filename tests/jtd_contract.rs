@@ -152,6 +152,46 @@ fn tool_definitions_send_the_json_schema_form() {
 }
 
 #[test]
+fn nulls_read_as_absent_follow_the_jtd_forms() {
+    use output_contract::agent::tool::{strip_absent_nulls, validate_tool_call, ToolCallOptions};
+    let schema = json!({
+        "definitions": {"point": {"properties": {"x": {"type": "float64"}}, "optionalProperties": {"label": {"type": "string"}}}},
+        "properties": {"at": {"ref": "point", "nullable": true}, "tags": {"elements": {"optionalProperties": {"t": {"type": "string"}}}}},
+        "optionalProperties": {
+            "note": {"type": "string"},
+            "maybe": {"type": "string", "nullable": true},
+            "by": {"values": {"optionalProperties": {"w": {"type": "uint8"}}}},
+            "shape": {"discriminator": "kind", "mapping": {"circle": {"optionalProperties": {"r": {"type": "float64"}}}, "square": {"properties": {"side": {"type": "float64"}}}}}
+        }
+    });
+    let contract = jtd(&schema);
+    let options = ToolCallOptions { null_as_absent: true };
+    // Through a nullable `ref`, `elements`, `values` and the mapped schema of a discriminator;
+    // a nullable optional property keeps its null.
+    let args = json!({"at": {"x": 1, "label": null}, "tags": [{"t": null}], "note": null, "maybe": null, "by": {"k": {"w": null}}, "shape": {"kind": "circle", "r": null}});
+    let expected = json!({"at": {"x": 1}, "tags": [{}], "maybe": null, "by": {"k": {}}, "shape": {"kind": "circle"}});
+    let mut stripped = args.clone();
+    assert!(strip_absent_nulls(&contract, &mut stripped));
+    assert_eq!(stripped, expected);
+    assert_eq!(validate_tool_call(&contract, &args, options).unwrap(), expected);
+    // A required property's null stays: accepted where it is nullable, a violation elsewhere.
+    let e = validate_tool_call(&contract, &json!({"at": null, "tags": null}), options).unwrap_err();
+    assert_eq!(e.violations.iter().map(|v| v.pointer.as_str()).collect::<Vec<_>>(), ["/tags"]);
+    // Streamed, the same arguments.
+    let text = args.to_string();
+    for size in [1, 5, text.len()] {
+        let mut stream = OutputStream::new(&contract, StreamOptions { max_retries: 0, null_as_absent: true, ..StreamOptions::default() });
+        for chunk in text.as_bytes().chunks(size) {
+            assert!(stream.push(chunk).early_violations.is_empty());
+        }
+        match stream.finish(StopReason::ToolUse, None) {
+            StreamOutcome::Valid { data, .. } => assert_eq!(data, expected),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
 fn invalid_schemas_say_why_and_where() {
     let options = Options { draft: Some(Draft::Jtd), ..Options::default() };
     let e = Contract::compile(&json!({"properties": {"a": {"type": "strng"}}, "optionalProperties": {"a": {}}}), &options).unwrap_err();

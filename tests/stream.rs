@@ -648,3 +648,70 @@ fn raw_output_past_the_size_limit_counts_the_bytes_read() {
         assert_eq!(error.raw_output, expected, "limit {raw_output_limit}");
     }
 }
+
+/// Tool-call arguments streamed with nulls read as absent, in chunks of each size, end as the
+/// same arguments validated whole do: the same data, or the same violations (returned as
+/// `path keyword` lines).
+fn nulls_as_absent(contract: &Contract, text: &str) -> Result<Value, Vec<String>> {
+    use output_contract::agent::tool::{validate_tool_call_text, ToolCallOptions};
+    let whole = validate_tool_call_text(contract, text, ToolCallOptions { null_as_absent: true });
+    let whole_violations = |e: &output_contract::OutputValidationError| e.violations.iter().map(|v| serde_json::to_value(v).unwrap()).collect::<Vec<_>>();
+    for size in [1, 7, text.len()] {
+        let mut s = OutputStream::new(contract, StreamOptions { max_retries: 0, null_as_absent: true, ..StreamOptions::default() });
+        for chunk in text.as_bytes().chunks(size) {
+            s.push(chunk);
+        }
+        match (s.finish(StopReason::ToolUse, None), &whole) {
+            (StreamOutcome::Valid { data, .. }, Ok(expected)) => assert_eq!(&data, expected, "{text}"),
+            (StreamOutcome::Failed { error, .. }, Err(expected)) => assert_eq!(whole_violations(&error), whole_violations(expected), "{text}"),
+            (other, expected) => panic!("{text}: streamed {other:?}, whole {expected:?}"),
+        }
+    }
+    whole.map_err(|e| e.violations.iter().map(|v| format!("{} {}", v.path, v.keyword)).collect())
+}
+
+#[test]
+fn nulls_read_as_absent_end_a_stream_as_they_end_a_whole_value() {
+    let contract = Contract::compile(
+        &json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["a"],
+            "properties": {
+                "a": {"type": "integer"},
+                "b": {"type": "string", "minLength": 2},
+                "n": {"type": ["string", "null"]},
+                "o": {"type": "object", "additionalProperties": false, "required": ["q"], "properties": {"p": {"type": "string"}, "q": {"type": "integer"}}},
+                "r": {"$ref": "#/$defs/point"},
+                "u": {"anyOf": [{"type": "object", "additionalProperties": false, "required": ["k"], "properties": {"k": {"type": "string"}, "m": {"type": "integer"}}}, {"type": "integer"}]},
+                "v": {"anyOf": [{"type": "object", "properties": {"w": {"type": "string"}}}, {"type": "object", "properties": {"w": {"type": "null"}}}]}
+            },
+            "$defs": {"point": {"type": "object", "additionalProperties": false, "required": ["x"], "properties": {"x": {"type": "number"}, "label": {"type": "string"}}}}
+        }),
+        &Options::default(),
+    )
+    .unwrap();
+    let ok = |text: &str| nulls_as_absent(&contract, text).unwrap();
+    let failed = |text: &str| nulls_as_absent(&contract, text).unwrap_err();
+    // Settled valid with no null: the value as written.
+    assert_eq!(ok(r#"{"a": 1, "b": "xy", "o": {"q": 2}, "r": {"x": 1}, "u": {"k": "z"}}"#), json!({"a": 1, "b": "xy", "o": {"q": 2}, "r": {"x": 1}, "u": {"k": "z"}}));
+    // Nulls the schema accepts stay.
+    assert_eq!(ok(r#"{"a": 1, "n": null}"#), json!({"a": 1, "n": null}));
+    // Nulls of optional properties that do not accept them are removed: the rest is valid …
+    assert_eq!(ok(r#"{"a": 1, "b": null}"#), json!({"a": 1}));
+    // … or not, the violations then those of the value without them.
+    assert_eq!(failed(r#"{"b": null, "n": null}"#), ["$ required"]);
+    assert_eq!(failed(r#"{"a": "1", "b": null}"#), ["$.a type"]);
+    // In a nested object, where a required property's null stays a violation.
+    assert_eq!(ok(r#"{"a": 1, "o": {"p": null, "q": 2}}"#), json!({"a": 1, "o": {"q": 2}}));
+    assert_eq!(failed(r#"{"a": 1, "o": {"p": null, "q": null}}"#), ["$.o.q type"]);
+    // Through a `$ref`.
+    assert_eq!(ok(r#"{"a": 1, "r": {"x": 1, "label": null}}"#), json!({"a": 1, "r": {"x": 1}}));
+    assert_eq!(failed(r#"{"a": 1, "r": {"x": null, "label": null}}"#), ["$.r.x type"]);
+    // In an anyOf branch.
+    assert_eq!(ok(r#"{"a": 1, "u": {"k": "z", "m": null}}"#), json!({"a": 1, "u": {"k": "z"}}));
+    assert_eq!(failed(r#"{"a": 1, "u": {"m": null}}"#), ["$.u required"]);
+    // A null valid as written that a branch that does not accept it removes: the value
+    // validated is the one without it.
+    assert_eq!(ok(r#"{"a": 1, "v": {"w": null}}"#), json!({"a": 1, "v": {}}));
+}

@@ -182,10 +182,73 @@ fn tool_calls_validate_against_the_original_schema() {
     assert_eq!(e.violations[0].keyword, "json");
     // Nullable optionals keep their null.
     let nullable = json!({"type": "object", "properties": {"n": {"type": ["string", "null"]}}});
-    assert_eq!(strip_absent_nulls(&nullable, &json!({"n": null})), json!({"n": null}));
+    assert_eq!(stripped(&nullable, json!({"n": null})), (json!({"n": null}), false));
     // Through local $refs.
     let refd = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "object", "properties": {"y": {"type": "string"}}}}});
-    assert_eq!(strip_absent_nulls(&refd, &json!({"x": {"y": null}})), json!({"x": {}}));
+    assert_eq!(stripped(&refd, json!({"x": {"y": null}})), (json!({"x": {}}), true));
+}
+
+/// `args` with the nulls read as absent removed by `schema`'s contract, and whether any was.
+fn stripped(schema: &Value, mut args: Value) -> (Value, bool) {
+    let contract = Contract::compile(schema, &Options::default()).unwrap();
+    let removed = strip_absent_nulls(&contract, &mut args);
+    (args, removed)
+}
+
+#[test]
+fn nulls_read_as_absent_follow_the_compiled_schema() {
+    let schema = json!({
+        "type": "object",
+        "required": ["id"],
+        "properties": {
+            "id": {"type": "string"},
+            "o": {"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "integer"}}, "required": ["q"]},
+            "list": {"type": "array", "items": {"type": "object", "properties": {"z": {"type": "boolean"}}}},
+            "tuple": {"type": "array", "prefixItems": [{"type": "object", "properties": {"t": {"type": "string"}}}]},
+            "u": {"anyOf": [{"type": "object", "properties": {"k": {"type": "string"}}}, {"type": "integer"}]},
+            "all": {"allOf": [{"properties": {"a1": {"type": "string"}}}, {"properties": {"a2": {"type": "string"}}}]}
+        },
+        "additionalProperties": {"type": "object", "properties": {"w": {"type": "number"}}}
+    });
+    // A required property's null stays, and so does a member no `properties` names.
+    assert_eq!(stripped(&schema, json!({"id": null, "o": {"q": null, "extra": null}})), (json!({"id": null, "o": {"q": null, "extra": null}}), false));
+    assert_eq!(
+        stripped(&schema, json!({"id": "x", "o": {"p": null, "q": 1}, "list": [{"z": null}, {"z": true}], "tuple": [{"t": null}],
+                                 "u": {"k": null}, "all": {"a1": null, "a2": null}, "more": {"w": null}})),
+        (json!({"id": "x", "o": {"q": 1}, "list": [{}, {"z": true}], "tuple": [{}], "u": {}, "all": {}, "more": {}}), true)
+    );
+    // Members under `patternProperties` are not the additional ones.
+    let patterned = json!({"patternProperties": {"^x-": {}}, "additionalProperties": {"properties": {"w": {"type": "number"}}}});
+    assert_eq!(stripped(&patterned, json!({"x-a": {"w": null}, "b": {"w": null}})), (json!({"x-a": {"w": null}, "b": {}}), true));
+    // A cycle of references ends.
+    let cyclic = json!({"$ref": "#/$defs/n", "$defs": {"n": {"anyOf": [{"$ref": "#/$defs/n"}, {"properties": {"next": {"$ref": "#/$defs/n"}, "v": {"type": "string"}}}]}}});
+    assert_eq!(stripped(&cyclic, json!({"next": {"next": {"v": null}}, "v": null})), (json!({"next": {"next": {}}}), true));
+}
+
+#[test]
+fn whether_a_property_accepts_null_is_the_validators_judgement() {
+    let args = json!({"v": null});
+    // Nulls its schema accepts stay, however it accepts them: through a reference, with no
+    // `type` at all, through `not` or `allOf`.
+    for accepts in [
+        json!({"$ref": "#/$defs/maybe"}),
+        json!({"description": "anything"}),
+        json!({"not": {"type": "string"}}),
+        json!({"allOf": [{"type": ["string", "null"]}, {"maxLength": 3}]}),
+    ] {
+        let schema = json!({"properties": {"v": accepts}, "$defs": {"maybe": {"type": ["string", "null"]}}});
+        assert_eq!(stripped(&schema, args.clone()), (args.clone(), false), "{schema}");
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        assert_eq!(validate_tool_call(&contract, &args, ToolCallOptions { null_as_absent: true }).unwrap(), args);
+    }
+    // Nulls it rejects go, even where `null` is written in it: listed in an `enum` its type
+    // rules out, or accepted by two branches of a `oneOf`. The arguments are then valid.
+    for rejects in [json!({"type": "string", "enum": [null, "a"]}), json!({"oneOf": [{"type": "null"}, {"enum": [null]}]})] {
+        let schema = json!({"properties": {"v": rejects}});
+        assert_eq!(stripped(&schema, args.clone()), (json!({}), true), "{schema}");
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        assert_eq!(validate_tool_call(&contract, &args, ToolCallOptions { null_as_absent: true }).unwrap(), json!({}));
+    }
 }
 
 #[test]

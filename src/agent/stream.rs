@@ -549,11 +549,15 @@ impl OutputStream {
     /// The attempt's value, or its canonical error, as the stream read it.
     fn streamed_verdict(&mut self, reason: StopReason, with_data: bool) -> Result<Value, OutputValidationError> {
         self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks });
-        // Strict tool-call arguments: the value as validated and returned, nulls read as absent.
-        // The value is parsed from the kept text only where it is needed: not for a root the
-        // stream settled valid as it closed, unless the caller wants the data.
+        // Strict tool-call arguments: the value as validated and returned, nulls read as absent,
+        // and whether reading them so removed any. The value is parsed from the kept text only
+        // where it is needed: not for a root the stream settled valid as it closed, unless the
+        // caller wants the data.
         let stripped = match (self.options.null_as_absent, self.parser.status()) {
-            (true, Status::Complete) => self.parser.value().map(|value| strip_absent_nulls(&self.contract.json_schema(), value)),
+            (true, Status::Complete) => self.parser.take_value().map(|mut value| {
+                let removed = strip_absent_nulls(&self.contract, &mut value);
+                (value, removed)
+            }),
             _ => None,
         };
         let violations = if self.aborted {
@@ -564,12 +568,14 @@ impl OutputStream {
             match self.parser.status() {
                 // Every closed value was judged as it closed and the root's children decide it
                 // (its depth too: the parser stops at the depth limit, `Status::Limit`).
-                Status::Complete if stripped.is_none() && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
+                // With nulls read as absent: the value as written settled valid and the removal
+                // found nothing to remove, so the value validated is the one that settled.
+                Status::Complete if stripped.as_ref().is_none_or(|(_, removed)| !removed) && self.checker.settled_valid() && self.parser.repeated().is_empty() => Vec::new(),
                 // What its children do not decide (a disjunction at the root, a keyword the
                 // stream's checks leave to the end) is judged from the text in one pass when
                 // that finds it valid, as one-shot validation does, before any parse of it.
                 Status::Complete if stripped.is_none() && self.checker.violations().is_empty() && self.parser.repeated().is_empty() && self.text_is_valid() => Vec::new(),
-                Status::Complete => match stripped.as_ref().or(self.parser.value()) {
+                Status::Complete => match stripped.as_ref().map(|(value, _)| value).or_else(|| self.parser.value()) {
                     // Post-merge: whatever arrived in parts is validated again as one value.
                     Some(value) => {
                         let mut violations = self.contract.violations(value);
@@ -602,7 +608,7 @@ impl OutputStream {
         };
         if violations.is_empty() {
             let data = match stripped {
-                Some(value) => Some(value),
+                Some((value, _)) => Some(value),
                 None if with_data => self.parser.take_value(),
                 None => None,
             };

@@ -13,6 +13,7 @@ use crate::schema::contract::Contract;
 use crate::check::output;
 use crate::report::canonical::OutputValidationError;
 use crate::report::violation::Violation;
+use crate::validator::{Kw, Validator};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -375,8 +376,9 @@ fn make_nullable(schema: &mut Value) {
 }
 
 /// Whether `schema` plainly accepts `null` (its type, enum, const or an `anyOf`/`oneOf` branch
-/// says so). A schema that accepts it only through a `$ref` counts as not accepting it, which
-/// errs towards reading `null` as absent for optional properties.
+/// says so), read on the schema being rewritten for the provider. A schema that accepts it only
+/// through a `$ref` counts as not accepting it: it is then wrapped with a `null` branch, which
+/// changes nothing it accepts.
 fn accepts_null(schema: &Value) -> bool {
     match schema {
         Value::Bool(b) => *b,
@@ -398,66 +400,94 @@ fn accepts_null(schema: &Value) -> bool {
     }
 }
 
-/// Tool-call arguments with `null` removed where the original schema makes the property optional
-/// and does not accept `null`: what strict mode's "required and nullable" means.
-pub fn strip_absent_nulls(schema: &Value, args: &Value) -> Value {
-    let mut out = args.clone();
-    strip(schema, schema, &mut out, 0);
-    out
+/// Removes from `args` the `null` members that strict mode sends for an optional property: a
+/// member its object's schema names in `properties` (or JTD's `optionalProperties`) but does not
+/// require, whose own schema does not accept `null` — what strict mode's "required and
+/// nullable" means. Follows the compiled schema into members and items (`properties`, additional
+/// members, `items`, JTD's `values` and `elements`), through references, every branch of
+/// `allOf`/`anyOf`/`oneOf` and a discriminator's mapped schema. Returns whether it removed any.
+pub fn strip_absent_nulls(contract: &Contract, args: &mut Value) -> bool {
+    Nulls { validator: contract.validator(), entered: Vec::new(), start: 0, scope: Vec::new() }.at_value(contract.validator().root(), args, 0)
 }
 
-fn resolve<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
-    // Local `#/...` references only: the contract has no others to offer here.
-    let mut current = schema;
-    for _ in 0..16 {
-        match current.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
-            Some(pointer) => match root.pointer(pointer) {
-                Some(target) => current = target,
-                None => break,
-            },
-            None => break,
-        }
-    }
-    current
+/// The walk of `strip_absent_nulls` over the compiled nodes.
+struct Nulls<'v> {
+    validator: &'v Validator,
+    /// The nodes entered at each value on the way down: those from `start` are the current
+    /// value's. A node entered again at the same value has nothing left to remove (a reference
+    /// cycle, or a node that several branches share), so it is skipped.
+    entered: Vec<usize>,
+    start: usize,
+    /// The resources entered on the way (the dynamic scope, for `$dynamicRef`s and for judging
+    /// `null` as evaluation would).
+    scope: Vec<usize>,
 }
 
-fn strip(root: &Value, schema: &Value, value: &mut Value, depth: usize) {
-    if depth > WALK_LIMIT {
-        return;
+impl Nulls<'_> {
+    /// `node` applied to a member or an item: a new value, with no node entered at it yet.
+    fn at_value(&mut self, node: usize, value: &mut Value, depth: usize) -> bool {
+        let (start, entered) = (self.start, self.entered.len());
+        self.start = entered;
+        let removed = self.at_node(node, value, depth);
+        self.entered.truncate(entered);
+        self.start = start;
+        removed
     }
-    let schema = resolve(root, schema);
-    match value {
-        Value::Object(fields) => {
-            let props = schema.get("properties").and_then(Value::as_object);
-            let required: Vec<&str> =
-                schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-            fields.retain(|name, v| {
-                let sub = props.and_then(|p| p.get(name));
-                !(v.is_null() && !required.contains(&name.as_str()) && sub.is_some_and(|s| !accepts_null(resolve(root, s))))
-            });
-            for (name, v) in fields.iter_mut() {
-                let sub = props.and_then(|p| p.get(name)).or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()));
-                if let Some(sub) = sub {
-                    strip(root, sub, v, depth + 1);
+
+    /// `node` applied to the current value (through a reference or a branch).
+    fn at_node(&mut self, node: usize, value: &mut Value, depth: usize) -> bool {
+        if depth > crate::validator::MAX_DEPTH || self.entered.get(self.start..).is_some_and(|here| here.contains(&node)) {
+            return false;
+        }
+        self.entered.push(node);
+        let scope = self.scope.len();
+        self.validator.scope_entered(&mut self.scope, node);
+        let validator = self.validator;
+        let kws = validator.keywords(node);
+        let mut removed = false;
+        if let Value::Object(fields) = &mut *value {
+            let required = |name: &str| kws.iter().any(|k| matches!(k, Kw::Required(r) | Kw::JtdRequired(r) if r.iter().any(|n| n == name)));
+            let declared = |name: &str| {
+                kws.iter().find_map(|k| match k {
+                    Kw::Properties(list) | Kw::OptionalProperties(list) => list.iter().find(|(n, _)| n == name).map(|(_, sub)| *sub),
+                    _ => None,
+                })
+            };
+            let scope = &self.scope;
+            let before = fields.len();
+            // `retain` keeps the members' order (a removal by key would move the last one).
+            fields.retain(|name, v| !(v.is_null() && !required(name) && declared(name).is_some_and(|sub| !validator.node_is_valid_in(sub, &Value::Null, scope))));
+            removed = fields.len() < before;
+        }
+        for kw in kws {
+            removed |= match (kw, &mut *value) {
+                (Kw::Ref(n) | Kw::JtdRef { node: n, .. }, value) => self.at_node(*n, value, depth + 1),
+                (Kw::DynamicRef { .. } | Kw::RecursiveRef(_), value) => match validator.dynamic_target(kw, &self.scope) {
+                    Some(n) => self.at_node(n, value, depth + 1),
+                    None => false,
+                },
+                (Kw::AllOf(list) | Kw::AnyOf(list) | Kw::OneOf(list), value) => list.iter().fold(false, |r, n| self.at_node(*n, value, depth + 1) | r),
+                (Kw::Properties(list) | Kw::OptionalProperties(list), Value::Object(fields)) => list
+                    .iter()
+                    .fold(false, |r, (name, n)| fields.get_mut(name).is_some_and(|m| self.at_value(*n, m, depth + 1)) | r),
+                (Kw::AdditionalProperties { node: n, names, patterns }, Value::Object(fields)) => fields
+                    .iter_mut()
+                    .filter(|(name, _)| !names.contains(name) && !patterns.iter().any(|p| validator.name_matches(*p, name)))
+                    .fold(false, |r, (_, m)| self.at_value(*n, m, depth + 1) | r),
+                (Kw::Values(n), Value::Object(fields)) => fields.values_mut().fold(false, |r, m| self.at_value(*n, m, depth + 1) | r),
+                (Kw::Discriminator { tag, mapping }, Value::Object(fields)) => {
+                    let chosen = fields.get(tag).and_then(Value::as_str).and_then(|t| mapping.iter().find(|(v, _)| v == t)).map(|(_, n)| *n);
+                    chosen.is_some_and(|n| self.at_node(n, value, depth + 1))
                 }
-            }
+                (Kw::Items { prefix, rest, .. }, Value::Array(items)) => items
+                    .iter_mut()
+                    .enumerate()
+                    .fold(false, |r, (i, item)| prefix.get(i).copied().or(*rest).is_some_and(|n| self.at_value(n, item, depth + 1)) | r),
+                _ => false,
+            };
         }
-        Value::Array(items) => {
-            if let Some(sub) = schema.get("items").filter(|i| i.is_object()) {
-                for item in items {
-                    strip(root, sub, item, depth + 1);
-                }
-            }
-        }
-        _ => {}
-    }
-    // A branch of anyOf/oneOf/allOf that describes the object: its optional properties too.
-    for key in ["anyOf", "oneOf", "allOf"] {
-        for branch in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
-            if branch.get("properties").is_some() {
-                strip(root, branch, value, depth + 1);
-            }
-        }
+        self.scope.truncate(scope);
+        removed
     }
 }
 
@@ -482,7 +512,10 @@ pub fn validate_tool_call_text(contract: &Contract, text: &str, options: ToolCal
 }
 
 fn checked_args(contract: &Contract, args: &Value, options: ToolCallOptions) -> Result<Value, Vec<Violation>> {
-    let args = if options.null_as_absent { strip_absent_nulls(&contract.json_schema(), args) } else { args.clone() };
+    let mut args = args.clone();
+    if options.null_as_absent {
+        strip_absent_nulls(contract, &mut args);
+    }
     let violations = contract.violations(&args);
     if violations.is_empty() { Ok(args) } else { Err(violations) }
 }

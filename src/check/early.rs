@@ -691,6 +691,9 @@ pub struct Checker {
     offsets: Vec<usize>,
     /// Strict tool calls send `null` for an optional property, read as absent when validated.
     nulls_absent: bool,
+    /// A violation was left out because removing nulls might repair it: the checks no longer
+    /// say whether the value as written is valid.
+    skipped_for_nulls: bool,
     /// The evaluation paths of the open locations' leaves, a stack cut back as locations close
     /// (so a long stream keeps only the open locations' steps).
     routes: RefCell<Vec<Route>>,
@@ -731,7 +734,7 @@ enum Check<'a> {
 
 impl Checker {
     pub fn new(schema: Arc<EarlySchema>) -> Self {
-        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new(), scalar: None }
+        Checker { schema, frames: Vec::new(), found: Vec::new(), seen: HashSet::new(), offsets: Vec::new(), nulls_absent: false, skipped_for_nulls: false, routes: RefCell::new(Vec::new()), revision: 0, disjunctions: std::cell::Cell::new(0), chosen: RefCell::new(std::collections::HashMap::new()), unchecked: std::cell::Cell::new(false), root_by_children: false, text: Vec::new(), chars: 0, incomplete: Vec::new(), scalar: None }
     }
 
     /// Reports only what removing the `null` of optional properties cannot repair: a violation
@@ -942,9 +945,11 @@ impl Checker {
     /// The complete value needs no validation at the end of the stream: every closed value was
     /// judged as it closed (no location's constraints were left out), nothing was reported, and
     /// the root's node is one that its children and its required names decide
-    /// (`root_by_its_parts`).
+    /// (`root_by_its_parts`). With nulls read as absent, this is about the value as written, and
+    /// holds only if no violation was left out for them (with none left out, the checks ran as
+    /// they do without the option).
     pub fn settled_valid(&self) -> bool {
-        !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.nulls_absent
+        !self.unchecked.get() && self.root_by_children && self.found.is_empty() && !self.skipped_for_nulls
     }
 
     /// Whether some node in `expr` looks at a string's text, and the most characters the string
@@ -1620,6 +1625,7 @@ impl Checker {
     fn report(&mut self, found: Vec<Written>, at: usize, frame: Option<usize>) {
         for (v, incomplete) in found {
             if self.nulls_absent && !Self::survives_null_removal(&v) {
+                self.skipped_for_nulls = true;
                 continue;
             }
             // The same failure found early and again when its subtree closes counts once.

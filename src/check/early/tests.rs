@@ -181,13 +181,38 @@ fn the_stream_picks_the_branch_the_final_error_shows() {
 
 /// Whether `doc`, fed one byte at a time, ends settled (see `Checker::settled_valid`).
 fn settled(s: &Arc<EarlySchema>, doc: &str) -> bool {
+    settled_with(Checker::new(Arc::clone(s)), doc).0
+}
+
+/// `settled` by `checker`, with the violations it reported.
+fn settled_with(mut checker: Checker, doc: &str) -> (bool, Vec<Violation>) {
     let mut parser = Parser::new(usize::MAX, 1000, false);
-    let mut checker = Checker::new(Arc::clone(s));
     for b in doc.as_bytes() {
         parser.push(std::slice::from_ref(b), &mut checker);
     }
     parser.end(&mut checker);
-    checker.settled_valid()
+    (checker.settled_valid(), checker.into_violations())
+}
+
+#[test]
+fn nulls_read_as_absent_settle_unless_a_violation_was_left_out_for_them() {
+    let s = schema(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["a"],
+        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {"type": ["string", "null"]}}
+    }));
+    let nulls = |doc: &str| settled_with(Checker::new(Arc::clone(&s)).with_nulls_as_absent(), doc);
+    // Nothing left out: the value as written is valid, as without the option.
+    assert_eq!(nulls(r#"{"a": 1, "b": "x"}"#), (true, vec![]));
+    assert_eq!(nulls(r#"{"a": 1, "c": null}"#), (true, vec![]));
+    // The null of `b` fails its type, left out since removing it repairs that: not settled.
+    assert!(!settled(&s, r#"{"a": 1, "b": null}"#));
+    assert_eq!(nulls(r#"{"a": 1, "b": null}"#), (false, vec![]));
+    // Nor is a value with a violation no removal repairs.
+    let (settled, found) = nulls(r#"{"a": "1", "b": null}"#);
+    assert!(!settled);
+    assert_eq!(found.iter().map(|v| v.path.as_str()).collect::<Vec<_>>(), ["$.a"]);
 }
 
 #[test]
