@@ -230,7 +230,8 @@ fn raw_output_of_a_stream_counts_every_byte_left_out() {
 #[test]
 fn a_chain_of_thousands_of_references_neither_overflows_nor_hangs() {
     // Each `$ref` leads to the next: compiling, the one-pass verdict, the in-flight checks and
-    // the validator each stop at their depth limit instead of exhausting the stack.
+    // the validator (and the removal of nulls read as absent) each stop at their depth limit
+    // instead of exhausting the stack.
     let n = 5000;
     let mut defs = serde_json::Map::new();
     for i in 0..n {
@@ -250,6 +251,10 @@ fn a_chain_of_thousands_of_references_neither_overflows_nor_hangs() {
             s.push(b"\"ab");
             s.push(b"c\"");
             let _ = s.finish(StopReason::Stop, None);
+            // The removal of nulls read as absent follows the chain too.
+            let mut s = OutputStream::new(&contract, StreamOptions { null_as_absent: true, ..StreamOptions::default() });
+            s.push(br#"{"x": null}"#);
+            let _ = s.finish(StopReason::ToolUse, None);
         })
         .unwrap()
         .join()
