@@ -871,8 +871,8 @@ export class OutputStream extends Owned {
   #last = { revision: 0, early: [] };
   // Whether the data of a valid outcome is the JSON.parse of the attempt's text (`#plain`). While
   // every chunk is a string, it is built here as the text arrives (`#data`, a StreamData; null
-  // otherwise): the module would serialize its value for this side to decode and parse again,
-  // and parsing the whole text after the last chunk was most of a long output's finish.
+  // otherwise): the module would send the value's text in the outcome, for this side to parse
+  // whole after the last chunk, which was most of a long output's finish.
   #plain;
   #data;
   // A high surrogate that ended the last string chunk, held until the next chunk brings its low

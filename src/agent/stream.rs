@@ -296,6 +296,9 @@ pub struct OutputStream {
     revisions_before: usize,
     /// The retry prompt's templates (`None`: the default texts).
     templates: Option<Templates>,
+    /// The valid outcome's data was left out, being the parse of the value's kept text
+    /// (`data_text`).
+    data_in_text: bool,
 }
 
 impl OutputStream {
@@ -314,6 +317,7 @@ impl OutputStream {
             changes: Changes::default(),
             marks: Marks::default(),
             templates: None,
+            data_in_text: false,
         }
     }
 
@@ -340,6 +344,7 @@ impl OutputStream {
         self.changes.carry.clear();
         self.marks.list.clear();
         self.marks.whole = false;
+        self.data_in_text = false;
     }
 
     /// From now on, pushes record where the top levels' values begin and end (see `Mark`).
@@ -507,8 +512,9 @@ impl OutputStream {
         self.finish_with(reason, refusal, true)
     }
 
-    /// `finish`; without `with_data` (for a caller that holds the text, whose parse is the data)
-    /// a valid outcome's `data` is `null`, the value not copied out of the parser.
+    /// `finish`; without `with_data` (for a caller that parses the data from a text itself: the
+    /// one it holds, or `data_text`) a valid outcome's `data` is `null` where it is the parse of
+    /// the value's kept text, the value not built out of the parser.
     pub(crate) fn finish_with(&mut self, reason: StopReason, refusal: Option<&str>, with_data: bool) -> StreamOutcome {
         if let Some(refused) = self.refused(reason, refusal) {
             return refused;
@@ -530,6 +536,12 @@ impl OutputStream {
     ///
     /// `null_as_absent` applies to the streamed reading only.
     pub fn finish_text(&mut self, reason: StopReason, refusal: Option<&str>, text: &str, streamed: bool, repair: bool) -> StreamOutcome {
+        self.finish_text_with(reason, refusal, text, streamed, repair, true)
+    }
+
+    /// `finish_text`, the data of a valid streamed reading left out without `with_data` as
+    /// `finish_with` leaves it (extraction's reading of the whole text always gives its data).
+    pub(crate) fn finish_text_with(&mut self, reason: StopReason, refusal: Option<&str>, text: &str, streamed: bool, repair: bool, with_data: bool) -> StreamOutcome {
         if let Some(refused) = self.refused(reason, refusal) {
             return refused;
         }
@@ -538,7 +550,7 @@ impl OutputStream {
         } else if !streamed {
             self.contract.extract_and_validate(text, repair).1
         } else {
-            match self.streamed_verdict(reason, true) {
+            match self.streamed_verdict(reason, with_data) {
                 Err(e) if !self.aborted && e.violations.iter().any(|v| v.keyword == "json") => self.contract.extract_and_validate(text, repair).1,
                 verdict => verdict,
             }
@@ -610,11 +622,23 @@ impl OutputStream {
             let data = match stripped {
                 Some((value, _)) => Some(value),
                 None if with_data => self.parser.take_value(),
-                None => None,
+                None => {
+                    self.data_in_text = true;
+                    None
+                }
             };
             return Ok(data.unwrap_or(Value::Null));
         }
         Err(self.contract.failure_with_raw_output(violations, self.raw_output()))
+    }
+
+    /// The text whose parse is the data a valid outcome left out (`finish_with` without
+    /// `with_data`): the value's kept text, which the parser read as one JSON value with no
+    /// repeated member name, so that a parse of it gives what a parse here would have. `None`
+    /// when the outcome carries its data (nulls read as absent taken out of it, or extraction's
+    /// reading of the whole text).
+    pub fn data_text(&self) -> Option<&[u8]> {
+        if self.data_in_text { self.parser.value_text() } else { None }
     }
 
     /// Whether the complete value's text is valid by the contract's one-pass verdict (false when
@@ -907,6 +931,33 @@ mod tests {
                 assert_eq!(data.to_string(), parsed.to_string(), "{text} in chunks of {chunk}");
             }
         }
+    }
+
+    #[test]
+    fn a_valid_streamed_values_data_is_left_in_its_text_only_where_it_is_that_texts_parse() {
+        // Streamed and valid: the data is the kept value text's parse, left there.
+        let text = "Here: {\"a\": 1.50e1, \"b\": [-0, 12345678901234567890]}\n";
+        let mut s = stream(0);
+        s.push_quiet(text.as_bytes());
+        assert_eq!(s.finish_text_with(StopReason::Stop, None, text, true, false, false), StreamOutcome::Valid { valid: true, data: Value::Null, attempt: 1 });
+        assert_eq!(s.data_text(), Some(&b"{\"a\": 1.50e1, \"b\": [-0, 12345678901234567890]}"[..]));
+        let mut s = stream(0);
+        s.push_quiet(b" 7 ");
+        s.finish_with(StopReason::Stop, None, false);
+        assert_eq!(s.data_text(), None, "invalid: no data");
+        // Read again by extraction from the whole text: its data, not the stream's text.
+        let broken = "Fill {name} in.\n```json\n{\"a\": 2}\n```";
+        let mut s = stream(0);
+        s.push_quiet(broken.as_bytes());
+        assert_eq!(s.finish_text_with(StopReason::Stop, None, broken, true, false, false), StreamOutcome::Valid { valid: true, data: json!({"a": 2}), attempt: 1 });
+        assert_eq!(s.data_text(), None);
+        // Nulls read as absent: the data is the value without them, not the text's parse.
+        let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}});
+        let options = StreamOptions { max_retries: 0, null_as_absent: true, ..StreamOptions::default() };
+        let mut s = OutputStream::new(&Contract::compile(&schema, &Options::default()).unwrap(), options);
+        s.push_quiet(b"{\"a\": 1, \"b\": null}");
+        assert_eq!(s.finish_with(StopReason::Stop, None, false), StreamOutcome::Valid { valid: true, data: json!({"a": 1}), attempt: 1 });
+        assert_eq!(s.data_text(), None);
     }
 
     #[test]

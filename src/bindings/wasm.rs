@@ -605,14 +605,15 @@ impl WasmStream {
     /// Without `with_data`, a valid outcome leaves its `data` to JS (which has the text) and is
     /// answered by its attempt alone (≥ 1); any other outcome answers 0 and is read as JSON with
     /// `outcome`. The end of a valid stream then crosses no text either way: its JSON was most of
-    /// what the end of a short output cost.
+    /// what the end of a short output cost. With `with_data`, a valid outcome's JSON holds its
+    /// data as the value's text where that is what the data parses from (`with_data_text`).
     pub fn finish(&mut self, stop_reason: Option<String>, refusal: Option<String>, with_data: bool) -> Result<f64, JsError> {
         self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
-        Ok(match self.stream.finish_with(reason, refusal.as_deref(), with_data) {
+        Ok(match self.stream.finish_with(reason, refusal.as_deref(), false) {
             StreamOutcome::Valid { attempt, .. } if !with_data => attempt as f64,
             outcome => {
-                self.outcome = serde_json::to_string(&outcome).unwrap_or_default();
+                self.outcome = with_data_text(serde_json::to_string(&outcome).unwrap_or_default(), self.stream.data_text());
                 0.0
             }
         })
@@ -629,9 +630,25 @@ impl WasmStream {
     pub fn finish_text(&mut self, stop_reason: Option<String>, refusal: Option<String>, len: usize, streamed: bool, repair: bool) -> Result<String, JsError> {
         self.not_ended()?;
         let reason = stop_reason_of(stop_reason.as_deref())?;
-        let outcome = with_input(len, |text| self.stream.finish_text(reason, refusal.as_deref(), text, streamed, repair));
-        Ok(serde_json::to_string(&outcome).unwrap_or_default())
+        let outcome = with_input(len, |text| self.stream.finish_text_with(reason, refusal.as_deref(), text, streamed, repair, false));
+        Ok(with_data_text(serde_json::to_string(&outcome).unwrap_or_default(), self.stream.data_text()))
     }
+}
+
+/// The JSON of an outcome (alone, or first in a provider stream's end) with the data a valid
+/// stream left in its text (`OutputStream::data_text`) written as that text: JS's `JSON.parse`
+/// of the outcome makes the data from it, as `validateText`'s data is made from the output's
+/// text, and no value is built and written out here. The first `"data":null` is the valid
+/// outcome's data (only its state and `valid` come before it).
+fn with_data_text(mut json: String, text: Option<&[u8]>) -> String {
+    const DATA: &str = "\"data\":";
+    let text = text.and_then(|text| std::str::from_utf8(text).ok());
+    if let (Some(text), Some(at)) = (text, json.find("\"data\":null")) {
+        let value = at + DATA.len();
+        json.drain(value..value + "null".len());
+        json.insert_str(value, text);
+    }
+    json
 }
 
 /// A stop reason as the providers say it; none is `stop`.
@@ -764,11 +781,11 @@ impl WasmProviderStream {
                 error: crate::agent::provider::ProviderError,
             },
         }
-        let finished = match self.stream.finish() {
+        let finished = match self.stream.finish_with(false) {
             Ok(end) => Finished::Ended { outcome: end.outcome, stop_reason: end.stop_reason, usage: end.usage },
             Err(error) => Finished::Failed { error },
         };
-        serde_json::to_string(&finished).unwrap_or_default()
+        with_data_text(serde_json::to_string(&finished).unwrap_or_default(), self.stream.output_stream().data_text())
     }
 }
 

@@ -132,6 +132,41 @@ test('maxRetries: 0 makes an invalid answer final; nullAsAbsent reads strict too
   assert.deepEqual(read.data, {});
 });
 
+test("a valid answer's data is its output's JSON.parse, as validateText gives it, however it streamed", async () => {
+  const any = Contract.compile({ type: 'object' });
+  // Numbers a parse and a rewrite could change, a `__proto__` member, escapes, indentation.
+  const output = '{\n  "n": [1.50e1, -0, 12345678901234567890, 1e-400, -1e-400, 0.1000000000000000055511151231257827, 123456789012345678901234567890, 5e-324, 1.7976931348623157e308],\n  "__proto__": {"x": "\u00e9\\u00e9\\ud83d\\ude00 \\u0000"},\n  "b": {"1": true, "a": null}, "1": []\n}';
+  const expected = any.validateText(output).data;
+  const same = (data, how) => {
+    assert.deepStrictEqual(data, expected, how);
+    assert.equal(JSON.stringify(data), JSON.stringify(expected), `${how}: key order`);
+  };
+  const deltas = output.match(/[^]{1,7}/g);
+  const sse = (o) => `data: ${JSON.stringify(o)}\n\n`;
+  const chat =
+    sse({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'submit_result', arguments: '' } }] }, finish_reason: null }] }) +
+    deltas.map((d) => sse({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: d } }] }, finish_reason: null }] })).join('') +
+    sse({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+  same((await validateProviderStream(any, iterable([chat]), { provider: 'openai-chat', tool: 'submit_result' })).data, 'openai-chat tool call');
+  // A text answer, read by extraction from its first bracket.
+  const answer = `Here it is:\n\`\`\`json\n${output}\n\`\`\`\nDone.`;
+  const anthropic = (text) =>
+    sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
+    text.match(/[^]{1,5}/g).map((d) => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: d } })).join('') +
+    sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' } }) +
+    sse({ type: 'message_stop' });
+  same((await validateProviderStream(any, iterable([anthropic(answer)]), { provider: 'anthropic' })).data, 'anthropic text');
+  // enforce() with a provider reply, and streams whose data the module sends: bytes, extraction.
+  const enforced = await enforce(any, () => ({ response: new Response(anthropic(answer)), provider: 'anthropic' }), { task: 't' });
+  same(enforced.result_data, 'enforce');
+  const bytes = any.stream();
+  for (const d of deltas) bytes.push(new TextEncoder().encode(d));
+  same(bytes.finish().data, 'stream of bytes');
+  const extracted = any.stream({ extract: true });
+  for (const d of answer.match(/[^]{1,5}/g)) extracted.push(d);
+  same(extracted.finish().data, 'stream with extract');
+});
+
 test('an HTTP error, a bad option and an aborted signal are told as what they are', async () => {
   const denied = new Response(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }), { status: 401 });
   await assert.rejects(validateProviderStream(contract, denied, { provider: 'anthropic' }), (e) => e instanceof ProviderError && e.kind === 'http_error' && e.status === 401 && e.code === 'authentication_error' && /invalid x-api-key/.test(e.message));

@@ -263,6 +263,12 @@ impl ProviderStream {
     /// The body ended (or the caller stopped reading it after an early violation): the outcome,
     /// or the error that kept the answer from arriving.
     pub fn finish(&mut self) -> Result<ProviderOutcome, ProviderError> {
+        self.finish_with(true)
+    }
+
+    /// `finish`; without `with_data`, a valid outcome whose data is the parse of the output's
+    /// text leaves it there (`OutputStream::finish_with`, `data_text`).
+    pub(crate) fn finish_with(&mut self, with_data: bool) -> Result<ProviderOutcome, ProviderError> {
         if self.stream.is_aborted() {
             let output = if self.call.is_some() { &self.arguments } else { &self.text };
             let outcome = self.stream.finish_text(StopReason::Stop, None, output, true, false);
@@ -300,7 +306,7 @@ impl ProviderStream {
             self.stream.finish_text(reason, None, &self.text, false, false)
         } else {
             let output = if self.call.is_some() { &self.arguments } else { &self.text };
-            self.stream.finish_text(reason, None, output, true, false)
+            self.stream.finish_text_with(reason, None, output, true, false, with_data)
         };
         Ok(ProviderOutcome { outcome, stop_reason, usage })
     }
