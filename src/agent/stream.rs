@@ -9,6 +9,7 @@
 
 use crate::schema::contract::Contract;
 use crate::check::early::Checker;
+use crate::check::verdict::glide::{Edge, Glide};
 use crate::check::output;
 use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Status};
 use crate::json::path::InstancePath;
@@ -201,24 +202,36 @@ struct Marks {
 impl Marks {
     fn record(&mut self, event: &Event<'_>, depth: usize, at: usize) {
         match event {
-            Event::Begin(kind @ (Kind::Object | Kind::Array)) if depth < MARKED_DEPTH => {
-                // The position is after the value's first byte.
-                self.list.push(Mark::Open { array: *kind == Kind::Array, at: at.saturating_sub(1) });
-            }
-            Event::End(closed) if depth <= MARKED_DEPTH => {
-                if closed.is_container() && depth < MARKED_DEPTH && !std::mem::take(&mut self.whole) {
-                    self.list.push(Mark::Close(at));
-                } else if depth > 0 {
-                    // A number ends at the byte after it, which the position includes.
-                    let end = if closed.kind() == Kind::Number { at.saturating_sub(1) } else { at };
-                    // Members that close one after the other are taken together.
-                    match self.list.last_mut() {
-                        Some(Mark::Cut(last)) => *last = end,
-                        _ => self.list.push(Mark::Cut(end)),
-                    }
-                }
-            }
+            // The position is after the value's first byte.
+            Event::Begin(kind @ (Kind::Object | Kind::Array)) if depth < MARKED_DEPTH => self.list.push(Mark::Open { array: *kind == Kind::Array, at: at.saturating_sub(1) }),
+            // A number ends at the byte after it, which the position includes.
+            Event::End(closed) if depth <= MARKED_DEPTH => self.ended(depth, closed.is_container(), if closed.kind() == Kind::Number { at.saturating_sub(1) } else { at }),
             _ => {}
+        }
+    }
+
+    /// A value at `depth` (at most `MARKED_DEPTH`; a `container` or not) ended at `end`.
+    #[inline]
+    fn ended(&mut self, depth: usize, container: bool, end: usize) {
+        if container && depth < MARKED_DEPTH && !std::mem::take(&mut self.whole) {
+            self.list.push(Mark::Close(end));
+        } else if depth > 0 {
+            // Members that close one after the other are taken together.
+            match self.list.last_mut() {
+                Some(Mark::Cut(last)) => *last = end,
+                _ => self.list.push(Mark::Cut(end)),
+            }
+        }
+    }
+
+    /// The edges the resumed scan found (see `Glide`): the marks of a reading byte by byte.
+    fn record_edges(&mut self, edges: Vec<Edge>) {
+        for edge in edges {
+            match edge {
+                Edge::Open { array, at } => self.list.push(Mark::Open { array, at }),
+                Edge::End { depth, container, end } if depth <= MARKED_DEPTH => self.ended(depth, container, end),
+                Edge::End { .. } => {}
+            }
         }
     }
 
@@ -239,6 +252,9 @@ struct Watchers<'a> {
     checker: &'a mut Checker,
     changes: &'a mut Changes,
     marks: &'a mut Marks,
+    /// Reading again what the resumed scan read (`OutputStream::leave_glide`): byte by byte, as
+    /// the scan's marks were made.
+    again: bool,
 }
 
 impl Observer for Watchers<'_> {
@@ -260,7 +276,7 @@ impl Observer for Watchers<'_> {
     // Changes are made of the events inside a value: a value they watch is read byte by byte.
     // Marks need none from inside a container read whole (see `Marks::read_whole`).
     fn may_judge_whole(&self, _: &InstancePath) -> bool {
-        !self.changes.enabled && self.checker.may_judge_whole()
+        !self.again && !self.changes.enabled && self.checker.may_judge_whole()
     }
 
     fn judge_whole(&mut self, path: &InstancePath, text: &[u8]) -> bool {
@@ -299,6 +315,12 @@ pub struct OutputStream {
     /// The valid outcome's data was left out, being the parse of the value's kept text
     /// (`data_text`).
     data_in_text: bool,
+    /// While every value read could be vouched for by the one-pass verdict resumed across
+    /// pushes, the attempt is read by it alone (`Glide`): each byte once, at about the one-shot
+    /// scan's cost, nothing to report. The first byte it cannot vouch for, or anything that
+    /// needs the parser's state, hands the attempt to the parser and the checks, which read
+    /// again what it read (`leave_glide`) and go on from there.
+    glide: Option<Glide>,
 }
 
 impl OutputStream {
@@ -318,6 +340,7 @@ impl OutputStream {
             marks: Marks::default(),
             templates: None,
             data_in_text: false,
+            glide: new_glide(contract, options),
         }
     }
 
@@ -345,11 +368,51 @@ impl OutputStream {
         self.marks.list.clear();
         self.marks.whole = false;
         self.data_in_text = false;
+        self.glide = if self.changes.enabled { None } else { new_glide(&self.contract, self.options) };
+        if let (true, Some(glide)) = (self.marks.enabled, self.glide.as_mut()) {
+            glide.track_edges();
+        }
     }
 
     /// From now on, pushes record where the top levels' values begin and end (see `Mark`).
     pub fn track_marks(&mut self) {
         self.marks.enabled = true;
+        if let Some(glide) = self.glide.as_mut() {
+            glide.track_edges();
+        }
+    }
+
+    /// Hands the attempt from the resumed scan to the parser and the checks: they read again
+    /// every byte it read but the last `current` (the push under way, which the caller reads
+    /// next, returned). Its marks were recorded already: this reading records none and reads
+    /// every container byte by byte, as the scan marked them, so that the marks that follow
+    /// go on from where they stand.
+    fn leave_glide(&mut self, current: usize) -> Vec<u8> {
+        let Some(glide) = self.glide.take() else { return Vec::new() };
+        let mut text = glide.into_text();
+        let now = text.split_off(text.len().saturating_sub(current));
+        let marks = std::mem::take(&mut self.marks.enabled);
+        self.parser.push(&text, &mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks, again: true });
+        self.marks.enabled = marks;
+        now
+    }
+
+    /// Bytes pushed in this attempt (read, unless the text broke or reached a limit).
+    pub fn bytes(&self) -> usize {
+        match &self.glide {
+            Some(glide) => glide.text().len(),
+            None => self.parser.bytes(),
+        }
+    }
+
+    /// What extraction skipped in this attempt (the parser's: the resumed scan never extracts).
+    pub fn skipped(&self) -> &[crate::json::partial::Skipped] {
+        self.parser.skipped()
+    }
+
+    /// Whether a JSON value has begun (see `Parser::started`).
+    pub fn started(&self) -> bool {
+        self.glide.as_ref().map_or(self.parser.started(), Glide::started)
     }
 
     /// The marks recorded and not yet taken, in text order.
@@ -365,6 +428,7 @@ impl OutputStream {
     /// The changes to the partial value since the last call. The first call returns the whole
     /// partial value as one change at `$`; from then on, what each push added.
     pub fn changes(&mut self) -> Vec<Change> {
+        self.leave_glide(0);
         if !self.changes.enabled {
             self.changes.enabled = true;
             return self.parser.partial().map(|v| vec![Change { path: "$".into(), value: Some(v), append: None }]).unwrap_or_default();
@@ -388,9 +452,37 @@ impl OutputStream {
 
     /// Appends a chunk without building a status; returns the number of early violations.
     pub fn push_quiet(&mut self, chunk: &[u8]) -> usize {
+        if self.glide.is_some() {
+            return self.push_glided(chunk);
+        }
+        self.read(chunk)
+    }
+
+    /// `push_quiet` while the resumed scan reads the attempt.
+    #[inline(never)]
+    fn push_glided(&mut self, chunk: &[u8]) -> usize {
+        if let (Some(glide), Some((verdict, validator))) = (self.glide.as_mut(), self.contract.verdict_parts()) {
+            // Past the size limit the parser reports it.
+            if glide.text().len() + chunk.len() > self.contract.limits().max_output_bytes {
+                self.leave_glide(0);
+                return self.read(chunk);
+            }
+            if glide.push(chunk, verdict, validator) {
+                if self.marks.enabled {
+                    self.marks.record_edges(glide.take_edges());
+                }
+                return 0;
+            }
+        }
+        let rest = self.leave_glide(chunk.len());
+        self.read(&rest)
+    }
+
+    /// `push_quiet` by the parser and the checks.
+    fn read(&mut self, chunk: &[u8]) -> usize {
         if !self.aborted && !self.done {
             let kept = self.parser.input().map_or(0, <[u8]>::len);
-            let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks };
+            let mut watchers = Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks, again: false };
             self.parser.push(chunk, &mut watchers);
             // The attempt's input begins with the kept text, and once the text takes less than a
             // whole chunk it takes nothing more: what it left out goes to `raw`, up to
@@ -427,7 +519,10 @@ impl OutputStream {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.parser.status() == &Status::Complete
+        match &self.glide {
+            Some(glide) => glide.is_complete(),
+            None => self.parser.status() == &Status::Complete,
+        }
     }
 
     pub fn is_aborted(&self) -> bool {
@@ -442,11 +537,24 @@ impl OutputStream {
     /// short text chunks): no push in between would have answered otherwise.
     #[inline]
     pub fn plain_room(&self) -> usize {
+        if self.glide.is_some() {
+            return self.glided_room();
+        }
         if self.aborted || self.done || self.changes.enabled || !self.parser.in_plain_string() {
             return 0;
         }
         let text = usize::try_from(self.checker.text_room()).unwrap_or(usize::MAX);
         text.min(self.parser.room() / 3)
+    }
+
+    /// `plain_room` while the resumed scan reads the attempt (nothing aborted it, nothing
+    /// records changes).
+    #[inline(never)]
+    fn glided_room(&self) -> usize {
+        let (Some(glide), Some((verdict, _))) = (self.glide.as_ref(), self.contract.verdict_parts()) else { return 0 };
+        let Some(text) = glide.text_room(verdict).filter(|_| !self.done) else { return 0 };
+        let room = self.contract.limits().max_output_bytes.saturating_sub(glide.text().len());
+        usize::try_from(text).unwrap_or(usize::MAX).min(room / 3)
     }
 
     pub fn early_violations(&self) -> &[Violation] {
@@ -463,7 +571,7 @@ impl OutputStream {
         StreamStatus {
             state: IN_FLIGHT,
             attempt: self.attempt,
-            bytes: self.parser.bytes(),
+            bytes: self.bytes(),
             complete: self.is_complete(),
             early_violations: self.checker.violations().to_vec(),
             aborted: self.aborted,
@@ -471,11 +579,14 @@ impl OutputStream {
     }
 
     /// The value as written so far (strings as their prefix; numbers being written left out).
-    pub fn partial(&self) -> Option<Value> {
+    pub fn partial(&mut self) -> Option<Value> {
+        self.leave_glide(0);
         self.parser.partial()
     }
 
-    pub fn parser(&self) -> &Parser {
+    /// The parser of the attempt, with every byte pushed read.
+    pub fn parser(&mut self) -> &Parser {
+        self.leave_glide(0);
         &self.parser
     }
 
@@ -560,7 +671,17 @@ impl OutputStream {
 
     /// The attempt's value, or its canonical error, as the stream read it.
     fn streamed_verdict(&mut self, reason: StopReason, with_data: bool) -> Result<Value, OutputValidationError> {
-        self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks });
+        // A text the resumed scan read to its end, valid: what the parser and the checks would
+        // find too.
+        if let (Some(glide), Some((verdict, validator))) = (self.glide.as_mut(), self.contract.verdict_parts()) {
+            if reason != StopReason::Length && glide.end(verdict, validator) {
+                let data = if with_data { crate::json::partial::parse_text(glide.text()) } else { None };
+                self.data_in_text = !with_data;
+                return Ok(data.unwrap_or(Value::Null));
+            }
+        }
+        self.leave_glide(0);
+        self.parser.end(&mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks, again: false });
         // Strict tool-call arguments: the value as validated and returned, nulls read as absent,
         // and whether reading them so removed any. The value is parsed from the kept text only
         // where it is needed: not for a root the stream settled valid as it closed, unless the
@@ -638,7 +759,14 @@ impl OutputStream {
     /// when the outcome carries its data (nulls read as absent taken out of it, or extraction's
     /// reading of the whole text).
     pub fn data_text(&self) -> Option<&[u8]> {
-        if self.data_in_text { self.parser.value_text() } else { None }
+        if !self.data_in_text {
+            return None;
+        }
+        match &self.glide {
+            // The whole text is the value with whitespace around it.
+            Some(glide) => glide.text().trim_ascii().into(),
+            None => self.parser.value_text(),
+        }
     }
 
     /// Whether the complete value's text is valid by the contract's one-pass verdict (false when
@@ -673,6 +801,14 @@ impl OutputStream {
         error.retryable = false;
         StreamOutcome::Failed { valid: false, error, attempts: attempt }
     }
+}
+
+/// The resumed scan for an attempt, where it reads every value the schema lets in (see
+/// `Verdict::resumable`) and the stream reads the text as written (extraction skips text the
+/// scan would not; `null_as_absent` changes what is valid).
+fn new_glide(contract: &Contract, options: StreamOptions) -> Option<Glide> {
+    let (verdict, _) = contract.verdict_parts().filter(|(v, _)| v.resumable() && !options.extract && !options.null_as_absent)?;
+    Some(Glide::new(verdict, contract.limits().max_depth))
 }
 
 /// The violation of an output the model's token limit cut (`StopReason::Length`), whatever it
@@ -781,10 +917,15 @@ mod tests {
         assert!(matches!(&outcome, StreamOutcome::Failed { attempts: 1, error, .. } if !error.retryable), "{outcome:?}");
     }
 
-    /// The marks of `text` pushed in chunks of `chunk` bytes (`{}`: every container may be read
-    /// whole).
+    /// The marks of `text` pushed in chunks of `chunk` bytes, read by the parser (`{}`: every
+    /// container may be read whole).
     fn marks_of(text: &str, chunk: usize) -> Vec<Mark> {
         let mut s = OutputStream::new(&Contract::compile(&json!({}), &Options::default()).unwrap(), StreamOptions::default());
+        s.glide = None;
+        pushed_marks(&mut s, text, chunk)
+    }
+
+    fn pushed_marks(s: &mut OutputStream, text: &str, chunk: usize) -> Vec<Mark> {
         s.track_marks();
         let mut marks = Vec::new();
         for piece in text.as_bytes().chunks(chunk) {
@@ -793,6 +934,86 @@ mod tests {
             s.take_marks(usize::MAX);
         }
         marks
+    }
+
+    /// The resumed scan marks as the parser reading byte by byte does; and where it hands the
+    /// attempt to the parser part way (a value it cannot vouch for), the marks of both build
+    /// the text's data.
+    #[test]
+    fn the_resumed_scan_marks_as_a_reading_byte_by_byte() {
+        let text = r#" {"a": 1, "b": [10, {"x": [1]}, -2.5e3], "c": {"d": "\u00e9}", "e": [null, {"f": 2}]} , "g": true}"#;
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        let any = Contract::compile(&json!({}), &Options::default()).unwrap();
+        // An escape in a string an `enum` reads, cut by a push: the scan leaves it to the parser.
+        let lost_at_d = Contract::compile(&json!({"properties": {"c": {"properties": {"d": {"enum": ["é}"]}}}}}), &Options::default()).unwrap();
+        for chunk in [1, 2, 5, 24, 40, text.len()] {
+            let mut s = OutputStream::new(&any, StreamOptions::default());
+            let marks = pushed_marks(&mut s, text, chunk);
+            assert!(s.glide.is_some());
+            // Pushes too short for the parser to look for a container whole (`WHOLE_MIN`).
+            if chunk < 24 {
+                assert_eq!(marks, marks_of(text, chunk), "chunks of {chunk}");
+            }
+            assert_eq!(rebuilt(text, &marks), parsed, "chunks of {chunk}");
+            let mut s = OutputStream::new(&lost_at_d, StreamOptions::default());
+            let marks = pushed_marks(&mut s, text, chunk);
+            assert_eq!(s.glide.is_none(), chunk < 24, "chunks of {chunk}");
+            assert_eq!(rebuilt(text, &marks), parsed, "chunks of {chunk}");
+        }
+    }
+
+    /// With the resumed scan or without, every push answers the same (early violations, their
+    /// revision, bytes, completeness, abort, the room for plain text) and so does the end: over
+    /// every suite instance, cut short and with bytes inserted, in several chunkings, with and
+    /// without `abortOnEarlyViolation`. The marks of a valid one build its data.
+    #[test]
+    fn the_resumed_scan_answers_as_the_parser_and_the_checks() {
+        let (mut streams, mut glided) = (0, 0);
+        for group in crate::suite::groups() {
+            let Ok(contract) = Contract::compile(&group["schema"], &Options::default()) else { continue };
+            for test in group["tests"].as_array().into_iter().flatten() {
+                let compact = serde_json::to_string(&test["data"]).unwrap();
+                let mut texts = vec![compact.clone(), serde_json::to_string_pretty(&test["data"]).unwrap(), compact[..compact.len() - 1].to_string()];
+                for (i, _) in compact.char_indices().step_by(4) {
+                    for insert in ["x", ",", "\\", "\"", "}", "1", "-", "é"] {
+                        texts.push(format!("{}{insert}{}", &compact[..i], &compact[i..]));
+                    }
+                }
+                for text in &texts {
+                    for abort in [false, true] {
+                        for chunk in [1, 3, 7, 24, text.len().max(1)] {
+                            let options = StreamOptions { max_retries: 0, abort_on_early_violation: abort, ..StreamOptions::default() };
+                            let mut a = OutputStream::new(&contract, options);
+                            let mut b = OutputStream::new(&contract, options);
+                            b.glide = None;
+                            a.track_marks();
+                            let mut marks = Vec::new();
+                            for piece in text.as_bytes().chunks(chunk) {
+                                let (x, y) = (a.push_quiet(piece), b.push_quiet(piece));
+                                let at = || format!("{}: {text} in chunks of {chunk}, abort {abort}, at byte {}", group["description"], b.bytes());
+                                assert_eq!(x, y, "{}", at());
+                                assert_eq!(a.status(), b.status(), "{}", at());
+                                assert_eq!((a.plain_room(), a.early_revision(), a.is_aborted()), (b.plain_room(), b.early_revision(), b.is_aborted()), "{}", at());
+                                marks.extend_from_slice(a.marks());
+                                a.take_marks(usize::MAX);
+                            }
+                            let glide = a.glide.is_some();
+                            let outcome = a.finish(StopReason::Stop, None);
+                            if matches!(outcome, StreamOutcome::Valid { .. }) {
+                                glided += usize::from(glide);
+                                streams += 1;
+                            }
+                            assert_eq!(outcome, b.finish(StopReason::Stop, None), "{}: {text} in chunks of {chunk}", group["description"]);
+                            if let (StreamOutcome::Valid { data, .. }, Some(b'{' | b'[')) = (&outcome, text.trim_start().as_bytes().first()) {
+                                assert_eq!(&rebuilt(text, &marks), data, "{text} in chunks of {chunk}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        println!("{glided} of {streams}");
+        assert!(glided * 4 > streams, "{glided} of {streams}");
     }
 
     /// Data rebuilt from the marks alone, as pkg/src/api.js's StreamData may build it: a root

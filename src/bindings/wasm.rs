@@ -544,7 +544,7 @@ impl WasmStream {
 
     #[wasm_bindgen(getter)]
     pub fn bytes(&self) -> usize {
-        self.stream.parser().bytes()
+        self.stream.bytes()
     }
 
     #[wasm_bindgen(getter)]
@@ -588,7 +588,7 @@ impl WasmStream {
 
     /// What extraction skipped in this attempt (`[{start, end, place}]`, byte offsets) as JSON.
     pub fn skipped(&self) -> String {
-        serde_json::to_string(self.stream.parser().skipped()).unwrap_or_default()
+        serde_json::to_string(self.stream.skipped()).unwrap_or_default()
     }
 
     /// Changes to the partial value since the last call, as JSON.
@@ -597,7 +597,7 @@ impl WasmStream {
     }
 
     /// The partial value as JSON text (`undefined` before any value has started).
-    pub fn partial(&self) -> Option<String> {
+    pub fn partial(&mut self) -> Option<String> {
         self.stream.partial().map(|v| v.to_string())
     }
 
@@ -672,7 +672,7 @@ fn status_inline(stream: &OutputStream) -> f64 {
     let attempt = (stream.attempt() as u64).min(STATUS_ATTEMPT_MAX);
     // Any value that fits the field: JS compares it with the last one it saw.
     let revision = stream.early_revision() as u64 % STATUS_REVISION_MASK;
-    let bytes = (stream.parser().bytes() as u64).min(STATUS_BYTES_MAX);
+    let bytes = (stream.bytes() as u64).min(STATUS_BYTES_MAX);
     let mut low = attempt << STATUS_ATTEMPT_SHIFT | revision << STATUS_REVISION_SHIFT;
     if stream.is_complete() {
         low |= STATUS_COMPLETE;
@@ -750,7 +750,7 @@ impl WasmProviderStream {
 
     #[wasm_bindgen(getter)]
     pub fn bytes(&self) -> usize {
-        self.stream.output_stream().parser().bytes()
+        self.stream.output_stream().bytes()
     }
 
     /// Bytes of the body the event-stream decoder scanned.

@@ -29,12 +29,17 @@ use crate::json::path::{InstancePath, Segment};
 use crate::json::lex;
 use crate::json::names::NameHashes;
 
+pub(crate) mod glide;
+
 /// The validator's nodes planned for the text: `nodes[i]` is how node `i` of the validator is
 /// checked while scanning, so a node the plan cannot check itself is the validator's to judge
 /// (`VerdictNode::Delegate`), at that same node.
 pub(crate) struct Verdict {
     nodes: Vec<VerdictNode>,
     root: usize,
+    /// Every node a value can reach from the root is one the resumed scan reads (`glide`), so
+    /// that a valid stream is read by it to its end.
+    resumable: bool,
 }
 
 pub enum Judgement {
@@ -193,7 +198,14 @@ impl Verdict {
         });
         // A node below a delegated one is never reached by the scan from the root; judged on its
         // own (`judge_at`) it is the validator's.
-        Some(Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root() })
+        let mut verdict = Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root(), resumable: false };
+        verdict.resumable = glide::covers(&verdict);
+        Some(verdict)
+    }
+
+    /// Whether a stream is worth reading with the resumed scan (see `resumable`).
+    pub(crate) fn resumable(&self) -> bool {
+        self.resumable
     }
 
     /// Whether `text`, one JSON value with no repeated member name, is valid at node `node`

@@ -348,6 +348,11 @@ impl Contract {
         self.shared_verdict().as_deref()
     }
 
+    /// The one-pass verdict and the nodes it numbers, for the streams' resumed scan.
+    pub(crate) fn verdict_parts(&self) -> Option<(&Verdict, &Validator)> {
+        Some((self.verdict()?, &self.inner.validator))
+    }
+
     /// The verdict, compiled on first use, shared by one-shot validation and the streams' checks.
     fn shared_verdict(&self) -> &Option<Arc<Verdict>> {
         self.inner.verdict.get_or_init(|| Verdict::compile(&self.inner.validator).map(Arc::new))

@@ -296,7 +296,7 @@ impl ProviderStream {
                 (true, _) => "",
             };
             self.stream.finish(StopReason::Refusal, Some(said))
-        } else if let Some(other) = self.other.as_deref().filter(|_| self.call.is_none() && (self.declared || !self.stream.parser().started())) {
+        } else if let Some(other) = self.other.as_deref().filter(|_| self.call.is_none() && (self.declared || !self.stream.started())) {
             // Another tool was called, and no output came: the model is told which tool to call.
             let violation = crate::report::violation::wrong_tool(other, &self.tool);
             let error = self.stream.contract.failure(vec![violation], &self.text);

@@ -1,0 +1,554 @@
+//! The one-pass verdict resumed across pushes: a stream's bytes read once, at about the cost of
+//! the one-shot scan, while every value so far is one the stream's checks would find nothing to
+//! report on.
+//!
+//! The verdict's `Run` descends the text by recursion, so it needs the whole text. `Glide` keeps
+//! that descent's state on a stack instead (each open container's node, state, names and
+//! counts), and so resumes at any byte. It judges only what it can vouch for exactly as the
+//! stream's checks would: a location of one node whose own keywords the verdict checks, reached
+//! through plain `$ref`s, with no applicator (`allOf`, `anyOf`, `oneOf`, `not`), and where a
+//! value begins, a member is named, an item added, a string grows or a value closes, the answer
+//! those checks would give early. Anything else — a node it does not model, something that may
+//! be a violation, a syntax error, a repeated name, a limit near — makes it *lost*: the caller
+//! then reads the text again with the parser and the checks, which report exactly.
+use super::*;
+
+/// A value with no node to answer to (a member or item no keyword constrains).
+const ANY: usize = usize::MAX;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Past the bracket: a member (item) or the close.
+    First,
+    /// Past a comma in an object: a name.
+    Name,
+    /// Past a name: the colon.
+    Colon,
+    /// Past a colon (a comma in an array): a value.
+    Value,
+    /// Past a member (item): a comma or the close.
+    Next,
+}
+
+struct Frame {
+    /// The node the container answers to (`ANY`: none of its own keywords).
+    node: usize,
+    array: bool,
+    state: State,
+    /// Members (items) so far.
+    count: u64,
+    /// The names `required` lists that came (bits of `KeyRule::required`).
+    seen: u64,
+    names: Names,
+    /// The node of the member whose name was read.
+    child: usize,
+}
+
+enum Token {
+    None,
+    /// `escaped`: an escape was read; `shrink`: how many fewer characters the content has
+    /// decoded than as written, for the escapes read whole; `escape`: where the one under way
+    /// starts.
+    Str { start: usize, name: bool, esc: Esc, escaped: bool, shrink: u64, escape: usize },
+    Num { start: usize },
+    Lit { start: usize, word: &'static [u8], matched: usize },
+}
+
+/// Where an escape in a string is, as the parser reads it (so that a malformed one or a lone
+/// surrogate is found at the byte the parser finds it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Esc {
+    None,
+    Backslash,
+    /// `\u` and `digits` hex digits of `code`; `high`: the high surrogate before it.
+    Unicode { digits: u8, code: u32, high: Option<u32> },
+    /// After a high surrogate: its low one's backslash, then its `u`.
+    LowBackslash { high: u32 },
+    LowU { high: u32 },
+}
+
+/// Where a value of the top levels begins or ends (for the caller's marks): a container opening
+/// below `MARKED`, or a value ending at `depth` (its enclosing containers) at most `MARKED`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Edge {
+    Open { array: bool, at: usize },
+    End { depth: usize, container: bool, end: usize },
+}
+
+/// The depth of the values whose ends are told (`Edge::End`).
+const MARKED: usize = 2;
+
+pub(crate) struct Glide {
+    /// Every byte pushed.
+    text: Vec<u8>,
+    stack: Vec<Frame>,
+    token: Token,
+    /// The node of the value being read, or of the next one to begin.
+    next: usize,
+    /// The root value is complete.
+    done: bool,
+    lost: bool,
+    max_depth: usize,
+    /// A name with escapes, decoded; its buffer reused.
+    decoded: String,
+    /// The edges since they were last taken, when tracked.
+    edges: Option<Vec<Edge>>,
+}
+
+impl Glide {
+    pub(crate) fn new(verdict: &Verdict, max_depth: usize) -> Self {
+        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), edges: None }
+    }
+
+    /// From now on, the top levels' edges are kept for `take_edges`.
+    pub(crate) fn track_edges(&mut self) {
+        self.edges.get_or_insert_with(Vec::new);
+    }
+
+    /// Reads `bytes`: false once lost (then the text holds every byte pushed, read or not).
+    pub(crate) fn push(&mut self, bytes: &[u8], verdict: &Verdict, validator: &Validator) -> bool {
+        let from = self.text.len();
+        crate::json::partial::append(&mut self.text, bytes);
+        if !self.lost {
+            let text = std::mem::take(&mut self.text);
+            self.read(&text, from, verdict, validator);
+            self.text = text;
+            if !self.lost {
+                self.check_open(verdict);
+            }
+        }
+        !self.lost
+    }
+
+    /// The input has ended: whether the text is one complete value, valid (a number at the root
+    /// completes now).
+    pub(crate) fn end(&mut self, verdict: &Verdict, validator: &Validator) -> bool {
+        if let (false, true, Token::Num { start }) = (self.lost, self.stack.is_empty(), &self.token) {
+            let (start, end) = (*start, self.text.len());
+            self.token = Token::None;
+            let text = std::mem::take(&mut self.text);
+            self.number_end(&text, start, end, verdict, validator);
+            self.text = text;
+        }
+        !self.lost && self.done
+    }
+
+    pub(crate) fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    pub(crate) fn into_text(self) -> Vec<u8> {
+        self.text
+    }
+
+    pub(crate) fn is_complete(&self) -> bool {
+        self.done
+    }
+
+    /// Whether a value has begun (a container, a token, or one whole value).
+    pub(crate) fn started(&self) -> bool {
+        self.done || !self.stack.is_empty() || !matches!(self.token, Token::None)
+    }
+
+    pub(crate) fn take_edges(&mut self) -> Vec<Edge> {
+        self.edges.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Inside a string with no escape under way: how many more characters of plain content the
+    /// stream's checks would take with nothing to report (`None`: not inside one).
+    pub(crate) fn text_room(&self, verdict: &Verdict) -> Option<u64> {
+        let Token::Str { name, esc: Esc::None, .. } = self.token else { return None };
+        if name {
+            return Some(u64::MAX);
+        }
+        match simple(verdict, self.next) {
+            Some(c) if c.strings.is_some() => Some(0),
+            Some(c) => Some(c.max_length.map_or(u64::MAX, |max| max.saturating_sub(self.chars()))),
+            None => Some(u64::MAX),
+        }
+    }
+
+    /// The characters of the string being read, decoded, up to the escape under way.
+    fn chars(&self) -> u64 {
+        let Token::Str { start, esc, shrink, escape, .. } = self.token else { return 0 };
+        let end = if esc == Esc::None { self.text.len() } else { escape };
+        leaf::code_points(self.text.get(start + 1..end).unwrap_or_default()).saturating_sub(shrink)
+    }
+
+    fn lose(&mut self) {
+        self.lost = true;
+    }
+
+    fn read(&mut self, text: &[u8], from: usize, verdict: &Verdict, validator: &Validator) {
+        let mut p = from;
+        while !self.lost {
+            let Some(&b) = text.get(p) else { break };
+            match &mut self.token {
+                Token::Str { esc: esc @ Esc::None, escaped, escape, .. } => {
+                    // The plain run up to a quote, a backslash or a control byte at once.
+                    p += lex::plain_run(text.get(p..).unwrap_or_default());
+                    match text.get(p) {
+                        Some(b'"') => {
+                            p += 1;
+                            self.string_end(text, p, verdict, validator);
+                        }
+                        Some(b'\\') => {
+                            *esc = Esc::Backslash;
+                            *escaped = true;
+                            *escape = p;
+                            p += 1;
+                        }
+                        Some(_) => self.lose(),
+                        None => {}
+                    }
+                }
+                Token::Str { esc, shrink, .. } => {
+                    p += 1;
+                    let next = match *esc {
+                        Esc::Backslash if b == b'u' => Some(Esc::Unicode { digits: 0, code: 0, high: None }),
+                        Esc::Backslash => lex::short_escape(b).map(|_| {
+                            *shrink += 1;
+                            Esc::None
+                        }),
+                        Esc::Unicode { digits, code, high } => lex::hex_digit(b).and_then(|d| {
+                            let code = code * 16 + d;
+                            if digits < 3 {
+                                return Some(Esc::Unicode { digits: digits + 1, code, high });
+                            }
+                            match lex::code_unit(high, code) {
+                                lex::Unit::High(high) => Some(Esc::LowBackslash { high }),
+                                lex::Unit::Char(_) => {
+                                    // `\uXXXX` is one character, a pair of them too.
+                                    *shrink += if high.is_some() { 11 } else { 5 };
+                                    Some(Esc::None)
+                                }
+                                lex::Unit::Lone => None,
+                            }
+                        }),
+                        Esc::LowBackslash { high } => (b == b'\\').then_some(Esc::LowU { high }),
+                        Esc::LowU { high } => (b == b'u').then_some(Esc::Unicode { digits: 0, code: 0, high: Some(high) }),
+                        Esc::None => None,
+                    };
+                    match next {
+                        Some(next) => *esc = next,
+                        None => self.lose(),
+                    }
+                }
+                Token::Num { start } => {
+                    if matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                        p += 1;
+                    } else {
+                        let start = *start;
+                        self.token = Token::None;
+                        self.number_end(text, start, p, verdict, validator);
+                    }
+                }
+                Token::Lit { word, matched, start } => {
+                    if word.get(*matched) != Some(&b) {
+                        self.lose();
+                        break;
+                    }
+                    *matched += 1;
+                    p += 1;
+                    if *matched == word.len() {
+                        let (start, kind) = (*start, if word.first() == Some(&b'n') { NULL } else { BOOLEAN });
+                        self.token = Token::None;
+                        self.scalar_end(text, start, p, kind, verdict, validator);
+                    }
+                }
+                Token::None if lex::is_ws(b) => p += lex::ws_run(text.get(p..).unwrap_or_default()),
+                Token::None => {
+                    p += 1;
+                    self.structural(b, p - 1, verdict);
+                }
+            }
+        }
+    }
+
+    /// Byte `b`, at `at`, between tokens.
+    fn structural(&mut self, b: u8, at: usize, verdict: &Verdict) {
+        if self.done {
+            return self.lose();
+        }
+        let Some(frame) = self.stack.last_mut() else { return self.begin(b, at, verdict) };
+        match (frame.array, frame.state, b) {
+            (false, State::First | State::Name, b'"') => self.token = Token::Str { start: at, name: true, esc: Esc::None, escaped: false, shrink: 0, escape: 0 },
+            (false, State::Colon, b':') => frame.state = State::Value,
+            (false, State::Value, _) => {
+                self.next = frame.child;
+                self.begin(b, at, verdict);
+            }
+            (_, State::Next, b',') => frame.state = if frame.array { State::Value } else { State::Name },
+            (false, State::First | State::Next, b'}') | (true, State::First | State::Next, b']') => self.close(at + 1, verdict),
+            (true, State::First | State::Value, _) => {
+                // An item past `maxItems` is reported as it begins.
+                let item = match simple(verdict, frame.node) {
+                    Some(c) if c.max_items.is_some_and(|m| frame.count >= m) => return self.lose(),
+                    Some(c) => c.prefix.get(usize::try_from(frame.count).unwrap_or(usize::MAX)).copied().or(c.items).unwrap_or(ANY),
+                    None => ANY,
+                };
+                self.next = item;
+                self.begin(b, at, verdict);
+            }
+            _ => self.lose(),
+        }
+    }
+
+    /// The first byte of a value at node `self.next`: its kind must be one the node lets in, as
+    /// the stream's checks report a value of another kind as it begins.
+    fn begin(&mut self, b: u8, at: usize, verdict: &Verdict) {
+        let kind = match b {
+            b'{' => OBJECT,
+            b'[' => ARRAY,
+            b'"' => STRING,
+            b'-' | b'0'..=b'9' => NUMBER,
+            b't' | b'f' => BOOLEAN,
+            b'n' => NULL,
+            _ => return self.lose(),
+        };
+        let node = match resolve(verdict, self.next) {
+            Some(ANY) => ANY,
+            Some(node) => match simple(verdict, node) {
+                Some(c) if kind_fits(c, kind) => node,
+                _ => return self.lose(),
+            },
+            None => return self.lose(),
+        };
+        self.next = node;
+        match b {
+            b'{' | b'[' => {
+                if self.stack.len() >= self.max_depth {
+                    return self.lose();
+                }
+                let depth = self.stack.len();
+                if let (true, Some(edges)) = (depth < MARKED, self.edges.as_mut()) {
+                    edges.push(Edge::Open { array: b == b'[', at });
+                }
+                // A container none of whose own keywords are here answers to nothing inside.
+                let own = simple(verdict, node).is_some_and(|c| if b == b'{' { c.objects } else { c.arrays });
+                self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, names: Names::default(), child: ANY });
+            }
+            b'"' => self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 },
+            b't' | b'f' | b'n' => self.token = Token::Lit { start: at, word: lex::literal_word(b).unwrap_or_default(), matched: 1 },
+            _ => self.token = Token::Num { start: at },
+        }
+    }
+
+    fn string_end(&mut self, text: &[u8], end: usize, verdict: &Verdict, validator: &Validator) {
+        let Token::Str { start, name, escaped, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
+        if name {
+            self.name_end(text, start..end, escaped, verdict, validator);
+        } else {
+            self.scalar_end(text, start, end, STRING, verdict, validator);
+        }
+    }
+
+    /// A member's name at `token` (quotes included) is read: its member's node, its count and
+    /// its repeat told now, as the stream's checks report a name no keyword lets in, one past
+    /// `maxProperties`, at the name.
+    fn name_end(&mut self, text: &[u8], token: std::ops::Range<usize>, escaped: bool, verdict: &Verdict, validator: &Validator) {
+        let Some(raw) = text.get(token.start + 1..token.end - 1).and_then(|r| std::str::from_utf8(r).ok()) else { return self.lose() };
+        let mut decoded = std::mem::take(&mut self.decoded);
+        let name = if escaped {
+            decoded.clear();
+            if lex::unescape(raw, &mut decoded).is_none() {
+                self.decoded = decoded;
+                return self.lose();
+            }
+            decoded.as_str()
+        } else {
+            raw
+        };
+        let lost = match self.stack.last_mut() {
+            Some(frame) => member(frame, text, token, escaped, name, verdict, validator),
+            None => true,
+        };
+        self.decoded = decoded;
+        if lost {
+            self.lose();
+        }
+    }
+
+    fn number_end(&mut self, text: &[u8], start: usize, end: usize, verdict: &Verdict, validator: &Validator) {
+        let token = text.get(start..end).unwrap_or_default();
+        match lex::number_len(token) {
+            // A number serde_json would refuse (out of f64's range) is the parser's to report.
+            Some((len, integral)) if len == token.len() && ((integral && len <= 18) || std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite)) => {
+                self.scalar_end(text, start, end, NUMBER, verdict, validator);
+            }
+            _ => self.lose(),
+        }
+    }
+
+    /// A scalar at `start..end` is complete: judged at its node by the verdict.
+    fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, verdict: &Verdict, validator: &Validator) {
+        let Some(token) = text.get(start..end).and_then(|t| std::str::from_utf8(t).ok()) else { return self.lose() };
+        let node = self.next;
+        let judged = match simple(verdict, node) {
+            _ if node == ANY => true,
+            Some(c) if !needs_judging(c, kind) => true,
+            _ => verdict.judge_at(validator, node, token) == Some(true),
+        };
+        if !judged {
+            return self.lose();
+        }
+        self.completed(end, false);
+    }
+
+    fn close(&mut self, end: usize, verdict: &Verdict) {
+        let Some(frame) = self.stack.pop() else { return };
+        let holds = match simple(verdict, frame.node) {
+            Some(c) if frame.array => !(c.min_items.is_some_and(|m| frame.count < m) || c.max_items.is_some_and(|m| frame.count > m)),
+            Some(c) => c.count_fits(frame.count) && c.has_required(frame.seen),
+            None => true,
+        };
+        if !holds {
+            return self.lose();
+        }
+        self.completed(end, true);
+    }
+
+    /// The value being read (a `container` or a scalar) ended at `end`.
+    fn completed(&mut self, end: usize, container: bool) {
+        let depth = self.stack.len();
+        if let (true, Some(edges)) = (depth <= MARKED, self.edges.as_mut()) {
+            edges.push(Edge::End { depth, container, end });
+        }
+        match self.stack.last_mut() {
+            None => self.done = true,
+            Some(frame) => {
+                frame.state = State::Next;
+                frame.count += u64::from(frame.array);
+            }
+        }
+    }
+
+    /// At the end of a push, what the stream's checks would say of the token left open: a
+    /// number must still be a prefix of one (the parser reports `--` or `01` at once), and a
+    /// string whose text a check reads (`enum`, `const`, `maxLength`) is told as it grows.
+    fn check_open(&mut self, verdict: &Verdict) {
+        let text = &self.text;
+        let lost = match &self.token {
+            Token::Num { start } => !lex::number_prefix(text.get(*start..).unwrap_or_default()),
+            Token::Str { name: false, start, escaped, .. } => match simple(verdict, self.next) {
+                Some(c) if c.strings.is_some() || c.max_length.is_some() => {
+                    let content = text.get(start + 1..).unwrap_or_default();
+                    c.max_length.is_some_and(|max| self.chars() > max) || c.strings.as_ref().is_some_and(|allowed| *escaped || !allowed.iter().any(|s| s.as_bytes().starts_with(content)))
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if lost {
+            self.lose();
+        }
+    }
+}
+
+/// Node `n` through plain `$ref`s: `Some(ANY)` where nothing constrains the value, `None` where
+/// the node is not one this reading vouches for (`false`, delegated, too long a chain).
+fn resolve(verdict: &Verdict, mut n: usize) -> Option<usize> {
+    for _ in 0..MAX_REFS {
+        if n == ANY {
+            return Some(ANY);
+        }
+        match verdict.nodes.get(n)? {
+            VerdictNode::Any => return Some(ANY),
+            VerdictNode::Check(c) => match c.via_ref {
+                Some(target) => n = target,
+                None => return Some(n),
+            },
+            VerdictNode::Nothing | VerdictNode::Delegate => return None,
+        }
+    }
+    None
+}
+
+/// Whether every node a value can reach from the root is one `Glide` reads, so that it reads a
+/// valid value to its end: where it would be lost part way on a valid value (an applicator, a
+/// delegated node, a member two keywords constrain), the reading it hands over reads again what
+/// it read, which costs more than that reading alone.
+pub(super) fn covers(verdict: &Verdict) -> bool {
+    let mut seen = vec![false; verdict.nodes.len()];
+    let mut todo = vec![verdict.root];
+    while let Some(n) = todo.pop() {
+        let Some(n) = resolve(verdict, n) else {
+            // `false` only fails what reaches it (`additionalProperties: false`'s members).
+            if matches!(verdict.nodes.get(n), Some(VerdictNode::Nothing)) {
+                continue;
+            }
+            return false;
+        };
+        if n == ANY || std::mem::replace(seen.get_mut(n).unwrap_or(&mut true), true) {
+            continue;
+        }
+        let Some(c) = simple(verdict, n) else { return false };
+        if !c.patterns.is_empty() {
+            return false;
+        }
+        todo.extend(c.keys.iter().filter_map(|k| k.node).chain(c.additional).chain(c.prefix.iter().copied()).chain(c.items));
+    }
+    true
+}
+
+/// A chain of plain `$ref`s longer than this is left to the parser's reading.
+const MAX_REFS: usize = 16;
+
+/// The checks of node `n` when they are the verdict's own and nothing else applies there (no
+/// applicator, no `uniqueItems`, no `enum` of other values than strings).
+fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
+    match verdict.nodes.get(n)? {
+        VerdictNode::Check(c) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && (c.strings.is_some() || !c.scalar_only) => Some(c),
+        _ => None,
+    }
+}
+
+/// Whether a value of `kind` (a type bit) may be valid at `c`, as told when it begins.
+fn kind_fits(c: &Checks, kind: u8) -> bool {
+    let types = if kind == NUMBER { INTEGER | NUMBER } else { kind };
+    (c.types == 0 || c.types & types != 0) && (c.strings.is_none() || kind == STRING)
+}
+
+/// Whether a scalar of `kind` at `c` needs the verdict's judging beyond its kind (which `begin`
+/// checked).
+fn needs_judging(c: &Checks, kind: u8) -> bool {
+    match kind {
+        STRING => c.strings.is_some() || c.min_length.is_some() || c.max_length.is_some() || !c.string_keywords.is_empty() || (c.scalar_strings && !c.scalar.is_empty()),
+        NUMBER => c.integer_only || !c.bounds.is_empty() || (c.scalar_numbers && !c.scalar.is_empty()),
+        _ => c.scalar_literals && !c.scalar.is_empty(),
+    }
+}
+
+/// The member named `name` (its token at `token`) in `frame`: its node set; true when the
+/// stream's checks would report it now (a repeat, a name no keyword lets in, one past
+/// `maxProperties`, a member two keywords constrain, which this reading leaves).
+fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &str, verdict: &Verdict, validator: &Validator) -> bool {
+    frame.state = State::Colon;
+    frame.count += 1;
+    let Some(c) = simple(verdict, frame.node) else {
+        frame.child = ANY;
+        return if escaped { frame.names.repeated_decoded(name, None) } else { frame.names.repeated(text, token, None) };
+    };
+    let found = find_key(&c.keys, name);
+    let repeated = if escaped { frame.names.repeated_decoded(name, found) } else { frame.names.repeated(text, token, found) };
+    let rule = found.and_then(|i| c.keys.get(i));
+    if let Some(bit) = rule.and_then(|r| r.required) {
+        frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
+    }
+    let mut child = rule.and_then(|r| r.node);
+    let mut lost = repeated || c.max_properties.is_some_and(|m| frame.count > m);
+    for (pattern, node, _) in &c.patterns {
+        if validator.name_matches(*pattern, name) {
+            lost |= child.is_some();
+            child = Some(*node);
+        }
+    }
+    let child = child.or(c.additional).unwrap_or(ANY);
+    // A name `additionalProperties: false` keeps out is reported at the name.
+    lost |= child != ANY && resolve(verdict, child).is_none();
+    frame.child = child;
+    lost
+}
+
+#[cfg(test)]
+mod tests;
