@@ -962,10 +962,38 @@ mod tests {
         }
     }
 
-    /// With the resumed scan or without, every push answers the same (early violations, their
-    /// revision, bytes, completeness, abort, the room for plain text) and so does the end: over
-    /// every suite instance, cut short and with bytes inserted, in several chunkings, with and
-    /// without `abortOnEarlyViolation`. The marks of a valid one build its data.
+    /// `text` pushed in chunks of `chunk` bytes with the resumed scan and without: every push
+    /// answers the same (early violations, their revision, bytes, completeness, abort, the room
+    /// for plain text) and so does the end; the marks of a valid container build its data.
+    /// Whether the scan read it to its end, valid.
+    fn answers_alike(contract: &Contract, text: &[u8], chunk: usize, abort: bool) -> bool {
+        let options = StreamOptions { max_retries: 0, abort_on_early_violation: abort, ..StreamOptions::default() };
+        let (mut a, mut b) = (OutputStream::new(contract, options), OutputStream::new(contract, options));
+        b.glide = None;
+        a.track_marks();
+        let shown = String::from_utf8_lossy(text);
+        let mut marks = Vec::new();
+        for piece in text.chunks(chunk.max(1)) {
+            let (x, y) = (a.push_quiet(piece), b.push_quiet(piece));
+            let at = || format!("{shown} in chunks of {chunk}, abort {abort}, at byte {}", b.bytes());
+            assert_eq!(x, y, "{}", at());
+            assert_eq!(a.status(), b.status(), "{}", at());
+            assert_eq!((a.plain_room(), a.early_revision(), a.is_aborted()), (b.plain_room(), b.early_revision(), b.is_aborted()), "{}", at());
+            marks.extend_from_slice(a.marks());
+            a.take_marks(usize::MAX);
+        }
+        let glide = a.glide.is_some();
+        let outcome = a.finish(StopReason::Stop, None);
+        assert_eq!(outcome, b.finish(StopReason::Stop, None), "{shown} in chunks of {chunk}");
+        if let (StreamOutcome::Valid { data, .. }, Some(b'{' | b'[')) = (&outcome, text.trim_ascii_start().first()) {
+            assert_eq!(&rebuilt(&shown, &marks), data, "{shown} in chunks of {chunk}");
+        }
+        glide && matches!(outcome, StreamOutcome::Valid { .. })
+    }
+
+    /// The resumed scan answers as the parser and the checks: over every suite instance, cut
+    /// short and with bytes inserted, in several chunkings, with and without
+    /// `abortOnEarlyViolation`.
     #[test]
     fn the_resumed_scan_answers_as_the_parser_and_the_checks() {
         let (mut streams, mut glided) = (0, 0);
@@ -980,40 +1008,30 @@ mod tests {
                     }
                 }
                 for text in &texts {
+                    let valid = contract.validate_text(text).is_ok();
                     for abort in [false, true] {
-                        for chunk in [1, 3, 7, 24, text.len().max(1)] {
-                            let options = StreamOptions { max_retries: 0, abort_on_early_violation: abort, ..StreamOptions::default() };
-                            let mut a = OutputStream::new(&contract, options);
-                            let mut b = OutputStream::new(&contract, options);
-                            b.glide = None;
-                            a.track_marks();
-                            let mut marks = Vec::new();
-                            for piece in text.as_bytes().chunks(chunk) {
-                                let (x, y) = (a.push_quiet(piece), b.push_quiet(piece));
-                                let at = || format!("{}: {text} in chunks of {chunk}, abort {abort}, at byte {}", group["description"], b.bytes());
-                                assert_eq!(x, y, "{}", at());
-                                assert_eq!(a.status(), b.status(), "{}", at());
-                                assert_eq!((a.plain_room(), a.early_revision(), a.is_aborted()), (b.plain_room(), b.early_revision(), b.is_aborted()), "{}", at());
-                                marks.extend_from_slice(a.marks());
-                                a.take_marks(usize::MAX);
-                            }
-                            let glide = a.glide.is_some();
-                            let outcome = a.finish(StopReason::Stop, None);
-                            if matches!(outcome, StreamOutcome::Valid { .. }) {
-                                glided += usize::from(glide);
-                                streams += 1;
-                            }
-                            assert_eq!(outcome, b.finish(StopReason::Stop, None), "{}: {text} in chunks of {chunk}", group["description"]);
-                            if let (StreamOutcome::Valid { data, .. }, Some(b'{' | b'[')) = (&outcome, text.trim_start().as_bytes().first()) {
-                                assert_eq!(&rebuilt(text, &marks), data, "{text} in chunks of {chunk}");
-                            }
+                        for chunk in [1, 3, 7, 24, text.len()] {
+                            glided += usize::from(answers_alike(&contract, text.as_bytes(), chunk, abort));
+                            streams += usize::from(valid);
                         }
                     }
                 }
             }
         }
-        println!("{glided} of {streams}");
-        assert!(glided * 4 > streams, "{glided} of {streams}");
+        // Most valid streams are read by the scan to their end.
+        assert!(glided * 2 > streams, "{glided} of {streams}");
+    }
+
+    /// Bytes that are not UTF-8, in a string or out of one, whole or cut by pushes.
+    #[test]
+    fn the_resumed_scan_answers_as_the_parser_on_bytes_that_are_not_utf8() {
+        let contract = Contract::compile(&json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", "maxLength": 3}}}), &Options::default()).unwrap();
+        let texts: [&[u8]; 7] = [b"{\"a\": \"x\xffy\"}", b"{\"a\": \"\xc3\"}", b"{\"a\": \"\xc3\xa9\", \"b\": \"\xc3\xa9\xc3\xa9\"}", b"{\"b\": \"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\"}", b"{\"a\xff\": 1}", b"{\xff}", b"{\"a\": \"\xe2\x82\"}"];
+        for text in texts {
+            for chunk in 1..=text.len() {
+                answers_alike(&contract, text, chunk, false);
+            }
+        }
     }
 
     /// Data rebuilt from the marks alone, as pkg/src/api.js's StreamData may build it: a root

@@ -93,11 +93,15 @@ pub(crate) struct Glide {
     decoded: String,
     /// The edges since they were last taken, when tracked.
     edges: Option<Vec<Edge>>,
+    /// Some push was not UTF-8 on its own (bytes cut inside a character, or not UTF-8 at all):
+    /// each string's bytes are then checked as it ends. (Pushes that each are UTF-8 make a text
+    /// that is, and a text from JavaScript strings always is.)
+    mixed: bool,
 }
 
 impl Glide {
     pub(crate) fn new(verdict: &Verdict, max_depth: usize) -> Self {
-        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), edges: None }
+        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), edges: None, mixed: false }
     }
 
     /// From now on, the top levels' edges are kept for `take_edges`.
@@ -109,6 +113,7 @@ impl Glide {
     pub(crate) fn push(&mut self, bytes: &[u8], verdict: &Verdict, validator: &Validator) -> bool {
         let from = self.text.len();
         crate::json::partial::append(&mut self.text, bytes);
+        self.mixed |= !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
         if !self.lost {
             let text = std::mem::take(&mut self.text);
             self.read(&text, from, verdict, validator);
@@ -382,12 +387,12 @@ impl Glide {
 
     /// A scalar at `start..end` is complete: judged at its node by the verdict.
     fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, verdict: &Verdict, validator: &Validator) {
-        let Some(token) = text.get(start..end).and_then(|t| std::str::from_utf8(t).ok()) else { return self.lose() };
+        let token = text.get(start..end).unwrap_or_default();
         let node = self.next;
-        let judged = match simple(verdict, node) {
-            _ if node == ANY => true,
-            Some(c) if !needs_judging(c, kind) => true,
-            _ => verdict.judge_at(validator, node, token) == Some(true),
+        let judged = if node == ANY || simple(verdict, node).is_some_and(|c| !needs_judging(c, kind)) {
+            !self.mixed || kind != STRING || std::str::from_utf8(token).is_ok()
+        } else {
+            std::str::from_utf8(token).ok().and_then(|token| verdict.judge_at(validator, node, token)) == Some(true)
         };
         if !judged {
             return self.lose();
