@@ -87,6 +87,8 @@ struct Checks {
     strings: Option<Vec<String>>,
     /// `enum`/`const` whose values are all scalars: an array or object never matches.
     scalar_only: bool,
+    /// The types of those values (type bits).
+    choice_kinds: u8,
     min_length: Option<u64>,
     max_length: Option<u64>,
     /// The node's keywords (by index) that the validator checks on a parsed scalar, and which
@@ -342,6 +344,14 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
             return VerdictNode::Delegate;
         }
         c.scalar_only = true;
+        for v in &values {
+            c.choice_kinds |= match v {
+                Value::Null => NULL,
+                Value::Bool(_) => BOOLEAN,
+                Value::Number(_) => NUMBER | INTEGER,
+                _ => STRING,
+            };
+        }
         if values.iter().all(|v| v.is_string()) {
             c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
         } else {

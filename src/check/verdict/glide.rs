@@ -500,18 +500,20 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
 const MAX_REFS: usize = 16;
 
 /// The checks of node `n` when they are the verdict's own and nothing else applies there (no
-/// applicator, no `uniqueItems`, no `enum` of other values than strings).
+/// applicator, no `uniqueItems`, no `enum` that mixes strings with other values: a string's
+/// text is then checked as it grows against those strings alone, which this reading leaves).
 fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
     match verdict.nodes.get(n)? {
-        VerdictNode::Check(c) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && (c.strings.is_some() || !c.scalar_only) => Some(c),
+        VerdictNode::Check(c) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && (c.strings.is_some() || c.choice_kinds & STRING == 0) => Some(c),
         _ => None,
     }
 }
 
-/// Whether a value of `kind` (a type bit) may be valid at `c`, as told when it begins.
+/// Whether a value of `kind` (a type bit) may be valid at `c`, as told when it begins (an
+/// `enum` or `const` has a value of that type).
 fn kind_fits(c: &Checks, kind: u8) -> bool {
     let types = if kind == NUMBER { INTEGER | NUMBER } else { kind };
-    (c.types == 0 || c.types & types != 0) && (c.strings.is_none() || kind == STRING)
+    (c.types == 0 || c.types & types != 0) && (!c.scalar_only || c.choice_kinds & types != 0)
 }
 
 /// Whether a scalar of `kind` at `c` needs the verdict's judging beyond its kind (which `begin`
