@@ -1022,6 +1022,45 @@ mod tests {
         assert!(glided * 2 > streams, "{glided} of {streams}");
     }
 
+    /// Optional fields as Pydantic, Zod and TypeBox write them (`anyOf`/`oneOf` of a schema and
+    /// `null`), read by the scan: every push answers as the parser's, whatever the value, in every
+    /// chunking.
+    #[test]
+    fn the_resumed_scan_reads_optional_fields_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "s": {"anyOf": [{"type": "string", "maxLength": 4}, {"type": "null"}]},
+                "e": {"anyOf": [{"type": "null"}, {"enum": ["red", "green"]}]},
+                "n": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+                "m": {"anyOf": [{"$ref": "#/$defs/m"}, {"type": "null"}]},
+                "l": {"anyOf": [{"type": "array", "items": {"type": "string"}, "maxItems": 2}, {"type": "null"}]}
+            },
+            "required": ["s"],
+            "additionalProperties": false,
+            "$defs": {"m": {"type": "object", "properties": {"k": {"type": "boolean"}}, "required": ["k"]}}
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let texts = [
+            r#"{"s": "abcd", "e": "green", "n": 3, "m": {"k": true}, "l": ["x", "y"]}"#,
+            r#"{"s": null, "e": null, "n": null, "m": null, "l": null}"#,
+            r#"{"s": "abcde", "e": "gray", "n": -1, "m": {"k": 1}, "l": ["x", "y", "z"]}"#,
+            r#"{"s": 1, "e": 2, "n": "x", "m": [], "l": {}}"#,
+            r#"{"s": "a\u00e9\n", "m": {}, "any": 1}"#,
+            r#"{"s": "ab", "any": null}"#,
+            r#"{"e": "re"}"#,
+        ];
+        let mut read = 0;
+        for text in texts {
+            for chunk in 1..=text.len() {
+                for abort in [false, true] {
+                    read += usize::from(answers_alike(&contract, text.as_bytes(), chunk, abort));
+                }
+            }
+        }
+        assert!(read > 0);
+    }
+
     /// Bytes that are not UTF-8, in a string or out of one, whole or cut by pushes.
     #[test]
     fn the_resumed_scan_answers_as_the_parser_on_bytes_that_are_not_utf8() {

@@ -313,8 +313,8 @@ impl Glide {
         };
         let node = match resolve(verdict, self.next) {
             Some(ANY) => ANY,
-            Some(node) => match simple(verdict, node) {
-                Some(c) if kind_fits(c, kind) => node,
+            Some(node) => match nullable(verdict, node).map_or(Some(node), |(value, null)| resolve(verdict, if kind == NULL { null } else { value })) {
+                Some(node) if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
                 _ => return self.lose(),
             },
             None => return self.lose(),
@@ -487,6 +487,10 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
         if n == ANY || std::mem::replace(seen.get_mut(n).unwrap_or(&mut true), true) {
             continue;
         }
+        if let Some((value, null)) = nullable(verdict, n) {
+            todo.extend([value, null]);
+            continue;
+        }
         let Some(c) = simple(verdict, n) else { return false };
         if !c.patterns.is_empty() {
             return false;
@@ -507,6 +511,29 @@ fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
         VerdictNode::Check(c) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && (c.strings.is_some() || c.choice_kinds & STRING == 0) => Some(c),
         _ => None,
     }
+}
+
+/// A node that is only `anyOf` (or `oneOf`) of a schema and `{"type": "null"}` (an optional
+/// field as Pydantic, Zod's `nullable` or TypeBox write it): its two branches, the schema's
+/// first. A value is then valid at the schema's branch or, `null`, at the other, and the
+/// stream's checks judge it so too, once its type rules one branch out as it begins. (For
+/// `oneOf` the schema's branch must refuse `null` as it begins, or `null` would match both.)
+fn nullable(verdict: &Verdict, n: usize) -> Option<(usize, usize)> {
+    let VerdictNode::Check(c) = verdict.nodes.get(n)? else { return None };
+    let (branches, one) = match (c.any.as_slice(), c.one.as_slice()) {
+        (branches @ [_, _], []) => (branches, false),
+        ([], branches @ [_, _]) => (branches, true),
+        _ => return None,
+    };
+    let bare = c.types == 0 && !c.scalar_only && c.scalar.is_empty() && c.min_length.is_none() && c.max_length.is_none() && c.string_keywords.is_empty() && c.bounds.is_empty() && !c.objects && !c.arrays && c.all.is_empty() && c.not.is_none();
+    let null_only = |b: usize| resolve(verdict, b).and_then(|b| simple(verdict, b)).is_some_and(|b| b.types == NULL && !needs_judging(b, NULL));
+    let (value, null) = match branches {
+        [a, b] if null_only(*b) => (*a, *b),
+        [a, b] if null_only(*a) => (*b, *a),
+        _ => return None,
+    };
+    let refuses_null = || resolve(verdict, value).and_then(|v| simple(verdict, v)).is_some_and(|v| !kind_fits(v, NULL));
+    (bare && (!one || refuses_null())).then_some((value, null))
 }
 
 /// Whether a value of `kind` (a type bit) may be valid at `c`, as told when it begins (an
