@@ -21,3 +21,17 @@ pub fn groups() -> Vec<Value> {
     }
     groups
 }
+
+/// A suite instance as texts that a reader of JSON must tell apart: compact, indented, cut
+/// short by a byte, and with a byte that breaks the syntax or the schema (`x`, `,`, a backslash,
+/// a quote, `}`, `1`, `-`, a character of two bytes) inserted every `step` characters.
+pub fn texts(data: &Value, step: usize) -> Vec<String> {
+    let compact = serde_json::to_string(data).unwrap();
+    let mut texts = vec![compact.clone(), serde_json::to_string_pretty(data).unwrap(), compact[..compact.len() - 1].to_string()];
+    for (i, _) in compact.char_indices().step_by(step) {
+        for insert in ["x", ",", "\\", "\"", "}", "1", "-", "é"] {
+            texts.push(format!("{}{insert}{}", &compact[..i], &compact[i..]));
+        }
+    }
+    texts
+}

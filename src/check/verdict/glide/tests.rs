@@ -20,13 +20,7 @@ fn reads_to_the_end_only_what_is_valid() {
         let validator = contract.validator();
         let Some(verdict) = Verdict::compile(validator) else { continue };
         for test in group["tests"].as_array().into_iter().flatten() {
-            let compact = serde_json::to_string(&test["data"]).unwrap();
-            let mut texts = vec![compact.clone(), serde_json::to_string_pretty(&test["data"]).unwrap(), compact[..compact.len() - 1].to_string()];
-            for (i, _) in compact.char_indices().step_by(3) {
-                for insert in ["x", ",", "\\", "\"", "}", "1", "-", "é"] {
-                    texts.push(format!("{}{insert}{}", &compact[..i], &compact[i..]));
-                }
-            }
+            let texts = crate::suite::texts(&test["data"], 3);
             for text in texts {
                 let ok = contract.validate_text(&text).is_ok();
                 for chunk in [text.len(), 7, 1] {
