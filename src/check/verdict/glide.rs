@@ -6,9 +6,10 @@
 //! that descent's state on a stack instead (each open container's node, state, names and
 //! counts), and so resumes at any byte. It judges only what it can vouch for exactly as the
 //! stream's checks would: a location of one node whose own keywords the verdict checks, reached
-//! through plain `$ref`s, with no applicator (`allOf`, `anyOf`, `oneOf`, `not`), and where a
-//! value begins, a member is named, an item added, a string grows or a value closes, the answer
-//! those checks would give early. Anything else — a node it does not model, something that may
+//! through plain `$ref`s, with no applicator (`allOf`, `anyOf`, `oneOf`, `not`) but the union of
+//! a schema and `null` that optional fields are written as (see `nullable`), and where a value
+//! begins, a member is named, an item added, a string grows or a value closes, the answer those
+//! checks would give early. Anything else — a node it does not model, something that may
 //! be a violation, a syntax error, a repeated name, a limit near — makes it *lost*: the caller
 //! then reads the text again with the parser and the checks, which report exactly.
 use super::*;
