@@ -81,6 +81,9 @@ use crate::validator::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 struct Checks {
     /// The validator's node these checks plan.
     node: usize,
+    /// The resumed scan reads a value here on these checks alone (`glide::simple`), told once
+    /// for each of the many times it asks.
+    glides: bool,
     /// Allowed types (0: any). `NUMBER` implies integers.
     types: u8,
     /// `enum`/`const` whose values are all strings.
@@ -201,6 +204,7 @@ impl Verdict {
         // A node below a delegated one is never reached by the scan from the root; judged on its
         // own (`judge_at`) it is the validator's.
         let mut verdict = Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root(), resumable: false };
+        glide::mark_simple(&mut verdict);
         verdict.resumable = glide::covers(&verdict);
         Some(verdict)
     }
@@ -451,10 +455,10 @@ impl Names {
 
     /// Adds a name written with escapes, `name` decoded: hashed as the same name written
     /// without escapes would be.
-    fn repeated_decoded(&mut self, name: &str, rule: Option<usize>) -> bool {
+    fn repeated_decoded(&mut self, name: &[u8], rule: Option<usize>) -> bool {
         match self.listed(rule) {
             Some(again) => again,
-            None => !self.unlisted.insert(format!("\"{name}\"").as_bytes()),
+            None => !self.unlisted.insert(&[b"\"", name, b"\""].concat()),
         }
     }
 
@@ -477,12 +481,12 @@ fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
 /// found first, then compared: most lookups decide on the lengths alone, where a binary search
 /// would compare whole names at each step and branch in a way the CPU cannot predict.
 #[inline]
-fn find_key(keys: &[KeyRule], key: &str) -> Option<usize> {
+fn find_key(keys: &[KeyRule], key: &[u8]) -> Option<usize> {
     let len = key.len();
     let start = if keys.len() <= 8 { keys.iter().position(|r| r.name.len() >= len)? } else { keys.partition_point(|r| r.name.len() < len) };
     let same = keys.get(start..)?.iter().take_while(|r| r.name.len() == len);
     // Byte by byte, not by `memcmp`: names are short, and wasm's `memcmp` is a call to a byte loop.
-    same.clone().position(|r| r.name.bytes().zip(key.bytes()).all(|(a, b)| a == b)).map(|i| start + i)
+    same.clone().position(|r| r.name.bytes().zip(key.iter()).all(|(a, &b)| a == b)).map(|i| start + i)
 }
 
 /// Why evaluation stopped: `Fail` is a violation (an `anyOf` branch may absorb it); `Bail` is
@@ -1074,13 +1078,13 @@ impl<'a> Run<'a> {
             // Decoded into the buffer strings use, kept from one to the next.
             let mut decoded = std::mem::take(&mut self.unescaped);
             let facts = lex::unescape(raw, &mut decoded).map(|()| {
-                let found = find_key(&c.keys, &decoded);
-                (found, self.patterns_matched(c, &decoded), names.repeated_decoded(&decoded, found))
+                let found = find_key(&c.keys, decoded.as_bytes());
+                (found, self.patterns_matched(c, &decoded), names.repeated_decoded(decoded.as_bytes(), found))
             });
             self.unescaped = decoded;
             facts.ok_or(Stop::Bail)?
         } else {
-            let found = find_key(&c.keys, raw);
+            let found = find_key(&c.keys, raw.as_bytes());
             (found, self.patterns_matched(c, raw), names.repeated(self.bytes, p..key_end, found))
         };
         if repeated {

@@ -343,7 +343,7 @@ impl Glide {
     fn string_end(&mut self, text: &[u8], end: usize, verdict: &Verdict, validator: &Validator) {
         let Token::Str { start, name, escaped, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
         if name {
-            self.name_end(text, start..end, escaped, verdict, validator);
+            self.name_end(text, start..end, escaped, verdict);
         } else {
             self.scalar_end(text, start, end, STRING, verdict, validator);
         }
@@ -352,21 +352,25 @@ impl Glide {
     /// A member's name at `token` (quotes included) is read: its member's node, its count and
     /// its repeat told now, as the stream's checks report a name no keyword lets in, one past
     /// `maxProperties`, at the name.
-    fn name_end(&mut self, text: &[u8], token: std::ops::Range<usize>, escaped: bool, verdict: &Verdict, validator: &Validator) {
-        let Some(raw) = text.get(token.start + 1..token.end - 1).and_then(|r| std::str::from_utf8(r).ok()) else { return self.lose() };
+    fn name_end(&mut self, text: &[u8], token: std::ops::Range<usize>, escaped: bool, verdict: &Verdict) {
+        let raw = text.get(token.start + 1..token.end - 1).unwrap_or_default();
+        // (Only a name with escapes is read as text; one cut by pushes is checked as UTF-8.)
+        if self.mixed && std::str::from_utf8(raw).is_err() {
+            return self.lose();
+        }
         let mut decoded = std::mem::take(&mut self.decoded);
         let name = if escaped {
             decoded.clear();
-            if lex::unescape(raw, &mut decoded).is_none() {
+            if std::str::from_utf8(raw).ok().and_then(|raw| lex::unescape(raw, &mut decoded)).is_none() {
                 self.decoded = decoded;
                 return self.lose();
             }
-            decoded.as_str()
+            decoded.as_bytes()
         } else {
             raw
         };
         let lost = match self.stack.last_mut() {
-            Some(frame) => member(frame, text, token, escaped, name, verdict, validator),
+            Some(frame) => member(frame, text, token, escaped, name, verdict),
             None => true,
         };
         self.decoded = decoded;
@@ -493,9 +497,6 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
             continue;
         }
         let Some(c) = simple(verdict, n) else { return false };
-        if !c.patterns.is_empty() {
-            return false;
-        }
         todo.extend(c.keys.iter().filter_map(|k| k.node).chain(c.additional).chain(c.prefix.iter().copied()).chain(c.items));
     }
     true
@@ -505,12 +506,22 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
 const MAX_REFS: usize = 16;
 
 /// The checks of node `n` when they are the verdict's own and nothing else applies there (no
-/// applicator, no `uniqueItems`, no `enum` that mixes strings with other values: a string's
-/// text is then checked as it grows against those strings alone, which this reading leaves).
+/// applicator, no `uniqueItems` or `patternProperties`, no `enum` that mixes strings with other
+/// values: a string's text is then checked as it grows against those strings alone, which this
+/// reading leaves).
 fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
     match verdict.nodes.get(n)? {
-        VerdictNode::Check(c) if c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && (c.strings.is_some() || c.choice_kinds & STRING == 0) => Some(c),
+        VerdictNode::Check(c) if c.glides => Some(c),
         _ => None,
+    }
+}
+
+/// Tells each node whether it is `simple`.
+pub(super) fn mark_simple(verdict: &mut Verdict) {
+    for node in &mut verdict.nodes {
+        if let VerdictNode::Check(c) = node {
+            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && c.patterns.is_empty() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
+        }
     }
 }
 
@@ -556,8 +567,8 @@ fn needs_judging(c: &Checks, kind: u8) -> bool {
 
 /// The member named `name` (its token at `token`) in `frame`: its node set; true when the
 /// stream's checks would report it now (a repeat, a name no keyword lets in, one past
-/// `maxProperties`, a member two keywords constrain, which this reading leaves).
-fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &str, verdict: &Verdict, validator: &Validator) -> bool {
+/// `maxProperties`). (A `simple` node has no `patternProperties`: its names are its keys'.)
+fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict) -> bool {
     frame.state = State::Colon;
     frame.count += 1;
     let Some(c) = simple(verdict, frame.node) else {
@@ -570,15 +581,8 @@ fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped
     if let Some(bit) = rule.and_then(|r| r.required) {
         frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
     }
-    let mut child = rule.and_then(|r| r.node);
     let mut lost = repeated || c.max_properties.is_some_and(|m| frame.count > m);
-    for (pattern, node, _) in &c.patterns {
-        if validator.name_matches(*pattern, name) {
-            lost |= child.is_some();
-            child = Some(*node);
-        }
-    }
-    let child = child.or(c.additional).unwrap_or(ANY);
+    let child = rule.and_then(|r| r.node).or(c.additional).unwrap_or(ANY);
     // A name `additionalProperties: false` keeps out is reported at the name.
     lost |= child != ANY && resolve(verdict, child).is_none();
     frame.child = child;
