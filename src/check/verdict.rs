@@ -40,6 +40,8 @@ pub(crate) struct Verdict {
     /// Every node a value can reach from the root is one the resumed scan reads (`glide`), so
     /// that a valid stream is read by it to its end.
     resumable: bool,
+    /// For each node, where the resumed scan reads a value there (`glide::entries`).
+    entries: Vec<[usize; 2]>,
 }
 
 pub enum Judgement {
@@ -203,8 +205,9 @@ impl Verdict {
         });
         // A node below a delegated one is never reached by the scan from the root; judged on its
         // own (`judge_at`) it is the validator's.
-        let mut verdict = Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root(), resumable: false };
+        let mut verdict = Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root(), resumable: false, entries: Vec::new() };
         glide::mark_simple(&mut verdict);
+        verdict.entries = glide::entries(&verdict);
         verdict.resumable = glide::covers(&verdict);
         Some(verdict)
     }
@@ -708,6 +711,7 @@ impl<'a> Run<'a> {
 
     /// Whether the string whose content is `content` satisfies the node's string keywords
     /// (`scalar`: and its scalar keywords, a mixed `enum`, on the string as a value).
+    #[inline(never)]
     fn string_valid(&mut self, c: &Checks, content: &str, scalar: bool) -> bool {
         if let Some(allowed) = &c.strings {
             if !leaf::string_choice_holds(allowed.iter().map(String::as_str), content) {

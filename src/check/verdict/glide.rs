@@ -16,6 +16,8 @@ use super::*;
 
 /// A value with no node to answer to (a member or item no keyword constrains).
 const ANY: usize = usize::MAX;
+/// A value this reading does not vouch for at a node (see `entries`).
+const NONE: usize = usize::MAX - 1;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -259,7 +261,7 @@ impl Glide {
                     if *matched == word.len() {
                         let (start, kind) = (*start, if word.first() == Some(&b'n') { NULL } else { BOOLEAN });
                         self.token = Token::None;
-                        self.scalar_end(text, start, p, kind, verdict, validator);
+                        self.scalar_end(text, start, p, kind, false, verdict, validator);
                     }
                 }
                 Token::None if lex::is_ws(b) => p += lex::ws_run(text.get(p..).unwrap_or_default()),
@@ -312,13 +314,12 @@ impl Glide {
             b'n' => NULL,
             _ => return self.lose(),
         };
-        let node = match resolve(verdict, self.next) {
-            Some(ANY) => ANY,
-            Some(node) => match nullable(verdict, node).map_or(Some(node), |(value, null)| resolve(verdict, if kind == NULL { null } else { value })) {
-                Some(node) if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
-                _ => return self.lose(),
-            },
-            None => return self.lose(),
+        let entry = if self.next == ANY { [ANY; 2] } else { verdict.entries.get(self.next).copied().unwrap_or([NONE; 2]) };
+        let [value, null] = entry;
+        let node = match if kind == NULL { null } else { value } {
+            ANY => ANY,
+            node if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
+            _ => return self.lose(),
         };
         self.next = node;
         match b {
@@ -345,7 +346,7 @@ impl Glide {
         if name {
             self.name_end(text, start..end, escaped, verdict);
         } else {
-            self.scalar_end(text, start, end, STRING, verdict, validator);
+            self.scalar_end(text, start, end, STRING, escaped, verdict, validator);
         }
     }
 
@@ -384,18 +385,22 @@ impl Glide {
         match lex::number_len(token) {
             // A number serde_json would refuse (out of f64's range) is the parser's to report.
             Some((len, integral)) if len == token.len() && ((integral && len <= 18) || std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite)) => {
-                self.scalar_end(text, start, end, NUMBER, verdict, validator);
+                self.scalar_end(text, start, end, NUMBER, false, verdict, validator);
             }
             _ => self.lose(),
         }
     }
 
-    /// A scalar at `start..end` is complete: judged at its node by the verdict.
-    fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, verdict: &Verdict, validator: &Validator) {
+    /// A scalar at `start..end` is complete (`escaped`: a string with escapes): judged at its
+    /// node by the verdict.
+    #[allow(clippy::too_many_arguments)]
+    fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, escaped: bool, verdict: &Verdict, validator: &Validator) {
         let token = text.get(start..end).unwrap_or_default();
         let node = self.next;
         let judged = if node == ANY || simple(verdict, node).is_some_and(|c| !needs_judging(c, kind)) {
             !self.mixed || kind != STRING || std::str::from_utf8(token).is_ok()
+        } else if let (STRING, Some(c)) = (kind, simple(verdict, node)) {
+            self.string_holds(c, token, escaped, verdict, validator)
         } else {
             std::str::from_utf8(token).ok().and_then(|token| verdict.judge_at(validator, node, token)) == Some(true)
         };
@@ -403,6 +408,22 @@ impl Glide {
             return self.lose();
         }
         self.completed(end, false);
+    }
+
+    /// A string (`token`, quotes included) judged on its content as the verdict judges one,
+    /// without reading it again.
+    fn string_holds(&mut self, c: &Checks, token: &[u8], escaped: bool, verdict: &Verdict, validator: &Validator) -> bool {
+        let Some(raw) = token.get(1..token.len().saturating_sub(1)).and_then(|raw| std::str::from_utf8(raw).ok()) else { return false };
+        let mut decoded = std::mem::take(&mut self.decoded);
+        let content = if escaped {
+            decoded.clear();
+            lex::unescape(raw, &mut decoded).map(|()| decoded.as_str())
+        } else {
+            Some(raw)
+        };
+        let holds = content.is_some_and(|content| Run::new(verdict, validator, "", 0).string_valid(c, content, c.scalar_strings && !c.scalar.is_empty()));
+        self.decoded = decoded;
+        holds
     }
 
     fn close(&mut self, end: usize, verdict: &Verdict) {
@@ -472,6 +493,23 @@ fn resolve(verdict: &Verdict, mut n: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// For each node, the node a value there is read at, through plain `$ref`s and, for an optional
+/// field (`nullable`), at the branch the value's type leaves: for a value that is not `null`,
+/// then for `null`. `ANY` where nothing constrains it, `NONE` where this reading does not vouch
+/// for it (nor for a branch that constrains nothing: the checks read both branches then).
+/// Told once, as every value begins at one.
+pub(super) fn entries(verdict: &Verdict) -> Vec<[usize; 2]> {
+    let at = |n: usize| match resolve(verdict, n) {
+        None => [NONE; 2],
+        Some(ANY) => [ANY; 2],
+        Some(node) => match nullable(verdict, node) {
+            Some((value, null)) => [value, null].map(|b| resolve(verdict, b).filter(|&b| b != ANY).unwrap_or(NONE)),
+            None => [node; 2],
+        },
+    };
+    (0..verdict.nodes.len()).map(at).collect()
 }
 
 /// Whether every node a value can reach from the root is one `Glide` reads, so that it reads a
