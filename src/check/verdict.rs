@@ -632,28 +632,7 @@ impl<'a> Run<'a> {
                 if c.strings.is_some() || (c.types != 0 && c.types & (INTEGER | NUMBER) == 0) {
                     return Err(Stop::Fail);
                 }
-                // "integer" accepts 1.0 (Draft 6 on) and not 1.5: the validator decides those.
-                let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
-                let scalar = needs_scalar && !c.scalar.is_empty();
-                if scalar || !c.bounds.is_empty() {
-                    // An integer of up to 18 digits is the number serde_json would read, without
-                    // its parser (bounded integers are most numbers in outputs).
-                    let small = if integral { self.bytes.get(pos..end).and_then(integer) } else { None };
-                    let value: Value = match small {
-                        Some(n) => Value::Number(n.into()),
-                        None => self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?,
-                    };
-                    if scalar && !self.scalar_valid(c, &value) {
-                        return Err(Stop::Fail);
-                    }
-                    if let Value::Number(n) = &value {
-                        if !c.bounds.iter().all(|(bound, limit)| leaf::bound_holds(*bound, n, limit)) {
-                            return Err(Stop::Fail);
-                        }
-                    }
-                } else if c.integer_only && !integral {
-                    return Err(Stop::Bail);
-                }
+                self.number_holds(c, pos, end, integral)?;
                 Some(end)
             }
             _ => return Err(Stop::Bail),
@@ -707,6 +686,34 @@ impl<'a> Run<'a> {
             Some(end) => Ok(end),
             None => self.skip(pos, depth),
         }
+    }
+
+    /// The number at `pos..end` (`integral`: written without a fraction or exponent) against
+    /// the node's number keywords, its type aside.
+    fn number_holds(&mut self, c: &Checks, pos: usize, end: usize, integral: bool) -> Result<(), Stop> {
+        // "integer" accepts 1.0 (Draft 6 on) and not 1.5: the validator decides those.
+        let needs_scalar = c.scalar_numbers || (c.integer_only && !integral);
+        let scalar = needs_scalar && !c.scalar.is_empty();
+        if scalar || !c.bounds.is_empty() {
+            // An integer of up to 18 digits is the number serde_json would read, without its
+            // parser (bounded integers are most numbers in outputs).
+            let small = if integral { self.bytes.get(pos..end).and_then(integer) } else { None };
+            let value: Value = match small {
+                Some(n) => Value::Number(n.into()),
+                None => self.text.get(pos..end).and_then(|t| serde_json::from_str(t).ok()).ok_or(Stop::Bail)?,
+            };
+            if scalar && !self.scalar_valid(c, &value) {
+                return Err(Stop::Fail);
+            }
+            if let Value::Number(n) = &value {
+                if !c.bounds.iter().all(|(bound, limit)| leaf::bound_holds(*bound, n, limit)) {
+                    return Err(Stop::Fail);
+                }
+            }
+        } else if c.integer_only && !integral {
+            return Err(Stop::Bail);
+        }
+        Ok(())
     }
 
     /// Whether the string whose content is `content` satisfies the node's string keywords

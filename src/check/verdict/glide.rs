@@ -264,10 +264,13 @@ impl Glide {
                         self.scalar_end(text, start, p, kind, false, verdict, validator);
                     }
                 }
-                Token::None if lex::is_ws(b) => p += lex::ws_run(text.get(p..).unwrap_or_default()),
                 Token::None => {
-                    p += 1;
-                    self.structural(b, p - 1, verdict);
+                    // Whitespace and the byte after it at once: one comes before most tokens
+                    // of an indented text.
+                    let at = if lex::is_ws(b) { p + lex::ws_run(text.get(p..).unwrap_or_default()) } else { p };
+                    let Some(&b) = text.get(at) else { break };
+                    p = at + 1;
+                    self.structural(b, at, verdict);
                 }
             }
         }
@@ -385,7 +388,17 @@ impl Glide {
         match lex::number_len(token) {
             // A number serde_json would refuse (out of f64's range) is the parser's to report.
             Some((len, integral)) if len == token.len() && ((integral && len <= 18) || std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite)) => {
-                self.scalar_end(text, start, end, NUMBER, false, verdict, validator);
+                match simple(verdict, self.next).filter(|c| needs_judging(c, NUMBER)) {
+                    // Judged by the verdict's number checks on the token the scan has read.
+                    Some(c) => {
+                        let holds = std::str::from_utf8(token).is_ok_and(|token| Run::new(verdict, validator, token, 0).number_holds(c, 0, len, integral).is_ok());
+                        if !holds {
+                            return self.lose();
+                        }
+                        self.completed(end, false);
+                    }
+                    None => self.scalar_end(text, start, end, NUMBER, false, verdict, validator),
+                }
             }
             _ => self.lose(),
         }
