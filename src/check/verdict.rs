@@ -718,7 +718,6 @@ impl<'a> Run<'a> {
 
     /// Whether the string whose content is `content` satisfies the node's string keywords
     /// (`scalar`: and its scalar keywords, a mixed `enum`, on the string as a value).
-    #[inline(never)]
     fn string_valid(&mut self, c: &Checks, content: &str, scalar: bool) -> bool {
         if let Some(allowed) = &c.strings {
             if !leaf::string_choice_holds(allowed.iter().map(String::as_str), content) {
