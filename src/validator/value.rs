@@ -157,9 +157,11 @@ fn short_decimal(f: f64) -> Option<(i128, i32)> {
 
 /// The float's shortest form that reads back as it, as mantissa × 10^exponent.
 fn shortest_written(f: f64) -> Option<(i128, i32)> {
-    // `{:e}` is the shortest representation that reads back as the same float.
-    let s = format!("{f:e}");
-    let (mantissa, exp) = s.split_once('e')?;
+    // The shortest representation that reads back as the same float, by the formatter
+    // serde_json writes floats with (one formatter in the module, not a second).
+    let mut buffer = zmij::Buffer::new();
+    let s = buffer.format_finite(f);
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().ok()?;
     let (sign, digits) = match mantissa.strip_prefix('-') {
         Some(d) => (-1i128, d),
@@ -190,7 +192,7 @@ pub fn canonical(value: &Value, out: &mut String) {
             Some(i) => out.push_str(&i.to_string()),
             None => match n.as_f64() {
                 Some(f) if f.fract() == 0.0 && f.abs() < 1.0e38 => out.push_str(&(f as i128).to_string()),
-                Some(f) => out.push_str(&format!("{f:e}")),
+                Some(f) => out.push_str(zmij::Buffer::new().format(f)),
                 None => out.push_str(&n.to_string()),
             },
         },
@@ -346,6 +348,42 @@ mod tests {
         assert!(read.get() >= 400_000, "{}", read.get());
         assert_eq!(short_decimal(45.5), Some((455, -1)));
         assert_eq!(short_decimal(-0.0075), Some((-75, -4)));
+    }
+
+    #[test]
+    fn shortest_forms_are_the_standard_librarys() {
+        // The formatter's shortest digits, as Rust's own `{:e}` writes them.
+        let std_form = |f: f64| {
+            let s = format!("{f:e}");
+            let (mantissa, exp) = s.split_once('e')?;
+            let (whole, frac) = mantissa.trim_start_matches('-').split_once('.').unwrap_or((mantissa.trim_start_matches('-'), ""));
+            let m: i128 = format!("{whole}{frac}").parse().ok()?;
+            Some((if f.is_sign_negative() { -m } else { m }, exp.parse::<i32>().ok()? - i32::try_from(frac.len()).ok()?))
+        };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = i32::try_from(x % 12).unwrap_or(0);
+            for f in [f64::from_bits(x), ((x >> 8) % 100_000_000) as f64 / 10f64.powi(digits)] {
+                if f.is_finite() && f != 0.0 {
+                    // As short as the standard library's, and reading back as `f` (where two
+                    // forms are as close, they may differ in the last digit, as JavaScript's
+                    // and Rust's do).
+                    let reduced = |d: Option<(i128, i32)>| d.map(|(mut m, mut e)| {
+                        while m % 10 == 0 {
+                            m /= 10;
+                            e += 1;
+                        }
+                        (m, e)
+                    });
+                    let (Some((m, e)), Some((sm, _))) = (reduced(shortest_written(f)), reduced(std_form(f))) else { panic!("{f:e}") };
+                    assert_eq!(m.unsigned_abs().to_string().len(), sm.unsigned_abs().to_string().len(), "{f:e}");
+                    assert_eq!(format!("{m}e{e}").parse::<f64>().ok(), Some(f), "{f:e}");
+                }
+            }
+        }
     }
 
     #[test]
