@@ -1055,6 +1055,99 @@ mod tests {
         assert!(read > 0);
     }
 
+    /// Unions of objects told apart by one member, as Zod, Pydantic and TypeBox write them, read
+    /// by the scan where the member comes first: every push answers as the parser's, whatever
+    /// the value, in every chunking.
+    #[test]
+    fn the_resumed_scan_reads_discriminated_unions_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "any": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}]}},
+                "one": {"oneOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}, {"type": "object", "properties": {"kind": {"const": "empty"}}, "maxProperties": 1}]},
+                "maybe": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}]}, {"type": "null"}]}
+            },
+            "additionalProperties": false,
+            "$defs": {
+                "link": {"type": "object", "properties": {"kind": {"const": "link"}, "url": {"type": "string", "maxLength": 6}}, "required": ["kind", "url"], "additionalProperties": false},
+                "note": {"type": "object", "properties": {"kind": {"type": "string", "enum": ["note"], "maxLength": 4}, "text": {"type": "string"}, "url": {"type": "integer"}}, "required": ["text"]}
+            }
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let valid = [
+            r#"{"any": [{"kind": "link", "url": "a.b"}, {"kind": "note", "text": "hi", "url": 3, "more": [1]}], "one": {"kind": "empty"}, "maybe": null}"#,
+            r#"{"one": {"kind": "note", "text": ""}, "maybe": {"kind": "link", "url": "x"}}"#,
+            r#"{"one": {"kind": "note", "text": "t", "extra": {"kind": "link"}}}"#,
+        ];
+        let texts = [
+            // The member later than first: the parser's reading.
+            r#"{"any": [{"url": "a.b", "kind": "link"}], "one": {"text": "t", "kind": "note"}}"#,
+            r#"{"any": [{"kind": "lint", "url": "a"}]}"#,
+            r#"{"any": [{"kind": "link", "url": "abcdefg"}]}"#,
+            r#"{"any": [{"kind": "link", "url": 1}, {"kind": "note", "url": "x"}]}"#,
+            r#"{"any": [{"kind": "link", "kind": "link", "url": "a"}]}"#,
+            r#"{"any": [{"kind": "li\u006ek", "url": "a"}, {}, {"kind": 1}, [], "link"]}"#,
+            r#"{"one": {"kind": "empty", "x": 1}, "maybe": {"kind": "note"}}"#,
+            r#"{"maybe": {"kind": "nope"}}"#,
+            r#"{"any": [{"kind": "link"}]}"#,
+        ];
+        let mut read = 0;
+        // Read by the scan to their end.
+        for text in valid {
+            for chunk in 1..=text.len() {
+                assert!(answers_alike(&contract, text.as_bytes(), chunk, false), "{text} in chunks of {chunk}");
+            }
+        }
+        for text in texts {
+            for chunk in 1..=text.len() {
+                for abort in [false, true] {
+                    read += usize::from(answers_alike(&contract, text.as_bytes(), chunk, abort));
+                }
+            }
+        }
+        assert_eq!(read, 0);
+    }
+
+    /// Arrays with `uniqueItems` of scalars, read by the scan: every push answers as the
+    /// parser's, whatever the items, in every chunking.
+    #[test]
+    fn the_resumed_scan_reads_unique_items_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "uniqueItems": true},
+                "ns": {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}, "uniqueItems": true, "maxItems": 4},
+                "flags": {"type": "array", "items": {"type": ["boolean", "null"]}, "uniqueItems": true}
+            },
+            "additionalProperties": false
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let valid = [r#"{"tags": ["a", "b", "ab", "ba", ""], "ns": ["1", 1, -1, 10], "flags": [true, false, null]}"#, r#"{"tags": [], "ns": [], "flags": [null]}"#];
+        let texts = [
+            r#"{"tags": ["a", "b", "a"]}"#,
+            r#"{"tags": ["\u0061", "a"]}"#,
+            r#"{"tags": ["abcd", "a"]}"#,
+            r#"{"ns": ["x", 1, 2, 1]}"#,
+            r#"{"ns": ["x", 1, 1.0]}"#,
+            r#"{"ns": ["x", 0, -0]}"#,
+            r#"{"ns": ["x", 1, 2, 3, 4]}"#,
+            r#"{"flags": [true, null, true]}"#,
+            r#"{"flags": [false, [], {}]}"#,
+        ];
+        for text in valid {
+            for chunk in 1..=text.len() {
+                assert!(answers_alike(&contract, text.as_bytes(), chunk, false), "{text} in chunks of {chunk}");
+            }
+        }
+        for text in texts {
+            for chunk in 1..=text.len() {
+                for abort in [false, true] {
+                    assert!(!answers_alike(&contract, text.as_bytes(), chunk, abort), "{text} in chunks of {chunk}");
+                }
+            }
+        }
+    }
+
     /// Bytes that are not UTF-8, in a string or out of one, whole or cut by pushes.
     #[test]
     fn the_resumed_scan_answers_as_the_parser_on_bytes_that_are_not_utf8() {

@@ -559,14 +559,10 @@ struct Distinct {
     count: usize,
     unknown: bool,
     literals: u8,
-    repeated_literal: bool,
-    integers: Vec<i64>,
-    strings: Vec<String>,
-    /// Some integer, or some string, came after one not below it: while none did, the items
-    /// of that kind are strictly ascending, distinct without a sort (many arrays are written
-    /// in order).
-    unsorted_integers: bool,
-    unsorted_strings: bool,
+    /// Some item came before: a literal, or an integer or string of the same hash as one
+    /// before (which, not being sure, leaves the question to the array's validation too).
+    repeated: bool,
+    texts: crate::json::names::NameHashes,
 }
 
 impl Distinct {
@@ -581,13 +577,10 @@ impl Distinct {
             Kind::Bool => 4,
             Kind::Number => {
                 match item.scalar() {
+                    // A float may equal an integer written otherwise (`1.0`, `1`); past i64,
+                    // the array's validation compares.
                     Some(Value::Number(n)) => match n.as_i64() {
-                        Some(n) => {
-                            self.unsorted_integers |= self.integers.last().is_some_and(|&last| last >= n);
-                            self.integers.push(n);
-                        }
-                        // A float may equal an integer written otherwise (`1.0`, `1`); past
-                        // i64, the array's validation compares.
+                        Some(n) => self.repeated |= !self.texts.insert(&n.to_le_bytes()),
                         None => self.unknown = true,
                     },
                     _ => self.unknown = true,
@@ -596,10 +589,7 @@ impl Distinct {
             }
             Kind::String => {
                 match item.as_str() {
-                    Some(s) => {
-                        self.unsorted_strings = self.unsorted_strings || self.strings.last().is_some_and(|last| last.as_bytes() >= s.as_bytes());
-                        self.strings.push(s.to_owned());
-                    }
+                    Some(s) => self.repeated |= !self.texts.insert(s.as_bytes()),
                     None => self.unknown = true,
                 }
                 return;
@@ -609,29 +599,13 @@ impl Distinct {
                 return;
             }
         };
-        self.repeated_literal |= self.literals & bit != 0;
+        self.repeated |= self.literals & bit != 0;
         self.literals |= bit;
     }
 
     /// Whether the array of `len` items has them all here, each different from the others.
     fn hold(&mut self, len: usize) -> bool {
-        if self.unknown || self.count != len || self.repeated_literal {
-            return false;
-        }
-        // Sorted as the one-pass verdict sorts its items (`[i64]`, `[&[u8]]`): the same
-        // instances of the standard sort, no new code.
-        if self.unsorted_integers {
-            self.integers.sort_unstable();
-            if self.integers.windows(2).any(|w| w.first() == w.get(1)) {
-                return false;
-            }
-        }
-        if !self.unsorted_strings {
-            return true;
-        }
-        let mut texts: Vec<&[u8]> = self.strings.iter().map(|s| s.as_bytes()).collect();
-        texts.sort_unstable();
-        !texts.windows(2).any(|w| w.first() == w.get(1))
+        !(self.unknown || self.count != len || self.repeated)
     }
 }
 

@@ -138,6 +138,8 @@ struct Checks {
     not: Option<usize>,
     /// The node is a `$ref` and nothing else: `locate` follows it as if it were the target.
     via_ref: Option<usize>,
+    /// The node is a union of objects told apart by one member (`glide::tag_unions`).
+    tagged: Option<Box<glide::Tagged>>,
 }
 
 struct KeyRule {
@@ -207,6 +209,7 @@ impl Verdict {
         // own (`judge_at`) it is the validator's.
         let mut verdict = Verdict { nodes: nodes.into_iter().map(|n| n.unwrap_or(VerdictNode::Delegate)).collect(), root: validator.root(), resumable: false, entries: Vec::new() };
         glide::mark_simple(&mut verdict);
+        glide::tag_unions(&mut verdict);
         verdict.entries = glide::entries(&verdict);
         verdict.resumable = glide::covers(&verdict);
         Some(verdict)
@@ -978,7 +981,7 @@ impl<'a> Run<'a> {
         // uniqueItems compares the items with each other: an array with repeated items, or
         // with items whose equality needs their parsed values, is one unit; one with distinct
         // plain items fails only where its items do.
-        let mut seen: Option<Items<'_>> = c.unique.as_ref().map(|_| Items::default());
+        let mut seen: Option<Items> = c.unique.as_ref().map(|_| Items::default());
         let (mut p, mut more) = self.open(pos, b']');
         while more {
             let (sub, keyword) = match c.prefix.get(count) {
@@ -1156,7 +1159,7 @@ impl<'a> Run<'a> {
             return Err(Stop::Bail);
         }
         let mut count: u64 = 0;
-        let mut seen: Option<Items<'_>> = c.unique.as_ref().map(|_| Items::default());
+        let mut seen: Option<Items> = c.unique.as_ref().map(|_| Items::default());
         let (mut p, mut more) = self.open(pos, b']');
         while more {
             let sub = match c.prefix.get(count as usize) {
@@ -1281,53 +1284,50 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The items of an array as `uniqueItems` compares them, for the scalars whose equality shows
-/// in their text: strings without escapes, integers written as such (not `-0`), `true`,
-/// `false`, `null`. Kept apart by kind so that each sorts as fast as its type allows.
+/// The items of an array as `uniqueItems` compares them (`repeated_item`).
 #[derive(Default)]
-struct Items<'t> {
-    literals: u8,
-    repeated_literal: bool,
-    integers: Vec<i64>,
-    texts: Vec<&'t [u8]>,
+struct Items {
+    literals: u64,
+    repeated: bool,
+    texts: NameHashes,
 }
 
-impl<'t> Items<'t> {
+impl Items {
     /// Adds `token` (one value, as scanned); false when its equality needs the parsed value.
-    /// Inlined into both walks: it runs once per item of every array with `uniqueItems`, where
-    /// a call would cost about as much as the item's own check.
     #[inline(always)]
-    fn add(&mut self, token: &'t [u8]) -> bool {
-        match token.first() {
-            Some(b'"') => match token.get(1..token.len().saturating_sub(1)) {
-                Some(inner) if !inner.contains(&b'\\') => self.texts.push(inner),
-                _ => return false,
-            },
-            Some(&b @ (b't' | b'f' | b'n')) => {
-                let bit = match b {
-                    b't' => 1,
-                    b'f' => 2,
-                    _ => 4,
-                };
-                self.repeated_literal |= self.literals & bit != 0;
-                self.literals |= bit;
-            }
-            _ => match integer(token) {
-                Some(n) => self.integers.push(n),
-                None => return false,
-            },
+    fn add(&mut self, token: &[u8]) -> bool {
+        match repeated_item(&mut self.texts, &mut self.literals, token) {
+            Some(again) => self.repeated |= again,
+            None => return false,
         }
         true
     }
 
     fn has_duplicates(&mut self) -> bool {
-        // The standard sort, not crate::sort's: this runs on every valid output whose schema has
-        // `uniqueItems`, and crate::sort compares through a dynamic call, a cost per comparison
-        // that the standard sort's inlined comparison does not have.
-        self.integers.sort_unstable();
-        self.texts.sort_unstable();
-        self.repeated_literal || self.integers.windows(2).any(|w| w.first() == w.get(1)) || self.texts.windows(2).any(|w| w.first() == w.get(1))
+        self.repeated
     }
+}
+
+/// Adds an item (`token`, one value as scanned) to those of an array with `uniqueItems`, for
+/// the scalars whose equality shows in their text: strings without escapes and integers written
+/// as such (not `-0`), by the hash of their text (two of one hash only send the output to the
+/// full path, which decides), and `true`, `false`, `null` (bits of `literals`). Whether it came
+/// before; `None` when its equality needs the parsed value.
+#[inline(always)]
+fn repeated_item(texts: &mut NameHashes, literals: &mut u64, token: &[u8]) -> Option<bool> {
+    let bit = match token.first() {
+        Some(b't') => 1,
+        Some(b'f') => 2,
+        Some(b'n') => 4,
+        Some(b'"') if !token.contains(&b'\\') => return Some(!texts.insert(token)),
+        _ => {
+            integer(token)?;
+            return Some(!texts.insert(token));
+        }
+    };
+    let again = *literals & bit != 0;
+    *literals |= bit;
+    Some(again)
 }
 
 /// An integer token of at most 18 digits (so it fits an i64), not `-0`.

@@ -7,7 +7,8 @@
 //! counts), and so resumes at any byte. It judges only what it can vouch for exactly as the
 //! stream's checks would: a location of one node whose own keywords the verdict checks, reached
 //! through plain `$ref`s, with no applicator (`allOf`, `anyOf`, `oneOf`, `not`) but the union of
-//! a schema and `null` that optional fields are written as (see `nullable`), and where a value
+//! a schema and `null` that optional fields are written as (see `nullable`) and the union of
+//! objects told apart by their first member (see `Tagged`), and where a value
 //! begins, a member is named, an item added, a string grows or a value closes, the answer those
 //! checks would give early. Anything else — a node it does not model, something that may
 //! be a violation, a syntax error, a repeated name, a limit near — makes it *lost*: the caller
@@ -18,6 +19,8 @@ use super::*;
 const ANY: usize = usize::MAX;
 /// A value this reading does not vouch for at a node (see `entries`).
 const NONE: usize = usize::MAX - 1;
+/// The value of a union object's first member, its tag (see `Tagged`).
+const TAG: usize = usize::MAX - 2;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -169,6 +172,9 @@ impl Glide {
         if name {
             return Some(u64::MAX);
         }
+        if self.next == TAG {
+            return Some(0);
+        }
         match simple(verdict, self.next) {
             Some(c) if c.strings.is_some() => Some(0),
             Some(c) => Some(c.max_length.map_or(u64::MAX, |max| max.saturating_sub(self.chars()))),
@@ -295,6 +301,8 @@ impl Glide {
                 // An item past `maxItems` is reported as it begins.
                 let item = match simple(verdict, frame.node) {
                     Some(c) if c.max_items.is_some_and(|m| frame.count >= m) => return self.lose(),
+                    // (Items `uniqueItems` compares are scalars: see `distinct`.)
+                    Some(c) if c.unique.is_some() && matches!(b, b'{' | b'[') => return self.lose(),
                     Some(c) => c.prefix.get(usize::try_from(frame.count).unwrap_or(usize::MAX)).copied().or(c.items).unwrap_or(ANY),
                     None => ANY,
                 };
@@ -308,6 +316,14 @@ impl Glide {
     /// The first byte of a value at node `self.next`: its kind must be one the node lets in, as
     /// the stream's checks report a value of another kind as it begins.
     fn begin(&mut self, b: u8, at: usize, verdict: &Verdict) {
+        if self.next == TAG {
+            // A union's tag: a string, judged as it ends (`settle`).
+            if b != b'"' {
+                return self.lose();
+            }
+            self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 };
+            return;
+        }
         let kind = match b {
             b'{' => OBJECT,
             b'[' => ARRAY,
@@ -322,6 +338,7 @@ impl Glide {
         let node = match if kind == NULL { null } else { value } {
             ANY => ANY,
             node if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
+            node if kind == OBJECT && tagged(verdict, node).is_some() => node,
             _ => return self.lose(),
         };
         self.next = node;
@@ -335,7 +352,7 @@ impl Glide {
                     edges.push(Edge::Open { array: b == b'[', at });
                 }
                 // A container none of whose own keywords are here answers to nothing inside.
-                let own = simple(verdict, node).is_some_and(|c| if b == b'{' { c.objects } else { c.arrays });
+                let own = tagged(verdict, node).is_some() || simple(verdict, node).is_some_and(|c| if b == b'{' { c.objects } else { c.arrays });
                 self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, names: Names::default(), child: ANY });
             }
             b'"' => self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 },
@@ -392,7 +409,7 @@ impl Glide {
                     // Judged by the verdict's number checks on the token the scan has read.
                     Some(c) => {
                         let holds = std::str::from_utf8(token).is_ok_and(|token| Run::new(verdict, validator, token, 0).number_holds(c, 0, len, integral).is_ok());
-                        if !holds {
+                        if !holds || !self.distinct(token, verdict) {
                             return self.lose();
                         }
                         self.completed(end, false);
@@ -408,6 +425,9 @@ impl Glide {
     /// node by the verdict.
     #[allow(clippy::too_many_arguments)]
     fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, escaped: bool, verdict: &Verdict, validator: &Validator) {
+        if self.next == TAG {
+            return self.settle(text, start, end, escaped, verdict, validator);
+        }
         let token = text.get(start..end).unwrap_or_default();
         let node = self.next;
         let judged = if node == ANY || simple(verdict, node).is_some_and(|c| !needs_judging(c, kind)) {
@@ -417,10 +437,20 @@ impl Glide {
         } else {
             std::str::from_utf8(token).ok().and_then(|token| verdict.judge_at(validator, node, token)) == Some(true)
         };
-        if !judged {
+        if !judged || !self.distinct(token, verdict) {
             return self.lose();
         }
         self.completed(end, false);
+    }
+
+    /// An item (`token`) of the array being read ended: where the array has `uniqueItems`,
+    /// false when it repeats one before it or its equality needs its parsed value
+    /// (`repeated_item`, whose names and literals are kept in the frame's `names` and `seen`).
+    fn distinct(&mut self, token: &[u8], verdict: &Verdict) -> bool {
+        match self.stack.last_mut() {
+            Some(frame) if frame.array && simple(verdict, frame.node).is_some_and(|c| c.unique.is_some()) => repeated_item(&mut frame.names.unlisted, &mut frame.seen, token) == Some(false),
+            _ => true,
+        }
     }
 
     /// A string (`token`, quotes included) judged on its content as the verdict judges one,
@@ -439,12 +469,44 @@ impl Glide {
         holds
     }
 
+    /// The tag of the union object being read ended at `end` (its token from `start`): the
+    /// object is read at the branch it names from here on, its tag that branch's member.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(&mut self, text: &[u8], start: usize, end: usize, escaped: bool, verdict: &Verdict, validator: &Validator) {
+        let token = text.get(start..end).unwrap_or_default();
+        let value = token.get(1..token.len().saturating_sub(1)).unwrap_or_default();
+        let union = self.stack.last().and_then(|f| tagged(verdict, f.node));
+        // The one branch whose tag the value is.
+        let (mut found, mut matches) = (None, 0);
+        for &b in union.map(|t| t.branches.as_slice()).unwrap_or_default() {
+            if let Some((i, tag, v)) = union.and_then(|t| tag_of(verdict, b, t.name.as_bytes())) {
+                if v.as_bytes() == value {
+                    found = Some((b, i, tag));
+                    matches += 1;
+                }
+            }
+        }
+        let Some((branch, i, tag)) = found.filter(|_| matches == 1 && !escaped) else { return self.lose() };
+        let (Some(c), Some(frame)) = (simple(verdict, branch).filter(|c| kind_fits(c, OBJECT)), self.stack.last_mut()) else { return self.lose() };
+        frame.node = branch;
+        frame.names.listed(Some(i));
+        if let Some(bit) = c.keys.get(i).and_then(|r| r.required) {
+            frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
+        }
+        let over = c.max_properties.is_some_and(|m| frame.count > m);
+        if over || (needs_judging(tag, STRING) && !self.string_holds(tag, token, false, verdict, validator)) {
+            return self.lose();
+        }
+        self.completed(end, false);
+    }
+
     fn close(&mut self, end: usize, verdict: &Verdict) {
         let Some(frame) = self.stack.pop() else { return };
         let holds = match simple(verdict, frame.node) {
             Some(c) if frame.array => !(c.min_items.is_some_and(|m| frame.count < m) || c.max_items.is_some_and(|m| frame.count > m)),
             Some(c) => c.count_fits(frame.count) && c.has_required(frame.seen),
-            None => true,
+            // (A union object closed before its tag.)
+            None => tagged(verdict, frame.node).is_none(),
         };
         if !holds {
             return self.lose();
@@ -474,6 +536,10 @@ impl Glide {
         let text = &self.text;
         let lost = match &self.token {
             Token::Num { start } => !lex::number_prefix(text.get(*start..).unwrap_or_default()),
+            Token::Str { name: false, start, escaped, .. } if self.next == TAG => {
+                let content = text.get(start + 1..).unwrap_or_default();
+                *escaped || !self.stack.last().and_then(|f| tagged(verdict, f.node)).is_some_and(|t| t.branches.iter().any(|&b| tag_of(verdict, b, t.name.as_bytes()).is_some_and(|(_, _, v)| v.as_bytes().starts_with(content))))
+            }
             Token::Str { name: false, start, escaped, .. } => match simple(verdict, self.next) {
                 Some(c) if c.strings.is_some() || c.max_length.is_some() => {
                     let content = text.get(start + 1..).unwrap_or_default();
@@ -547,7 +613,16 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
             todo.extend([value, null]);
             continue;
         }
+        if let Some(t) = tagged(verdict, n) {
+            todo.extend(t.branches.iter().copied());
+            continue;
+        }
         let Some(c) = simple(verdict, n) else { return false };
+        // Items `uniqueItems` compares are read when their equality shows in their text.
+        let scalar = |i: usize| resolve(verdict, i).and_then(|i| simple(verdict, i)).is_some_and(|i| i.types != 0 && i.types & (OBJECT | ARRAY | NUMBER) == 0);
+        if c.unique.is_some() && !(c.items.is_some_and(scalar) && c.prefix.iter().all(|&i| scalar(i))) {
+            return false;
+        }
         todo.extend(c.keys.iter().filter_map(|k| k.node).chain(c.additional).chain(c.prefix.iter().copied()).chain(c.items));
     }
     true
@@ -557,7 +632,7 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
 const MAX_REFS: usize = 16;
 
 /// The checks of node `n` when they are the verdict's own and nothing else applies there (no
-/// applicator, no `uniqueItems` or `patternProperties`, no `enum` that mixes strings with other
+/// applicator, no `patternProperties`, no `enum` that mixes strings with other
 /// values: a string's text is then checked as it grows against those strings alone, which this
 /// reading leaves).
 fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
@@ -571,7 +646,7 @@ fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
 pub(super) fn mark_simple(verdict: &mut Verdict) {
     for node in &mut verdict.nodes {
         if let VerdictNode::Check(c) = node {
-            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.unique.is_none() && c.patterns.is_empty() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
+            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.patterns.is_empty() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
         }
     }
 }
@@ -588,7 +663,7 @@ fn nullable(verdict: &Verdict, n: usize) -> Option<(usize, usize)> {
         ([], branches @ [_, _]) => (branches, true),
         _ => return None,
     };
-    let bare = c.types == 0 && !c.scalar_only && c.scalar.is_empty() && c.min_length.is_none() && c.max_length.is_none() && c.string_keywords.is_empty() && c.bounds.is_empty() && !c.objects && !c.arrays && c.all.is_empty() && c.not.is_none();
+    let own = c.types != 0 || !bare(c);
     let null_only = |b: usize| resolve(verdict, b).and_then(|b| simple(verdict, b)).is_some_and(|b| b.types == NULL && !needs_judging(b, NULL));
     let (value, null) = match branches {
         [a, b] if null_only(*b) => (*a, *b),
@@ -596,7 +671,75 @@ fn nullable(verdict: &Verdict, n: usize) -> Option<(usize, usize)> {
         _ => return None,
     };
     let refuses_null = || resolve(verdict, value).and_then(|v| simple(verdict, v)).is_some_and(|v| !kind_fits(v, NULL));
-    (bare && (!one || refuses_null())).then_some((value, null))
+    (!own && (!one || refuses_null())).then_some((value, null))
+}
+
+/// Whether `c` has no keywords of its own but its applicators (and `type`).
+fn bare(c: &Checks) -> bool {
+    !c.scalar_only && c.scalar.is_empty() && c.min_length.is_none() && c.max_length.is_none() && c.string_keywords.is_empty() && c.bounds.is_empty() && !c.objects && !c.arrays && c.all.is_empty() && c.not.is_none()
+}
+
+/// A union (`anyOf` or `oneOf`, nothing else at its node but `"type": "object"`) of objects that
+/// one member tells apart, each branch allowing it one string of its own (a discriminated union,
+/// as Zod, Pydantic and TypeBox write one). An object at the union whose first member is that
+/// one is read at the branch its value names: valid there, it is valid at the union (and at no
+/// other branch, whose own value the member lacks), and the branch's checks, narrower than the
+/// union's, find anything the stream's checks would report first, where this reading is lost.
+/// An object with its tag later is left to the parser's reading.
+pub(crate) struct Tagged {
+    /// The member's name.
+    name: String,
+    /// The branches' nodes (through plain `$ref`s).
+    branches: Vec<usize>,
+}
+
+/// Tells each node whether it is a union `Tagged` reads.
+pub(super) fn tag_unions(verdict: &mut Verdict) {
+    for n in 0..verdict.nodes.len() {
+        let union = tagged_union(verdict, n);
+        if let (Some(VerdictNode::Check(c)), Some(union)) = (verdict.nodes.get_mut(n), union) {
+            c.tagged = Some(Box::new(union));
+        }
+    }
+}
+
+/// The node's `Tagged`, if it is one: its branches' tags are told apart as an object's is read
+/// (`settle`), where two branches with the same tag leave the object to the parser's reading.
+fn tagged_union(verdict: &Verdict, n: usize) -> Option<Tagged> {
+    let VerdictNode::Check(c) = verdict.nodes.get(n)? else { return None };
+    let branches = match (c.any.as_slice(), c.one.as_slice()) {
+        (branches, []) | ([], branches) if branches.len() >= 2 => branches,
+        _ => return None,
+    };
+    if !(c.types == 0 || c.types == OBJECT) || !bare(c) || c.via_ref.is_some() {
+        return None;
+    }
+    let mut nodes = Vec::new();
+    for &b in branches {
+        nodes.push(resolve(verdict, b)?);
+    }
+    let key = simple(verdict, *nodes.first()?)?.keys.iter().find(|key| nodes.iter().all(|&b| tag_of(verdict, b, key.name.as_bytes()).is_some()))?;
+    Some(Tagged { name: key.name.clone(), branches: nodes })
+}
+
+/// The member `name` of the object node `branch` as a union's tag: its rule (by index), its
+/// checks and the one string they allow.
+#[inline(never)]
+fn tag_of<'v>(verdict: &'v Verdict, branch: usize, name: &[u8]) -> Option<(usize, &'v Checks, &'v str)> {
+    let c = simple(verdict, branch)?;
+    let i = find_key(&c.keys, name)?;
+    let tag = resolve(verdict, c.keys.get(i)?.node?).and_then(|t| simple(verdict, t))?;
+    match tag.strings.as_deref() {
+        Some([value]) => Some((i, tag, value.as_str())),
+        _ => None,
+    }
+}
+
+fn tagged(verdict: &Verdict, n: usize) -> Option<&Tagged> {
+    match verdict.nodes.get(n)? {
+        VerdictNode::Check(c) => c.tagged.as_deref(),
+        _ => None,
+    }
 }
 
 /// Whether a value of `kind` (a type bit) may be valid at `c`, as told when it begins (an
@@ -622,6 +765,11 @@ fn needs_judging(c: &Checks, kind: u8) -> bool {
 fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict) -> bool {
     frame.state = State::Colon;
     frame.count += 1;
+    if let Some(t) = tagged(verdict, frame.node) {
+        // A union object is read with its tag first (`Tagged`).
+        frame.child = TAG;
+        return escaped || name != t.name.as_bytes();
+    }
     let Some(c) = simple(verdict, frame.node) else {
         frame.child = ANY;
         return if escaped { frame.names.repeated_decoded(name, None) } else { frame.names.repeated(text, token, None) };
