@@ -559,10 +559,14 @@ struct Distinct {
     count: usize,
     unknown: bool,
     literals: u8,
-    /// Some item came before: a literal, or an integer or string of the same hash as one
-    /// before (which, not being sure, leaves the question to the array's validation too).
+    /// Some literal, or a string of the same hash as one before (which, not being sure, leaves
+    /// the question to the array's validation too), came again.
     repeated: bool,
     texts: crate::json::names::NameHashes,
+    integers: Vec<i64>,
+    /// Some integer came after one not below it: while none did, they are strictly ascending,
+    /// distinct without a sort (many arrays are written in order).
+    unsorted: bool,
 }
 
 impl Distinct {
@@ -580,7 +584,10 @@ impl Distinct {
                     // A float may equal an integer written otherwise (`1.0`, `1`); past i64,
                     // the array's validation compares.
                     Some(Value::Number(n)) => match n.as_i64() {
-                        Some(n) => self.repeated |= !self.texts.insert(&n.to_le_bytes()),
+                        Some(n) => {
+                            self.unsorted |= self.integers.last().is_some_and(|&last| last >= n);
+                            self.integers.push(n);
+                        }
                         None => self.unknown = true,
                     },
                     _ => self.unknown = true,
@@ -605,7 +612,16 @@ impl Distinct {
 
     /// Whether the array of `len` items has them all here, each different from the others.
     fn hold(&mut self, len: usize) -> bool {
-        !(self.unknown || self.count != len || self.repeated)
+        if self.unknown || self.count != len || self.repeated {
+            return false;
+        }
+        // Sorted as the one-pass verdict sorts its integers: the same instance of the
+        // standard sort, no new code.
+        if self.unsorted {
+            self.integers.sort_unstable();
+            return !self.integers.windows(2).any(|w| w.first() == w.get(1));
+        }
+        true
     }
 }
 

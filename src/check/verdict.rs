@@ -1284,50 +1284,56 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The items of an array as `uniqueItems` compares them (`repeated_item`).
+/// The items of an array as `uniqueItems` compares them, for the scalars whose equality shows
+/// in their text: strings without escapes, by the hash of their text (two of one hash only send
+/// the output to the full path, which decides); integers written as such (not `-0`), sorted
+/// only when they did not come in ascending order (many arrays are written in order); `true`,
+/// `false`, `null`.
 #[derive(Default)]
 struct Items {
-    literals: u64,
+    literals: u8,
     repeated: bool,
     texts: NameHashes,
+    integers: Vec<i64>,
+    unsorted: bool,
 }
 
 impl Items {
     /// Adds `token` (one value, as scanned); false when its equality needs the parsed value.
+    /// Inlined into both walks: it runs once per item of every array with `uniqueItems`, where
+    /// a call would cost about as much as the item's own check.
     #[inline(always)]
     fn add(&mut self, token: &[u8]) -> bool {
-        match repeated_item(&mut self.texts, &mut self.literals, token) {
-            Some(again) => self.repeated |= again,
-            None => return false,
-        }
+        let bit = match token.first() {
+            Some(b't') => 1,
+            Some(b'f') => 2,
+            Some(b'n') => 4,
+            Some(b'"') if !token.contains(&b'\\') => {
+                self.repeated |= !self.texts.insert(token);
+                return true;
+            }
+            _ => match integer(token) {
+                Some(n) => {
+                    self.unsorted |= self.integers.last().is_some_and(|&last| last >= n);
+                    self.integers.push(n);
+                    return true;
+                }
+                None => return false,
+            },
+        };
+        self.repeated |= self.literals & bit != 0;
+        self.literals |= bit;
         true
     }
 
     fn has_duplicates(&mut self) -> bool {
+        if self.unsorted {
+            self.integers.sort_unstable();
+            self.repeated |= self.integers.windows(2).any(|w| w.first() == w.get(1));
+            self.unsorted = false;
+        }
         self.repeated
     }
-}
-
-/// Adds an item (`token`, one value as scanned) to those of an array with `uniqueItems`, for
-/// the scalars whose equality shows in their text: strings without escapes and integers written
-/// as such (not `-0`), by the hash of their text (two of one hash only send the output to the
-/// full path, which decides), and `true`, `false`, `null` (bits of `literals`). Whether it came
-/// before; `None` when its equality needs the parsed value.
-#[inline(always)]
-fn repeated_item(texts: &mut NameHashes, literals: &mut u64, token: &[u8]) -> Option<bool> {
-    let bit = match token.first() {
-        Some(b't') => 1,
-        Some(b'f') => 2,
-        Some(b'n') => 4,
-        Some(b'"') if !token.contains(&b'\\') => return Some(!texts.insert(token)),
-        _ => {
-            integer(token)?;
-            return Some(!texts.insert(token));
-        }
-    };
-    let again = *literals & bit != 0;
-    *literals |= bit;
-    Some(again)
 }
 
 /// An integer token of at most 18 digits (so it fits an i64), not `-0`.

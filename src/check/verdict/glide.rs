@@ -48,6 +48,8 @@ struct Frame {
     names: Names,
     /// The node of the member whose name was read.
     child: usize,
+    /// The items so far of an array with `uniqueItems`.
+    items: Option<Box<Items>>,
 }
 
 enum Token {
@@ -352,8 +354,10 @@ impl Glide {
                     edges.push(Edge::Open { array: b == b'[', at });
                 }
                 // A container none of whose own keywords are here answers to nothing inside.
-                let own = tagged(verdict, node).is_some() || simple(verdict, node).is_some_and(|c| if b == b'{' { c.objects } else { c.arrays });
-                self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, names: Names::default(), child: ANY });
+                let c = simple(verdict, node);
+                let own = c.is_some_and(|c| if b == b'{' { c.objects } else { c.arrays }) || (c.is_none() && tagged(verdict, node).is_some());
+                let items = (b == b'[' && c.is_some_and(|c| c.unique.is_some())).then(Box::default);
+                self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, names: Names::default(), child: ANY, items });
             }
             b'"' => self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 },
             b't' | b'f' | b'n' => self.token = Token::Lit { start: at, word: lex::literal_word(b).unwrap_or_default(), matched: 1 },
@@ -409,7 +413,7 @@ impl Glide {
                     // Judged by the verdict's number checks on the token the scan has read.
                     Some(c) => {
                         let holds = std::str::from_utf8(token).is_ok_and(|token| Run::new(verdict, validator, token, 0).number_holds(c, 0, len, integral).is_ok());
-                        if !holds || !self.distinct(token, verdict) {
+                        if !holds || !self.distinct(token) {
                             return self.lose();
                         }
                         self.completed(end, false);
@@ -437,19 +441,19 @@ impl Glide {
         } else {
             std::str::from_utf8(token).ok().and_then(|token| verdict.judge_at(validator, node, token)) == Some(true)
         };
-        if !judged || !self.distinct(token, verdict) {
+        if !judged || !self.distinct(token) {
             return self.lose();
         }
         self.completed(end, false);
     }
 
     /// An item (`token`) of the array being read ended: where the array has `uniqueItems`,
-    /// false when it repeats one before it or its equality needs its parsed value
-    /// (`repeated_item`, whose names and literals are kept in the frame's `names` and `seen`).
-    fn distinct(&mut self, token: &[u8], verdict: &Verdict) -> bool {
-        match self.stack.last_mut() {
-            Some(frame) if frame.array && simple(verdict, frame.node).is_some_and(|c| c.unique.is_some()) => repeated_item(&mut frame.names.unlisted, &mut frame.seen, token) == Some(false),
-            _ => true,
+    /// false when its equality needs its parsed value (a repeat is told as the array closes,
+    /// as the stream's checks tell it).
+    fn distinct(&mut self, token: &[u8]) -> bool {
+        match self.stack.last_mut().and_then(|f| f.items.as_mut()) {
+            Some(items) => items.add(token),
+            None => true,
         }
     }
 
@@ -472,6 +476,7 @@ impl Glide {
     /// The tag of the union object being read ended at `end` (its token from `start`): the
     /// object is read at the branch it names from here on, its tag that branch's member.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn settle(&mut self, text: &[u8], start: usize, end: usize, escaped: bool, verdict: &Verdict, validator: &Validator) {
         let token = text.get(start..end).unwrap_or_default();
         let value = token.get(1..token.len().saturating_sub(1)).unwrap_or_default();
@@ -501,9 +506,9 @@ impl Glide {
     }
 
     fn close(&mut self, end: usize, verdict: &Verdict) {
-        let Some(frame) = self.stack.pop() else { return };
+        let Some(mut frame) = self.stack.pop() else { return };
         let holds = match simple(verdict, frame.node) {
-            Some(c) if frame.array => !(c.min_items.is_some_and(|m| frame.count < m) || c.max_items.is_some_and(|m| frame.count > m)),
+            Some(c) if frame.array => !(c.min_items.is_some_and(|m| frame.count < m) || c.max_items.is_some_and(|m| frame.count > m) || frame.items.as_mut().is_some_and(|i| i.has_duplicates())),
             Some(c) => c.count_fits(frame.count) && c.has_required(frame.seen),
             // (A union object closed before its tag.)
             None => tagged(verdict, frame.node).is_none(),
@@ -765,12 +770,12 @@ fn needs_judging(c: &Checks, kind: u8) -> bool {
 fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict) -> bool {
     frame.state = State::Colon;
     frame.count += 1;
-    if let Some(t) = tagged(verdict, frame.node) {
-        // A union object is read with its tag first (`Tagged`).
-        frame.child = TAG;
-        return escaped || name != t.name.as_bytes();
-    }
     let Some(c) = simple(verdict, frame.node) else {
+        if let Some(t) = tagged(verdict, frame.node) {
+            // A union object is read with its tag first (`Tagged`).
+            frame.child = TAG;
+            return escaped || name != t.name.as_bytes();
+        }
         frame.child = ANY;
         return if escaped { frame.names.repeated_decoded(name, None) } else { frame.names.repeated(text, token, None) };
     };
