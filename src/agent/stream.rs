@@ -1143,6 +1143,32 @@ mod tests {
         assert_eq!(read_alike(&contract, &valid, &texts), 0);
     }
 
+    /// `patternProperties`, read by the scan where a name answers to one keyword: every push
+    /// answers as the parser's, whatever the names, in every chunking.
+    #[test]
+    fn the_resumed_scan_reads_pattern_properties_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "responses": {"type": "object", "minProperties": 1, "additionalProperties": false, "patternProperties": {"^[1-5][0-9]{2}$": {"$ref": "#/$defs/r"}}},
+                "x": {"patternProperties": {"^a": {"type": "integer"}, "b$": {"type": "string"}}, "properties": {"ab2": {"type": "boolean"}}}
+            },
+            "$defs": {"r": {"type": "object", "properties": {"d": {"type": "string", "maxLength": 3}}, "required": ["d"]}}
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let valid = [r#"{"responses": {"200": {"d": "ok"}, "404": {"d": ""}}, "x": {"a1": 1, "zb": "s", "q": null, "a\u0032": 2}}"#];
+        let texts = [
+            r#"{"responses": {"600": {"d": "x"}}}"#,
+            r#"{"responses": {}}"#,
+            r#"{"responses": {"200": {"d": "long"}}}"#,
+            r#"{"responses": {"200": {}, "201": {"d": "a"}}}"#,
+            r#"{"x": {"ab2": true}}"#,
+            r#"{"x": {"ab": 1}}"#,
+            r#"{"x": {"a1": "s", "zb": 2}}"#,
+        ];
+        assert_eq!(read_alike(&contract, &valid, &texts), 0);
+    }
+
     /// Bytes that are not UTF-8, in a string or out of one, whole or cut by pushes.
     #[test]
     fn the_resumed_scan_answers_as_the_parser_on_bytes_that_are_not_utf8() {

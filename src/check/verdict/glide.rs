@@ -368,7 +368,7 @@ impl Glide {
     fn string_end(&mut self, text: &[u8], end: usize, verdict: &Verdict, validator: &Validator) {
         let Token::Str { start, name, escaped, .. } = std::mem::replace(&mut self.token, Token::None) else { return };
         if name {
-            self.name_end(text, start..end, escaped, verdict);
+            self.name_end(text, start..end, escaped, verdict, validator);
         } else {
             self.scalar_end(text, start, end, STRING, escaped, verdict, validator);
         }
@@ -377,7 +377,7 @@ impl Glide {
     /// A member's name at `token` (quotes included) is read: its member's node, its count and
     /// its repeat told now, as the stream's checks report a name no keyword lets in, one past
     /// `maxProperties`, at the name.
-    fn name_end(&mut self, text: &[u8], token: std::ops::Range<usize>, escaped: bool, verdict: &Verdict) {
+    fn name_end(&mut self, text: &[u8], token: std::ops::Range<usize>, escaped: bool, verdict: &Verdict, validator: &Validator) {
         let raw = text.get(token.start + 1..token.end - 1).unwrap_or_default();
         // (Only a name with escapes is read as text; one cut by pushes is checked as UTF-8.)
         if self.mixed && std::str::from_utf8(raw).is_err() {
@@ -395,7 +395,7 @@ impl Glide {
             raw
         };
         let lost = match self.stack.last_mut() {
-            Some(frame) => member(frame, text, token, escaped, name, verdict),
+            Some(frame) => member(frame, text, token, escaped, name, verdict, validator),
             None => true,
         };
         self.decoded = decoded;
@@ -450,9 +450,10 @@ impl Glide {
     /// An item (`token`) of the array being read ended: where the array has `uniqueItems`,
     /// false when its equality needs its parsed value (a repeat is told as the array closes,
     /// as the stream's checks tell it).
+    #[inline(always)]
     fn distinct(&mut self, token: &[u8]) -> bool {
-        match self.stack.last_mut().and_then(|f| f.items.as_mut()) {
-            Some(items) => items.add(token),
+        match self.stack.last_mut().and_then(|f| f.items.as_deref_mut()) {
+            Some(items) => add_item(items, token),
             None => true,
         }
     }
@@ -560,6 +561,12 @@ impl Glide {
     }
 }
 
+/// (Out of the scan's loop: few arrays have `uniqueItems`.)
+#[inline(never)]
+fn add_item(items: &mut Items, token: &[u8]) -> bool {
+    items.add(token)
+}
+
 /// Node `n` through plain `$ref`s: `Some(ANY)` where nothing constrains the value, `None` where
 /// the node is not one this reading vouches for (`false`, delegated, too long a chain).
 fn resolve(verdict: &Verdict, mut n: usize) -> Option<usize> {
@@ -628,7 +635,7 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
         if c.unique.is_some() && !(c.items.is_some_and(scalar) && c.prefix.iter().all(|&i| scalar(i))) {
             return false;
         }
-        todo.extend(c.keys.iter().filter_map(|k| k.node).chain(c.additional).chain(c.prefix.iter().copied()).chain(c.items));
+        todo.extend(c.keys.iter().filter_map(|k| k.node).chain(c.patterns.iter().map(|&(_, node, _)| node)).chain(c.additional).chain(c.prefix.iter().copied()).chain(c.items));
     }
     true
 }
@@ -637,7 +644,7 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
 const MAX_REFS: usize = 16;
 
 /// The checks of node `n` when they are the verdict's own and nothing else applies there (no
-/// applicator, no `patternProperties`, no `enum` that mixes strings with other
+/// applicator, no `enum` that mixes strings with other
 /// values: a string's text is then checked as it grows against those strings alone, which this
 /// reading leaves).
 fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
@@ -651,7 +658,7 @@ fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
 pub(super) fn mark_simple(verdict: &mut Verdict) {
     for node in &mut verdict.nodes {
         if let VerdictNode::Check(c) = node {
-            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && c.patterns.is_empty() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
+            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
         }
     }
 }
@@ -766,8 +773,8 @@ fn needs_judging(c: &Checks, kind: u8) -> bool {
 
 /// The member named `name` (its token at `token`) in `frame`: its node set; true when the
 /// stream's checks would report it now (a repeat, a name no keyword lets in, one past
-/// `maxProperties`). (A `simple` node has no `patternProperties`: its names are its keys'.)
-fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict) -> bool {
+/// `maxProperties`).
+fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict, validator: &Validator) -> bool {
     frame.state = State::Colon;
     frame.count += 1;
     let Some(c) = simple(verdict, frame.node) else {
@@ -786,7 +793,19 @@ fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped
         frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
     }
     let mut lost = repeated || c.max_properties.is_some_and(|m| frame.count > m);
-    let child = rule.and_then(|r| r.node).or(c.additional).unwrap_or(ANY);
+    let mut own = rule.and_then(|r| r.node);
+    if !c.patterns.is_empty() {
+        // A name a pattern of `patternProperties` matches answers to that pattern's schema (to
+        // two keywords at once, it is the parser's reading).
+        let Ok(name) = std::str::from_utf8(name) else { return true };
+        for &(pattern, node, _) in &c.patterns {
+            if validator.name_matches(pattern, name) {
+                lost |= own.is_some();
+                own = Some(node);
+            }
+        }
+    }
+    let child = own.or(c.additional).unwrap_or(ANY);
     // A name `additionalProperties: false` keeps out is reported at the name.
     lost |= child != ANY && resolve(verdict, child).is_none();
     frame.child = child;
