@@ -269,6 +269,9 @@ function invalidJsonError(message) {
 const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
 // What each Contract was compiled from, so it can recompile itself in a re-created instance.
+// How many freed streams' wasm objects a contract keeps for its next streams (Contract#spare).
+const SPARE_STREAMS = 4;
+const keepStream = Symbol('keepStream');
 const recipes = new WeakMap();
 // Each Contract's verdict tier (pkg/src/tier/), or null where it has none; and the tier the
 // tests' hook uses (tierVerdict).
@@ -313,6 +316,11 @@ class Owned {
     owner.#handle = handle;
   }
 
+  // The wasm object handed on (a stream's kept by its contract): `owner` is freed without it.
+  static release(owner) {
+    owner.#handle = undefined;
+  }
+
   /** Releases the wasm object now rather than when it is garbage-collected. */
   free() {
     const handle = this.#handle;
@@ -331,6 +339,11 @@ class Owned {
 export class Contract extends Owned {
   // The verdict tier validate() asks, once built (null: none); `tiers` keeps what decides it.
   #verdictTier = undefined;
+  // The wasm objects of freed streams of default options, started over (WasmStream.renew) for
+  // this contract's next ones: a new one costs a wrapper object with a FinalizationRegistry
+  // entry and an allocation in the module, about half of what a short stream costs besides its
+  // bytes. (Left to the garbage collector, they go with the contract.)
+  #spare = [];
 
   constructor(handle) {
     super(handle, wasm.WasmContract, 'use Contract.compile(schema, options) to create a Contract');
@@ -338,7 +351,17 @@ export class Contract extends Owned {
 
   free() {
     this.#verdictTier = undefined;
+    for (const handle of this.#spare.splice(0)) if (!detached(handle)) handle.free();
     super.free();
+  }
+
+  // A freed stream's wasm object (of default options, not detached), kept as a spare: whether
+  // it was (not once the contract is freed, nor past SPARE_STREAMS).
+  [keepStream](handle) {
+    if (this.#spare.length >= SPARE_STREAMS || Owned.handle(this) === undefined) return false;
+    handle.renew();
+    this.#spare.push(handle);
+    return true;
   }
 
   /** Compiles (or takes from the cache) the contract for `schema`, given as an object or JSON text. */
@@ -532,10 +555,17 @@ export class Contract extends Owned {
   /** A stream validator: push chunks as they arrive, then finish() when the model stops. */
   stream(options) {
     checkOptions('contract.stream', options);
-    const handle = handleOf(this).stream(options == null ? '' : JSON.stringify(options), '');
+    if (options == null) {
+      const contract = handleOf(this);
+      // (A spare of an instance re-created since is gone with it.)
+      let spare;
+      while ((spare = this.#spare.pop()) !== undefined) if (!detached(spare)) return new OutputStream(spare, true, this);
+      return new OutputStream(contract.stream('', ''), true, this);
+    }
+    const handle = handleOf(this).stream(JSON.stringify(options), '');
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#plain).
-    return new OutputStream(handle, !options?.extract && !options?.nullAsAbsent);
+    return new OutputStream(handle, !options.extract && !options.nullAsAbsent);
   }
 
   // enforce()'s stream: its outcomes carry their data (see OutputStream#finishText).
@@ -860,11 +890,21 @@ function endedError(state) {
  * bytes; early violations are those no continuation could repair.
  */
 export class OutputStream extends Owned {
-  constructor(handle, plain = false) {
+  // `contract`: the Contract whose stream of default options this is (see Contract#spare).
+  constructor(handle, plain = false, contract = null) {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
     this.#plain = plain;
     this.#data = plain ? new StreamData() : null;
+    this.#contract = contract;
     if (plain) handle.trackMarks();
+  }
+
+  #contract;
+
+  free() {
+    const handle = Owned.handle(this);
+    if (handle !== undefined && this.#contract !== null && !detached(handle) && this.#contract[keepStream](handle)) Owned.release(this);
+    else super.free();
   }
 
   // The early violations as last read, and their revision (see statusOf).

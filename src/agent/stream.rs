@@ -344,6 +344,11 @@ impl OutputStream {
         }
     }
 
+    /// A new stream of the same contract and options, with the default retry prompt.
+    pub fn renewed(&self) -> Self {
+        OutputStream::new(&self.contract, self.options)
+    }
+
     /// The retry prompt written with `templates` (an executor's own wording).
     pub fn with_templates(mut self, templates: Templates) -> Self {
         self.templates = Some(templates);

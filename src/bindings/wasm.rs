@@ -535,6 +535,14 @@ impl WasmStream {
         self.marks_out(marks)
     }
 
+    /// Starts over as a new stream of the same contract and options (no templates): JS keeps a
+    /// freed stream of default options for the contract's next one, which then costs no new
+    /// object on either side.
+    pub fn renew(&mut self) {
+        self.stream = self.stream.renewed();
+        self.outcome = String::new();
+    }
+
     /// From now on, pushes record where the values of the top levels begin and end (JS builds the
     /// data from the text as it arrives: `Mark`).
     #[wasm_bindgen(js_name = trackMarks)]
