@@ -317,6 +317,17 @@ mod tests {
         assert!(is_multiple_of(&n(json!(10)), &n(json!(2))));
     }
 
+    /// 200,000 pseudo-random 64-bit patterns (xorshift) from `seed`.
+    fn bits(seed: u64) -> impl Iterator<Item = u64> {
+        std::iter::successors(Some(seed), |&x| {
+            let x = x ^ (x << 13);
+            let x = x ^ (x >> 7);
+            Some(x ^ (x << 17))
+        })
+        .skip(1)
+        .take(200_000)
+    }
+
     #[test]
     fn short_decimals_are_the_shortest_forms_values() {
         // Every float the arithmetic reads, against its shortest written form, by value.
@@ -327,11 +338,7 @@ mod tests {
             assert_eq!(scale(m, e - k), scale(wm, we - k), "{f:e}");
             read.set(read.get() + 1);
         };
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in bits(0x9e37_79b9_7f4a_7c15) {
             // Short decimals (as models write them), then arbitrary bits.
             let digits = i32::try_from(x % 9).unwrap_or(0);
             let whole = (x >> 8) % 10_000_000;
@@ -360,11 +367,7 @@ mod tests {
             let m: i128 = format!("{whole}{frac}").parse().ok()?;
             Some((if f.is_sign_negative() { -m } else { m }, exp.parse::<i32>().ok()? - i32::try_from(frac.len()).ok()?))
         };
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in bits(0x2545_f491_4f6c_dd1d) {
             let digits = i32::try_from(x % 12).unwrap_or(0);
             for f in [f64::from_bits(x), ((x >> 8) % 100_000_000) as f64 / 10f64.powi(digits)] {
                 if f.is_finite() && f != 0.0 {
