@@ -468,6 +468,12 @@ impl Names {
         }
     }
 
+    /// As new, for another object.
+    fn clear(&mut self) {
+        self.listed = 0;
+        self.unlisted.clear();
+    }
+
     /// For a name the schema lists (by its rule's bit): whether it came before.
     fn listed(&mut self, rule: Option<usize>) -> Option<bool> {
         let bit = 1u64 << rule.filter(|&i| i < 64)?;

@@ -63,6 +63,12 @@ impl NameHashes {
         self.insert_hash(name_hash(token))
     }
 
+    /// As new.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.many = None;
+    }
+
     fn insert_hash(&mut self, hash: u64) -> bool {
         if let Some(set) = self.many.as_mut() {
             return set.insert(hash);

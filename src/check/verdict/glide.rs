@@ -45,7 +45,6 @@ struct Frame {
     count: u64,
     /// The names `required` lists that came (bits of `KeyRule::required`).
     seen: u64,
-    names: Names,
     /// The node of the member whose name was read.
     child: usize,
     /// The items so far of an array with `uniqueItems`.
@@ -99,6 +98,9 @@ pub(crate) struct Glide {
     max_depth: usize,
     /// A name with escapes, decoded; its buffer reused.
     decoded: String,
+    /// The names of the object open at each depth (`names[d]` for `stack[d]`), kept apart from
+    /// the frames and reused: a frame that carried them was copied whole at each container.
+    names: Vec<Names>,
     /// The edges since they were last taken, when tracked.
     edges: Option<Vec<Edge>>,
     /// Some push was not UTF-8 on its own (bytes cut inside a character, or not UTF-8 at all):
@@ -109,7 +111,7 @@ pub(crate) struct Glide {
 
 impl Glide {
     pub(crate) fn new(verdict: &Verdict, max_depth: usize) -> Self {
-        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), edges: None, mixed: false }
+        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), names: Vec::new(), edges: None, mixed: false }
     }
 
     /// From now on, the top levels' edges are kept for `take_edges`.
@@ -303,8 +305,6 @@ impl Glide {
                 // An item past `maxItems` is reported as it begins.
                 let item = match simple(verdict, frame.node) {
                     Some(c) if c.max_items.is_some_and(|m| frame.count >= m) => return self.lose(),
-                    // (Items `uniqueItems` compares are scalars: see `distinct`.)
-                    Some(c) if c.unique.is_some() && matches!(b, b'{' | b'[') => return self.lose(),
                     Some(c) => c.prefix.get(usize::try_from(frame.count).unwrap_or(usize::MAX)).copied().or(c.items).unwrap_or(ANY),
                     None => ANY,
                 };
@@ -318,14 +318,6 @@ impl Glide {
     /// The first byte of a value at node `self.next`: its kind must be one the node lets in, as
     /// the stream's checks report a value of another kind as it begins.
     fn begin(&mut self, b: u8, at: usize, verdict: &Verdict) {
-        if self.next == TAG {
-            // A union's tag: a string, judged as it ends (`settle`).
-            if b != b'"' {
-                return self.lose();
-            }
-            self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 };
-            return;
-        }
         let kind = match b {
             b'{' => OBJECT,
             b'[' => ARRAY,
@@ -341,12 +333,18 @@ impl Glide {
             ANY => ANY,
             node if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
             node if kind == OBJECT && tagged(verdict, node).is_some() => node,
+            // A union's tag (which has no entry): a string, judged as it ends (`settle`).
+            _ if self.next == TAG && kind == STRING => {
+                self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 };
+                return;
+            }
             _ => return self.lose(),
         };
         self.next = node;
         match b {
             b'{' | b'[' => {
-                if self.stack.len() >= self.max_depth {
+                // (Items `uniqueItems` compares are scalars: see `completed`.)
+                if self.stack.len() >= self.max_depth || self.stack.last().is_some_and(|f| f.items.is_some()) {
                     return self.lose();
                 }
                 let depth = self.stack.len();
@@ -357,7 +355,15 @@ impl Glide {
                 let c = simple(verdict, node);
                 let own = c.is_some_and(|c| if b == b'{' { c.objects } else { c.arrays }) || (c.is_none() && tagged(verdict, node).is_some());
                 let items = (b == b'[' && c.is_some_and(|c| c.unique.is_some())).then(Box::default);
-                self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, names: Names::default(), child: ANY, items });
+                if b == b'{' {
+                    if self.names.len() <= depth {
+                        self.names.resize_with(depth + 1, Names::default);
+                    }
+                    if let Some(names) = self.names.get_mut(depth) {
+                        names.clear();
+                    }
+                }
+                self.stack.push(Frame { node: if own { node } else { ANY }, array: b == b'[', state: State::First, count: 0, seen: 0, child: ANY, items });
             }
             b'"' => self.token = Token::Str { start: at, name: false, esc: Esc::None, escaped: false, shrink: 0, escape: 0 },
             b't' | b'f' | b'n' => self.token = Token::Lit { start: at, word: lex::literal_word(b).unwrap_or_default(), matched: 1 },
@@ -394,9 +400,10 @@ impl Glide {
         } else {
             raw
         };
-        let lost = match self.stack.last_mut() {
-            Some(frame) => member(frame, text, token, escaped, name, verdict, validator),
-            None => true,
+        let depth = self.stack.len().wrapping_sub(1);
+        let lost = match (self.stack.last_mut(), self.names.get_mut(depth)) {
+            (Some(frame), Some(names)) => member(frame, names, text, token, escaped, name, verdict, validator),
+            _ => true,
         };
         self.decoded = decoded;
         if lost {
@@ -413,10 +420,10 @@ impl Glide {
                     // Judged by the verdict's number checks on the token the scan has read.
                     Some(c) => {
                         let holds = std::str::from_utf8(token).is_ok_and(|token| Run::new(verdict, validator, token, 0).number_holds(c, 0, len, integral).is_ok());
-                        if !holds || !self.distinct(token) {
+                        if !holds {
                             return self.lose();
                         }
-                        self.completed(end, false);
+                        self.completed(end, false, token);
                     }
                     None => self.scalar_end(text, start, end, NUMBER, false, verdict, validator),
                 }
@@ -429,33 +436,21 @@ impl Glide {
     /// node by the verdict.
     #[allow(clippy::too_many_arguments)]
     fn scalar_end(&mut self, text: &[u8], start: usize, end: usize, kind: u8, escaped: bool, verdict: &Verdict, validator: &Validator) {
-        if self.next == TAG {
-            return self.settle(text, start, end, escaped, verdict, validator);
-        }
         let token = text.get(start..end).unwrap_or_default();
         let node = self.next;
         let judged = if node == ANY || simple(verdict, node).is_some_and(|c| !needs_judging(c, kind)) {
             !self.mixed || kind != STRING || std::str::from_utf8(token).is_ok()
         } else if let (STRING, Some(c)) = (kind, simple(verdict, node)) {
             self.string_holds(c, token, escaped, verdict, validator)
+        } else if node == TAG {
+            return self.settle(text, start, end, escaped, verdict, validator);
         } else {
             std::str::from_utf8(token).ok().and_then(|token| verdict.judge_at(validator, node, token)) == Some(true)
         };
-        if !judged || !self.distinct(token) {
+        if !judged {
             return self.lose();
         }
-        self.completed(end, false);
-    }
-
-    /// An item (`token`) of the array being read ended: where the array has `uniqueItems`,
-    /// false when its equality needs its parsed value (a repeat is told as the array closes,
-    /// as the stream's checks tell it).
-    #[inline(always)]
-    fn distinct(&mut self, token: &[u8]) -> bool {
-        match self.stack.last_mut().and_then(|f| f.items.as_deref_mut()) {
-            Some(items) => add_item(items, token),
-            None => true,
-        }
+        self.completed(end, false, token);
     }
 
     /// A string (`token`, quotes included) judged on its content as the verdict judges one,
@@ -493,9 +488,10 @@ impl Glide {
             }
         }
         let Some((branch, i, tag)) = found.filter(|_| matches == 1 && !escaped) else { return self.lose() };
-        let (Some(c), Some(frame)) = (simple(verdict, branch).filter(|c| kind_fits(c, OBJECT)), self.stack.last_mut()) else { return self.lose() };
+        let depth = self.stack.len().wrapping_sub(1);
+        let (Some(c), Some(frame), Some(names)) = (simple(verdict, branch).filter(|c| kind_fits(c, OBJECT)), self.stack.last_mut(), self.names.get_mut(depth)) else { return self.lose() };
         frame.node = branch;
-        frame.names.listed(Some(i));
+        names.listed(Some(i));
         if let Some(bit) = c.keys.get(i).and_then(|r| r.required) {
             frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
         }
@@ -503,7 +499,7 @@ impl Glide {
         if over || (needs_judging(tag, STRING) && !self.string_holds(tag, token, false, verdict, validator)) {
             return self.lose();
         }
-        self.completed(end, false);
+        self.completed(end, false, token);
     }
 
     fn close(&mut self, end: usize, verdict: &Verdict) {
@@ -517,11 +513,14 @@ impl Glide {
         if !holds {
             return self.lose();
         }
-        self.completed(end, true);
+        self.completed(end, true, &[]);
     }
 
     /// The value being read (a `container` or a scalar) ended at `end`.
-    fn completed(&mut self, end: usize, container: bool) {
+    /// The value being read (a `container` or a scalar, its `token`) ended at `end`. An item of
+    /// an array with `uniqueItems` is added to its items: lost where its equality needs its
+    /// parsed value (a repeat is told as the array closes, as the stream's checks tell it).
+    fn completed(&mut self, end: usize, container: bool, token: &[u8]) {
         let depth = self.stack.len();
         if let (true, Some(edges)) = (depth <= MARKED, self.edges.as_mut()) {
             edges.push(Edge::End { depth, container, end });
@@ -531,6 +530,11 @@ impl Glide {
             Some(frame) => {
                 frame.state = State::Next;
                 frame.count += u64::from(frame.array);
+                if let Some(items) = frame.items.as_deref_mut() {
+                    if !add_item(items, token) {
+                        self.lose();
+                    }
+                }
             }
         }
     }
@@ -774,7 +778,8 @@ fn needs_judging(c: &Checks, kind: u8) -> bool {
 /// The member named `name` (its token at `token`) in `frame`: its node set; true when the
 /// stream's checks would report it now (a repeat, a name no keyword lets in, one past
 /// `maxProperties`).
-fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict, validator: &Validator) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn member(frame: &mut Frame, names: &mut Names, text: &[u8], token: std::ops::Range<usize>, escaped: bool, name: &[u8], verdict: &Verdict, validator: &Validator) -> bool {
     frame.state = State::Colon;
     frame.count += 1;
     let Some(c) = simple(verdict, frame.node) else {
@@ -784,10 +789,10 @@ fn member(frame: &mut Frame, text: &[u8], token: std::ops::Range<usize>, escaped
             return escaped || name != t.name.as_bytes();
         }
         frame.child = ANY;
-        return if escaped { frame.names.repeated_decoded(name, None) } else { frame.names.repeated(text, token, None) };
+        return if escaped { names.repeated_decoded(name, None) } else { names.repeated(text, token, None) };
     };
     let found = find_key(&c.keys, name);
-    let repeated = if escaped { frame.names.repeated_decoded(name, found) } else { frame.names.repeated(text, token, found) };
+    let repeated = if escaped { names.repeated_decoded(name, found) } else { names.repeated(text, token, found) };
     let rule = found.and_then(|i| c.keys.get(i));
     if let Some(bit) = rule.and_then(|r| r.required) {
         frame.seen |= 1u64.checked_shl(u32::try_from(bit).unwrap_or(u32::MAX)).unwrap_or(0);
