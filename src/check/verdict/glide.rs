@@ -516,7 +516,6 @@ impl Glide {
         self.completed(end, true, &[]);
     }
 
-    /// The value being read (a `container` or a scalar) ended at `end`.
     /// The value being read (a `container` or a scalar, its `token`) ended at `end`. An item of
     /// an array with `uniqueItems` is added to its items: lost where its equality needs its
     /// parsed value (a repeat is told as the array closes, as the stream's checks tell it).
