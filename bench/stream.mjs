@@ -228,6 +228,17 @@ for (const e of entries) {
         row.parseShare = alone.ratio((r) => r[0] / r[2]);
       }
     }
+    // The whole text in one push: the stream's reading with no chunking at all (one push, the
+    // data one JSON.parse as the root closes), against the one-shot reading of the same text.
+    row.onePush = interleaved([
+      () => c.validateText(t),
+      () => {
+        const s = c.stream();
+        s.push(t);
+        if (!s.finish().valid) throw new Error('expected valid');
+        s.free();
+      },
+    ], quick, quick ? 200 : 800).ratio((r) => r[0] / r[1]);
     // The end: streams with all but their last 20 characters pushed (outside the timing),
     // then the last push + finish(), JSON.parse + Ajv and JSON.parse alone, in turns.
     const cut = Math.max(0, t.length - 20);
@@ -312,21 +323,27 @@ for (const h of held) h.free();
 const kb = (b) => (b >= 1024 ? `${(b / 1024).toFixed(b >= 10240 ? 0 : 1)} KB` : `${b} B`);
 const us = (ms) => `${(ms * 1000).toFixed(ms < 0.1 ? 1 : 0)} µs`;
 console.log(`\n### Every corpus schema (valid indented outputs)${quick ? ' · --quick' : ''}\n`);
-console.log('Whole stream = every push + finish() ÷ one-shot validateText (CPU time, the median of rounds that time each in turn). End = the last 20-character push + finish() → data; ÷ Ajv = how many times faster than JSON.parse + Ajv of the whole text (target ≥ 1.5), ÷ parse = than JSON.parse alone (moonshot ≥ 1). Pushes alone = as many pushes as the whole stream makes at that size, each of one space the module reads, ÷ the same one-shot: what any stream whose every push the module answers pays before reading a byte of the output. Memory = growth per open stream with all but its last chunk pushed: the module\'s memory (64 KiB pages) and the JS heap.\n');
-console.log('| schema | output | whole stream, 5 B chunks | 20 B | 1,000 B | pushes alone, 5 B / 20 B | end (last push + finish) | JSON.parse + Ajv | faster than parse + Ajv | than JSON.parse | wasm / stream | JS heap / stream |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('Whole stream = every push + finish() ÷ one-shot validateText (CPU time, the median of rounds that time each in turn). One push = the whole text in a single push + finish(), ÷ the same one-shot: the stream\'s own reading of the bytes, with no chunking. End = the last 20-character push + finish() → data; ÷ Ajv = how many times faster than JSON.parse + Ajv of the whole text (target ≥ 1.5), ÷ parse = than JSON.parse alone (moonshot ≥ 1). Pushes alone = as many pushes as the whole stream makes at that size, each of one space the module reads, ÷ the same one-shot: what any stream whose every push the module answers pays before reading a byte of the output. Memory = growth per open stream with all but its last chunk pushed: the module\'s memory (64 KiB pages) and the JS heap.\n');
+console.log('| schema | output | whole stream, 5 B chunks | 20 B | 1,000 B | one push | pushes alone, 5 B / 20 B | end (last push + finish) | JSON.parse + Ajv | faster than parse + Ajv | than JSON.parse | wasm / stream | JS heap / stream |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   const mem = memRows.get(`${r.name}/${r.target}`);
-  console.log(`| ${r.name} | ${kb(r.bytes)} | ${r.whole[5].toFixed(1)}× | ${r.whole[20].toFixed(1)}× | ${r.whole[1000].toFixed(1)}× | ${r.pushes[5].toFixed(1)}× / ${r.pushes[20].toFixed(1)}× | ${us(r.end)} | ${us(r.ajv)} | ${(r.ajv / r.end).toFixed(2)}× | ${(r.parse / r.end).toFixed(2)}× | ${kb(Math.round(mem.wasm))} | ${kb(Math.round(mem.heap))} |`);
+  console.log(`| ${r.name} | ${kb(r.bytes)} | ${r.whole[5].toFixed(1)}× | ${r.whole[20].toFixed(1)}× | ${r.whole[1000].toFixed(1)}× | ${r.onePush.toFixed(2)}× | ${r.pushes[5].toFixed(1)}× / ${r.pushes[20].toFixed(1)}× | ${us(r.end)} | ${us(r.ajv)} | ${(r.ajv / r.end).toFixed(2)}× | ${(r.parse / r.end).toFixed(2)}× | ${kb(Math.round(mem.wasm))} | ${kb(Math.round(mem.heap))} |`);
 }
 const g = (f) => geomean(rows.map(f));
 const worst = (f) => Math.max(...rows.map(f));
 console.log(`\ncorpus whole stream ÷ one-shot (geomean / worst): 5 B ${g((r) => r.whole[5]).toFixed(1)}× / ${worst((r) => r.whole[5]).toFixed(1)}×; 20 B ${g((r) => r.whole[20]).toFixed(1)}× / ${worst((r) => r.whole[20]).toFixed(1)}× (target ≤ 1.5×); 1,000 B ${g((r) => r.whole[1000]).toFixed(1)}× / ${worst((r) => r.whole[1000]).toFixed(1)}× (target ≤ 1.2×)`);
 console.log(`corpus pushes alone ÷ one-shot (geomean / worst): 5 B ${g((r) => r.pushes[5]).toFixed(1)}× / ${worst((r) => r.pushes[5]).toFixed(1)}×; 20 B ${g((r) => r.pushes[20]).toFixed(1)}× / ${worst((r) => r.pushes[20]).toFixed(1)}×`);
-// What a stream in 20-byte chunks pays before judging a byte: its pushes, each answered by the
-// module, and its data, which costs at least a JSON.parse of the text. Where that alone is past
-// the 1.5× target, no faster reading of the bytes meets it: only pushes the module need not read.
-const floor = (r) => r.pushes[20] + r.parseShare;
-const under = rows.filter((r) => floor(r) > 1.5).length;
-console.log(`corpus floor at 20 B, the pushes alone + one JSON.parse of the text, ÷ one-shot (geomean / lowest): ${g(floor).toFixed(2)}× / ${Math.min(...rows.map(floor)).toFixed(2)}×; past the 1.5× target on ${under} of ${rows.length} rows`);
+// What a stream in 20-byte chunks pays at the least: its pushes, each answered by the module,
+// and the reading, judging and parsing of its text, which the one-shot validation does at the
+// least cost the library has. Where that alone is past the 1.5× target, no faster reading of the
+// bytes meets it: only pushes the module need not read. (The data alone, one JSON.parse, is
+// given too.)
+const floor = (r) => r.pushes[20] + 1;
+const parseFloor = (r) => r.pushes[20] + r.parseShare;
+const past = (f, target) => rows.filter((r) => f(r) > target).length;
+console.log(`corpus floor at 20 B, the pushes alone + the one-shot validation of the text, ÷ one-shot (geomean / lowest): ${g(floor).toFixed(2)}× / ${Math.min(...rows.map(floor)).toFixed(2)}×, past the 1.5× target on ${past(floor, 1.5)} of ${rows.length} rows (the pushes alone + one JSON.parse: ${g(parseFloor).toFixed(2)}× / ${Math.min(...rows.map(parseFloor)).toFixed(2)}×, past it on ${past(parseFloor, 1.5)})`);
+// With no chunking at all the stream still reads the bytes its own way: where one push of the
+// whole text is past the 1.2× target, no chunk size meets it either.
+console.log(`corpus one push of the whole text ÷ one-shot (geomean / lowest / worst): ${g((r) => r.onePush).toFixed(2)}× / ${Math.min(...rows.map((r) => r.onePush)).toFixed(2)}× / ${worst((r) => r.onePush).toFixed(2)}×, past the 1,000 B target of 1.2× on ${past((r) => r.onePush, 1.2)} of ${rows.length} rows`);
 console.log(`corpus end of stream, times faster than JSON.parse + Ajv (geomean / worst): ${g((r) => r.ajv / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.ajv / r.end)).toFixed(2)}× (target ≥ 1.5×); than JSON.parse alone: ${g((r) => r.parse / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.parse / r.end)).toFixed(2)}×`);

@@ -185,6 +185,9 @@ pub enum Mark {
     Cut(usize),
 }
 
+/// The most text capacity a renewed stream keeps (see `OutputStream::renew`).
+const KEPT_TEXT: usize = 64 * 1024;
+
 /// The depth of the values a `Cut` ends: the root's containers are built from their members
 /// (unless read whole), anything deeper is parsed whole.
 pub const MARKED_DEPTH: usize = 2;
@@ -225,7 +228,7 @@ impl Marks {
     }
 
     /// The edges the resumed scan found (see `Glide`): the marks of a reading byte by byte.
-    fn record_edges(&mut self, edges: Vec<Edge>) {
+    fn record_edges(&mut self, edges: impl Iterator<Item = Edge>) {
         for edge in edges {
             match edge {
                 Edge::Open { array, at } => self.list.push(Mark::Open { array, at }),
@@ -344,9 +347,26 @@ impl OutputStream {
         }
     }
 
-    /// A new stream of the same contract and options, with the default retry prompt.
-    pub fn renewed(&self) -> Self {
-        OutputStream::new(&self.contract, self.options)
+    /// Starts over as a new stream of the same contract and options, with the default retry
+    /// prompt, its marks tracked as they were. The buffers the resumed scan and the marks grew
+    /// are kept for the next text (up to `KEPT_TEXT` bytes of it): a stream reused for many short
+    /// outputs would otherwise allocate them again, a few times as each one grows, for each
+    /// output.
+    pub fn renew(&mut self) {
+        let glide = self.glide.take();
+        let mut list = std::mem::take(&mut self.marks.list);
+        let enabled = self.marks.enabled;
+        let fresh = OutputStream::new(&self.contract, self.options);
+        *self = fresh;
+        list.clear();
+        self.marks = Marks { enabled, list, whole: false };
+        if let (Some(mut glide), Some(_), Some((verdict, _))) = (glide, self.glide.as_ref(), self.contract.verdict_parts()) {
+            glide.reset(verdict, KEPT_TEXT);
+            self.glide = Some(glide);
+        }
+        if enabled {
+            self.track_marks();
+        }
     }
 
     /// The retry prompt written with `templates` (an executor's own wording).
@@ -1019,6 +1039,42 @@ mod tests {
         }
         // Most valid streams are read by the scan to their end.
         assert!(glided * 2 > streams, "{glided} of {streams}");
+    }
+
+    /// A renewed stream (the package's spare streams) answers as a new one, whatever the text
+    /// the stream read before and wherever it stopped: every push, the marks and the outcome,
+    /// over every suite instance.
+    #[test]
+    fn a_renewed_stream_answers_as_a_new_one() {
+        let options = StreamOptions { max_retries: 0, ..StreamOptions::default() };
+        for group in crate::suite::groups() {
+            let Ok(contract) = Contract::compile(&group["schema"], &Options::default()) else { continue };
+            let mut renewed = OutputStream::new(&contract, options);
+            renewed.track_marks();
+            let mut before = String::new();
+            for test in group["tests"].as_array().into_iter().flatten() {
+                for text in crate::suite::texts(&test["data"], 2) {
+                    for (chunk, cut) in [(1, 2), (7, 1), (text.len(), 0)] {
+                        // The text before, read in part (or whole), then the stream renewed.
+                        for piece in before.as_bytes().chunks(chunk.max(1)).take(before.len().div_ceil(chunk.max(1)) >> cut) {
+                            renewed.push_quiet(piece);
+                        }
+                        renewed.renew();
+                        let mut fresh = OutputStream::new(&contract, options);
+                        fresh.track_marks();
+                        for piece in text.as_bytes().chunks(chunk.max(1)) {
+                            assert_eq!(renewed.push_quiet(piece), fresh.push_quiet(piece), "{text} after {before}");
+                            assert_eq!((renewed.status(), renewed.plain_room(), renewed.marks()), (fresh.status(), fresh.plain_room(), fresh.marks()), "{text} after {before}");
+                            renewed.take_marks(usize::MAX);
+                            fresh.take_marks(usize::MAX);
+                        }
+                        assert_eq!(renewed.finish(StopReason::Stop, None), fresh.finish(StopReason::Stop, None), "{text} after {before}");
+                        renewed.renew();
+                    }
+                    before = text;
+                }
+            }
+        }
     }
 
     /// Optional fields as Pydantic, Zod and TypeBox write them (`anyOf`/`oneOf` of a schema and

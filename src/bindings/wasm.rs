@@ -539,8 +539,8 @@ impl WasmStream {
     /// freed stream of default options for the contract's next one, which then costs no new
     /// object on either side.
     pub fn renew(&mut self) {
-        self.stream = self.stream.renewed();
-        self.outcome = String::new();
+        self.stream.renew();
+        self.outcome.clear();
     }
 
     /// From now on, pushes record where the values of the top levels begin and end (JS builds the

@@ -114,6 +114,23 @@ impl Glide {
         Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), names: Vec::new(), edges: None, mixed: false }
     }
 
+    /// Back to the state of `new`, the buffers grown kept (the text's up to `kept` bytes);
+    /// edges tracked as they were.
+    pub(crate) fn reset(&mut self, verdict: &Verdict, kept: usize) {
+        self.text.clear();
+        self.text.shrink_to(kept);
+        self.stack.clear();
+        self.token = Token::None;
+        self.next = verdict.root;
+        self.done = false;
+        self.lost = false;
+        self.mixed = false;
+        // (The names of each depth are cleared as an object there begins.)
+        if let Some(edges) = self.edges.as_mut() {
+            edges.clear();
+        }
+    }
+
     /// From now on, the top levels' edges are kept for `take_edges`.
     pub(crate) fn track_edges(&mut self) {
         self.edges.get_or_insert_with(Vec::new);
@@ -165,8 +182,9 @@ impl Glide {
         self.done || !self.stack.is_empty() || !matches!(self.token, Token::None)
     }
 
-    pub(crate) fn take_edges(&mut self) -> Vec<Edge> {
-        self.edges.as_mut().map(std::mem::take).unwrap_or_default()
+    /// The edges since the last call, taken; their list keeps its room for the next push's.
+    pub(crate) fn take_edges(&mut self) -> impl Iterator<Item = Edge> + '_ {
+        self.edges.iter_mut().flat_map(|edges| edges.drain(..))
     }
 
     /// Inside a string with no escape under way: how many more characters of plain content the

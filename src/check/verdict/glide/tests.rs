@@ -86,7 +86,7 @@ fn tells_the_edges_of_the_top_levels() {
     g.track_edges();
     assert!(g.push(text.as_bytes(), &verdict, validator));
     assert!(g.end(&verdict, validator));
-    let edges = g.take_edges();
+    let edges: Vec<Edge> = g.take_edges().collect();
     assert_eq!(
         edges,
         vec![
