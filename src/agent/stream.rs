@@ -185,8 +185,9 @@ pub enum Mark {
     Cut(usize),
 }
 
-/// The most text capacity a renewed stream keeps (see `OutputStream::renew`).
-const KEPT_TEXT: usize = 64 * 1024;
+/// The most text capacity a renewed stream keeps (see `OutputStream::renew`): the package keeps a
+/// few spare streams for each contract, and what they hold between outputs stays small.
+const KEPT_TEXT: usize = 16 * 1024;
 
 /// The depth of the values a `Cut` ends: the root's containers are built from their members
 /// (unless read whole), anything deeper is parsed whole.
