@@ -269,8 +269,10 @@ function invalidJsonError(message) {
 const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
 // What each Contract was compiled from, so it can recompile itself in a re-created instance.
-// How many freed streams' wasm objects a contract keeps for its next streams (Contract#spare).
+// How many freed streams' wasm objects a contract keeps for its next streams of the same
+// options (Contract#spare), and for how many different options besides the default ones.
 const SPARE_STREAMS = 4;
+const SPARE_OPTIONS = 4;
 const keepStream = Symbol('keepStream');
 const recipes = new WeakMap();
 // Each Contract's verdict tier (pkg/src/tier/), or null where it has none; and the tier the
@@ -344,6 +346,8 @@ export class Contract extends Owned {
   // entry and an allocation in the module, about half of what a short stream costs besides its
   // bytes. (Left to the garbage collector, they go with the contract.)
   #spare = [];
+  // The same for streams with options, by the options' text.
+  #spareWith = new Map();
 
   constructor(handle) {
     super(handle, wasm.WasmContract, 'use Contract.compile(schema, options) to create a Contract');
@@ -352,15 +356,27 @@ export class Contract extends Owned {
   free() {
     this.#verdictTier = undefined;
     for (const handle of this.#spare.splice(0)) if (!detached(handle)) handle.free();
+    for (const handles of this.#spareWith.values()) for (const handle of handles) if (!detached(handle)) handle.free();
+    this.#spareWith.clear();
     super.free();
   }
 
-  // A freed stream's wasm object (of default options, not detached), kept as a spare: whether
-  // it was (not once the contract is freed, nor past SPARE_STREAMS).
-  [keepStream](handle) {
-    if (this.#spare.length >= SPARE_STREAMS || Owned.handle(this) === undefined) return false;
+  // A freed stream's wasm object (not detached; `options`: the text of its options, null for
+  // the default ones), kept as a spare: whether it was (not once the contract is freed, nor past
+  // SPARE_STREAMS for its options or SPARE_OPTIONS different options).
+  [keepStream](handle, options) {
+    if (Owned.handle(this) === undefined) return false;
+    let spares = this.#spare;
+    if (options !== null) {
+      spares = this.#spareWith.get(options);
+      if (spares === undefined) {
+        if (this.#spareWith.size >= SPARE_OPTIONS) return false;
+        this.#spareWith.set(options, (spares = []));
+      }
+    }
+    if (spares.length >= SPARE_STREAMS) return false;
     handle.renew();
-    this.#spare.push(handle);
+    spares.push(handle);
     return true;
   }
 
@@ -562,10 +578,15 @@ export class Contract extends Owned {
       while ((spare = this.#spare.pop()) !== undefined) if (!detached(spare)) return new OutputStream(spare, true, this);
       return new OutputStream(contract.stream('', ''), true, this);
     }
-    const handle = handleOf(this).stream(JSON.stringify(options), '');
+    const text = JSON.stringify(options);
+    const contract = handleOf(this);
     // The data of a valid outcome is the text's JSON.parse, unless extraction or nullAsAbsent
     // changes it (see OutputStream#plain).
-    return new OutputStream(handle, !options.extract && !options.nullAsAbsent);
+    const plain = !options.extract && !options.nullAsAbsent;
+    const spares = this.#spareWith.get(text);
+    let spare;
+    if (spares !== undefined) while ((spare = spares.pop()) !== undefined) if (!detached(spare)) return new OutputStream(spare, plain, this, text);
+    return new OutputStream(contract.stream(text, ''), plain, this, text);
   }
 
   // enforce()'s stream: its outcomes carry their data (see OutputStream#finishText).
@@ -890,20 +911,23 @@ function endedError(state) {
  * bytes; early violations are those no continuation could repair.
  */
 export class OutputStream extends Owned {
-  // `contract`: the Contract whose stream of default options this is (see Contract#spare).
-  constructor(handle, plain = false, contract = null) {
+  // `contract`: the Contract whose stream this is, kept as a spare when freed (see
+  // Contract#spare); `options`: the text of its options (null: the default ones).
+  constructor(handle, plain = false, contract = null, options = null) {
     super(handle, wasm.WasmStream, 'use contract.stream() to create an OutputStream');
     this.#plain = plain;
     this.#data = plain ? new StreamData() : null;
     this.#contract = contract;
+    this.#options = options;
     if (plain) handle.trackMarks();
   }
 
   #contract;
+  #options;
 
   free() {
     const handle = Owned.handle(this);
-    if (handle !== undefined && this.#contract !== null && !detached(handle) && this.#contract[keepStream](handle)) Owned.release(this);
+    if (handle !== undefined && this.#contract !== null && !detached(handle) && this.#contract[keepStream](handle, this.#options)) Owned.release(this);
     else super.free();
   }
 

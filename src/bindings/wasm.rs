@@ -536,7 +536,7 @@ impl WasmStream {
     }
 
     /// Starts over as a new stream of the same contract and options (no templates): JS keeps a
-    /// freed stream of default options for the contract's next one, which then costs no new
+    /// freed stream for the contract's next one of the same options, which then costs no new
     /// object on either side.
     pub fn renew(&mut self) {
         self.stream.renew();

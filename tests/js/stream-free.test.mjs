@@ -53,6 +53,31 @@ test('the next stream after a freed one answers as a new one', () => {
   assert.deepEqual(answers(contract, '{"a": "toolong"}', 2, { maxRetries: 0 }), answers(fresh, '{"a": "toolong"}', 2, { maxRetries: 0 }));
 });
 
+test('the next stream with the same options after a freed one answers as a new one', () => {
+  const texts = ['{"a": "xy"}', '{"a": "toolong"}', 'Here: {"a": "x"} done', '{"a": null}', '{"b": 1}', '{"a": "x"'];
+  const kinds = [{ maxRetries: 0 }, { extract: true, maxRetries: 1 }, { abortOnEarlyViolation: true }, { nullAsAbsent: true }, { extract: true, abortOnEarlyViolation: true }, { maxRetries: 2 }];
+  const fresh = Contract.compile(schema);
+  const expected = kinds.map((options) => texts.map((text) => answers(fresh, text, 4, options)));
+  const contract = Contract.compile(schema);
+  for (let round = 0; round < 3; round++) {
+    // Streams of every kind (more kinds than are kept) freed in several states, then the texts.
+    kinds.forEach((options, k) => {
+      for (const leave of [(s) => s.push('{"a": "abc'), (s) => { s.push('{"a": "abcdef"}'); s.finish(); }, (s) => s.changes()]) {
+        const s = contract.stream(options);
+        leave(s);
+        s.free();
+      }
+      assert.deepEqual(texts.map((text) => answers(contract, text, 4, options)), expected[k], JSON.stringify(options));
+    });
+  }
+  // A default stream never gets a spare of other options, nor one with options a default spare.
+  const s = contract.stream({ extract: true });
+  s.free();
+  assert.deepEqual(answers(contract, 'Here: {"a": "x"}', 4), answers(fresh, 'Here: {"a": "x"}', 4));
+  contract.stream().free();
+  assert.deepEqual(answers(contract, 'Here: {"a": "x"}', 4, { extract: true }), answers(fresh, 'Here: {"a": "x"}', 4, { extract: true }));
+});
+
 test('a freed stream stays freed; a freed contract makes no stream', () => {
   const contract = Contract.compile(schema);
   const s = contract.stream();
