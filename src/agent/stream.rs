@@ -11,7 +11,7 @@ use crate::schema::contract::Contract;
 use crate::check::early::Checker;
 use crate::check::verdict::glide::{Edge, Glide};
 use crate::check::output;
-use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Status};
+use crate::json::partial::{Event, Kind, LimitKind, Observer, Parser, Skipped, Status};
 use crate::json::path::InstancePath;
 use crate::agent::prompt::{retry_prompt, retry_prompt_with, Templates};
 use crate::agent::tool::strip_absent_nulls;
@@ -323,7 +323,9 @@ pub struct OutputStream {
     /// pushes, the attempt is read by it alone (`Glide`): each byte once, at about the one-shot
     /// scan's cost, nothing to report. The first byte it cannot vouch for, or anything that
     /// needs the parser's state, hands the attempt to the parser and the checks, which read
-    /// again what it read (`leave_glide`) and go on from there.
+    /// again what it read (`leave_glide`) and go on from there. With extraction the scan begins
+    /// at the first bracket (the parser skips the text before it) and skips the text after the
+    /// value as the parser would: its text is the input from that bracket on.
     glide: Option<Glide>,
 }
 
@@ -394,7 +396,7 @@ impl OutputStream {
         self.marks.list.clear();
         self.marks.whole = false;
         self.data_in_text = false;
-        self.glide = if self.changes.enabled { None } else { new_glide(&self.contract, self.options) };
+        self.glide = if self.changes.enabled || (self.options.extract && self.marks.enabled) { None } else { new_glide(&self.contract, self.options) };
         if let (true, Some(glide)) = (self.marks.enabled, self.glide.as_mut()) {
             glide.track_edges();
         }
@@ -402,6 +404,11 @@ impl OutputStream {
 
     /// From now on, pushes record where the top levels' values begin and end (see `Mark`).
     pub fn track_marks(&mut self) {
+        // (The scan's edges are offsets in its own text, which extraction does not begin at the
+        // input's start: the parser reads such an attempt.)
+        if self.options.extract {
+            self.leave_glide(0);
+        }
         self.marks.enabled = true;
         if let Some(glide) = self.glide.as_mut() {
             glide.track_edges();
@@ -417,6 +424,11 @@ impl OutputStream {
         let Some(glide) = self.glide.take() else { return Vec::new() };
         let mut text = glide.into_text();
         let now = text.split_off(text.len().saturating_sub(current));
+        if self.options.extract {
+            // With extraction `raw` keeps the input itself (see `read`).
+            let keep = self.contract.raw_output_limit().saturating_sub(self.raw.len());
+            crate::json::partial::append(&mut self.raw, text.get(..keep.min(text.len())).unwrap_or_default());
+        }
         let marks = std::mem::take(&mut self.marks.enabled);
         self.parser.push(&text, &mut Watchers { checker: &mut self.checker, changes: &mut self.changes, marks: &mut self.marks, again: true });
         self.marks.enabled = marks;
@@ -426,14 +438,22 @@ impl OutputStream {
     /// Bytes pushed in this attempt (read, unless the text broke or reached a limit).
     pub fn bytes(&self) -> usize {
         match &self.glide {
+            // (With extraction the parser read the text before the scan's.)
+            Some(glide) if self.options.extract => self.parser.bytes() + glide.text().len(),
             Some(glide) => glide.text().len(),
             None => self.parser.bytes(),
         }
     }
 
-    /// What extraction skipped in this attempt (the parser's: the resumed scan never extracts).
-    pub fn skipped(&self) -> &[crate::json::partial::Skipped] {
-        self.parser.skipped()
+    /// What extraction skipped in this attempt: the parser's, and the text the resumed scan
+    /// pushed on past the value.
+    pub fn skipped(&self) -> Vec<Skipped> {
+        let mut skipped = self.parser.skipped().to_vec();
+        if let Some(glide) = self.glide.as_ref().filter(|glide| glide.is_complete() && glide.value_text().len() < glide.text().len()) {
+            let lead = self.parser.bytes();
+            skipped.push(Skipped { start: lead + glide.value_text().len(), end: lead + glide.text().len(), place: "after" });
+        }
+        skipped
     }
 
     /// Whether a JSON value has begun (see `Parser::started`).
@@ -487,12 +507,23 @@ impl OutputStream {
     /// `push_quiet` while the resumed scan reads the attempt.
     #[inline(never)]
     fn push_glided(&mut self, chunk: &[u8]) -> usize {
-        if let (Some(glide), Some((verdict, validator))) = (self.glide.as_mut(), self.contract.verdict_parts()) {
-            // Past the size limit the parser reports it.
-            if glide.text().len() + chunk.len() > self.contract.limits().max_output_bytes {
-                self.leave_glide(0);
-                return self.read(chunk);
+        // Past the size limit the parser reports it.
+        if self.bytes() + chunk.len() > self.contract.limits().max_output_bytes {
+            self.leave_glide(0);
+            return self.read(chunk);
+        }
+        let mut chunk = chunk;
+        if self.options.extract && self.glide.as_ref().is_some_and(|glide| glide.text().is_empty()) {
+            // The text before the first bracket is the parser's to skip.
+            let at = chunk.iter().position(|&b| b == b'{' || b == b'[').unwrap_or(chunk.len());
+            let (before, rest) = chunk.split_at(at);
+            self.read(before);
+            if rest.is_empty() {
+                return 0;
             }
+            chunk = rest;
+        }
+        if let (Some(glide), Some((verdict, validator))) = (self.glide.as_mut(), self.contract.verdict_parts()) {
             if glide.push(chunk, verdict, validator) {
                 if self.marks.enabled {
                     self.marks.record_edges(glide.take_edges());
@@ -574,10 +605,11 @@ impl OutputStream {
     }
 
     /// `plain_room` while the resumed scan reads the attempt (nothing aborted it, nothing
-    /// records changes).
+    /// records changes). With extraction none, as the parser answers: an attempt answers the
+    /// same whichever reads it.
     #[inline(never)]
     fn glided_room(&self) -> usize {
-        let (Some(glide), Some((verdict, _))) = (self.glide.as_ref(), self.contract.verdict_parts()) else { return 0 };
+        let (Some(glide), Some((verdict, _))) = (self.glide.as_ref().filter(|_| !self.options.extract), self.contract.verdict_parts()) else { return 0 };
         let Some(text) = glide.text_room(verdict).filter(|_| !self.done) else { return 0 };
         let room = self.contract.limits().max_output_bytes.saturating_sub(glide.text().len());
         usize::try_from(text).unwrap_or(usize::MAX).min(room / 3)
@@ -701,7 +733,7 @@ impl OutputStream {
         // find too.
         if let (Some(glide), Some((verdict, validator))) = (self.glide.as_mut(), self.contract.verdict_parts()) {
             if reason != StopReason::Length && glide.end(verdict, validator) {
-                let data = if with_data { crate::json::partial::parse_text(glide.text()) } else { None };
+                let data = if with_data { crate::json::partial::parse_text(glide.value_text()) } else { None };
                 self.data_in_text = !with_data;
                 return Ok(data.unwrap_or(Value::Null));
             }
@@ -789,8 +821,8 @@ impl OutputStream {
             return None;
         }
         match &self.glide {
-            // The whole text is the value with whitespace around it.
-            Some(glide) => glide.text().trim_ascii().into(),
+            // The value's text, after whitespace (or, with extraction, its first byte).
+            Some(glide) => glide.value_text().trim_ascii_start().into(),
             None => self.parser.value_text(),
         }
     }
@@ -830,11 +862,14 @@ impl OutputStream {
 }
 
 /// The resumed scan for an attempt, where it reads every value the schema lets in (see
-/// `Verdict::resumable`) and the stream reads the text as written (extraction skips text the
-/// scan would not; `null_as_absent` changes what is valid).
+/// `Verdict::resumable`) as the stream would judge it (`null_as_absent` changes what is valid).
 fn new_glide(contract: &Contract, options: StreamOptions) -> Option<Glide> {
-    let (verdict, _) = contract.verdict_parts().filter(|(v, _)| v.resumable() && !options.extract && !options.null_as_absent)?;
-    Some(Glide::new(verdict, contract.limits().max_depth))
+    let (verdict, _) = contract.verdict_parts().filter(|(v, _)| v.resumable() && !options.null_as_absent)?;
+    let mut glide = Glide::new(verdict, contract.limits().max_depth);
+    if options.extract {
+        glide.skip_after();
+    }
+    Some(glide)
 }
 
 /// The violation of an output the model's token limit cut (`StopReason::Length`), whatever it
@@ -1039,6 +1074,55 @@ mod tests {
             }
         }
         // Most valid streams are read by the scan to their end.
+        assert!(glided * 2 > streams, "{glided} of {streams}");
+    }
+
+    /// `input` pushed in chunks of `chunk` bytes with extraction, with the resumed scan and
+    /// without: every push answers the same (what was skipped too), and so does the end, by
+    /// `finish` and by `finish_text` with the data's text. Whether the scan read it to its end,
+    /// valid.
+    fn extracts_alike(contract: &Contract, input: &str, chunk: usize) -> bool {
+        let options = StreamOptions { max_retries: 0, extract: true, ..StreamOptions::default() };
+        let pushed = |glide: bool| {
+            let mut s = OutputStream::new(contract, options);
+            if !glide {
+                s.glide = None;
+            }
+            let answers: Vec<_> = input.as_bytes().chunks(chunk.max(1)).map(|piece| (s.push_quiet(piece), s.status(), s.skipped(), s.plain_room(), s.early_revision(), s.started())).collect();
+            (s, answers)
+        };
+        let ((mut a, x), (mut b, y)) = (pushed(true), pushed(false));
+        assert_eq!(x, y, "{input:?} in chunks of {chunk}");
+        let glide = a.glide.as_ref().is_some_and(|g| !g.text().is_empty());
+        let outcome = a.finish(StopReason::Stop, None);
+        assert_eq!(outcome, b.finish(StopReason::Stop, None), "{input:?} in chunks of {chunk}");
+        let ((mut a, _), (mut b, _)) = (pushed(true), pushed(false));
+        let (ended, expected) = (a.finish_text_with(StopReason::Stop, None, input, true, false, false), b.finish_text_with(StopReason::Stop, None, input, true, false, false));
+        assert_eq!((ended, a.data_text(), a.skipped()), (expected, b.data_text(), b.skipped()), "{input:?} in chunks of {chunk}");
+        glide && matches!(outcome, StreamOutcome::Valid { .. })
+    }
+
+    /// With extraction, the resumed scan reads from the first bracket on and skips the text after
+    /// the value as the parser does: over every suite instance in a fence with prose around it,
+    /// with trailing text, and with prose whose bracket is not the answer's, in several
+    /// chunkings.
+    #[test]
+    fn the_resumed_scan_extracts_as_the_parser_does() {
+        let (mut streams, mut glided) = (0, 0);
+        for group in crate::suite::groups() {
+            let Ok(contract) = Contract::compile(&group["schema"], &Options::default()) else { continue };
+            for test in group["tests"].as_array().into_iter().flatten() {
+                for text in crate::suite::texts(&test["data"], 6) {
+                    let valid = contract.validate_text(&text).is_ok() && text.trim_start().starts_with(['{', '[']);
+                    for input in [format!("Here it is:\n```json\n{text}\n```\nDone."), format!("{text} {{\"next\": 1}}"), format!("See [1]: {text}")] {
+                        for chunk in [1, 7, input.len()] {
+                            glided += usize::from(extracts_alike(&contract, &input, chunk));
+                            streams += usize::from(valid && !input.starts_with("See"));
+                        }
+                    }
+                }
+            }
+        }
         assert!(glided * 2 > streams, "{glided} of {streams}");
     }
 

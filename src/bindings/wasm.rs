@@ -596,7 +596,7 @@ impl WasmStream {
 
     /// What extraction skipped in this attempt (`[{start, end, place}]`, byte offsets) as JSON.
     pub fn skipped(&self) -> String {
-        serde_json::to_string(self.stream.skipped()).unwrap_or_default()
+        serde_json::to_string(&self.stream.skipped()).unwrap_or_default()
     }
 
     /// Changes to the partial value since the last call, as JSON.

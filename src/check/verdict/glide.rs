@@ -94,6 +94,11 @@ pub(crate) struct Glide {
     next: usize,
     /// The root value is complete.
     done: bool,
+    /// Where the root value ends in `text`, once complete.
+    end: usize,
+    /// The text after the complete value is not read (extraction skips it): otherwise anything
+    /// there but whitespace is not JSON.
+    skip_after: bool,
     lost: bool,
     max_depth: usize,
     /// A name with escapes, decoded; its buffer reused.
@@ -111,7 +116,12 @@ pub(crate) struct Glide {
 
 impl Glide {
     pub(crate) fn new(verdict: &Verdict, max_depth: usize) -> Self {
-        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), names: Vec::new(), edges: None, mixed: false }
+        Glide { text: Vec::new(), stack: Vec::new(), token: Token::None, next: verdict.root, done: false, end: 0, skip_after: false, lost: false, max_depth: max_depth.min(MAX_NESTING), decoded: String::new(), names: Vec::new(), edges: None, mixed: false }
+    }
+
+    /// From now on, the text after the complete value is not read (see `value_text`).
+    pub(crate) fn skip_after(&mut self) {
+        self.skip_after = true;
     }
 
     /// Back to the state of `new`, the buffers grown kept (the text's up to `kept` bytes);
@@ -123,6 +133,7 @@ impl Glide {
         self.token = Token::None;
         self.next = verdict.root;
         self.done = false;
+        self.end = 0;
         self.lost = false;
         self.mixed = false;
         // (The names of each depth are cleared as an object there begins.)
@@ -141,7 +152,7 @@ impl Glide {
         let from = self.text.len();
         crate::json::partial::append(&mut self.text, bytes);
         self.mixed |= !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
-        if !self.lost {
+        if !(self.lost || (self.done && self.skip_after)) {
             let text = std::mem::take(&mut self.text);
             self.read(&text, from, verdict, validator);
             self.text = text;
@@ -171,6 +182,11 @@ impl Glide {
 
     pub(crate) fn into_text(self) -> Vec<u8> {
         self.text
+    }
+
+    /// The complete value's text (up to its last byte), once complete.
+    pub(crate) fn value_text(&self) -> &[u8] {
+        self.text.get(..self.end).unwrap_or_default()
     }
 
     pub(crate) fn is_complete(&self) -> bool {
@@ -307,7 +323,10 @@ impl Glide {
     /// Byte `b`, at `at`, between tokens.
     fn structural(&mut self, b: u8, at: usize, verdict: &Verdict) {
         if self.done {
-            return self.lose();
+            if !self.skip_after {
+                self.lose();
+            }
+            return;
         }
         let Some(frame) = self.stack.last_mut() else { return self.begin(b, at, verdict) };
         match (frame.array, frame.state, b) {
@@ -543,7 +562,10 @@ impl Glide {
             edges.push(Edge::End { depth, container, end });
         }
         match self.stack.last_mut() {
-            None => self.done = true,
+            None => {
+                self.done = true;
+                self.end = end;
+            }
             Some(frame) => {
                 frame.state = State::Next;
                 frame.count += u64::from(frame.array);
