@@ -4,6 +4,7 @@
 //! answer calls it (text around the call is not the output). Refusals, token limits, provider
 //! errors and cut connections each end as what they are, never as a schema violation.
 
+mod event_json;
 pub mod sse;
 pub mod wire;
 

@@ -10,6 +10,7 @@
 //!   `content_block_delta` (`text_delta`, `input_json_delta`), `message_delta` with the
 //!   `stop_reason` and usage, `message_stop`; `ping`; `error`.
 
+use super::event_json::EventJson;
 use super::sse::SseEvent;
 use super::{ErrorKind, Provider, ProviderError, ProviderEvent};
 use serde_json::{Map, Value};
@@ -41,7 +42,7 @@ impl Wire {
         if self.provider == Provider::OpenAiChat && sse.data.trim() == "[DONE]" {
             return self.end(out);
         }
-        let value: Value = match serde_json::from_str(&sse.data) {
+        let value = match EventJson::parse(&sse.data) {
             Ok(value) => value,
             Err(e) => return self.fail(ErrorKind::InvalidEvent, None, format!("a {} event is not JSON ({e}): {}", sse.event, clip(&sse.data)), out),
         };
@@ -76,31 +77,31 @@ impl Wire {
     }
 
     /// A provider's error object (`{type?, code?, message}`) as an error event.
-    fn provider_error(&mut self, error: &Value, out: &mut Vec<ProviderEvent>) {
-        let code = [error.get("code"), error.get("type")].into_iter().flatten().find_map(|v| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
+    fn provider_error(&mut self, error: Option<&EventJson>, out: &mut Vec<ProviderEvent>) {
+        let code = [error.and_then(|e| e.get("code")), error.and_then(|e| e.get("type"))].into_iter().flatten().find_map(|v| match v {
+            EventJson::Str(s) => Some(s.to_string()),
+            EventJson::Number(_) => Some(v.to_value().to_string()),
             _ => None,
         });
-        let message = str_at(error, "message").unwrap_or("the provider reported an error").to_string();
+        let message = error.and_then(|e| str_at(e, "message")).unwrap_or("the provider reported an error").to_string();
         self.fail(ErrorKind::ProviderError, code, message, out);
     }
 
-    fn merge_usage(&mut self, usage: Option<&Value>) {
-        if let Some(Value::Object(fields)) = usage {
+    fn merge_usage(&mut self, usage: Option<&EventJson>) {
+        if let Some(EventJson::Object(fields)) = usage {
             for (k, v) in fields {
-                self.usage.insert(k.clone(), v.clone());
+                self.usage.insert(k.to_string(), v.to_value());
             }
         }
     }
 
-    fn chat(&mut self, chunk: &Value, out: &mut Vec<ProviderEvent>) {
+    fn chat(&mut self, chunk: &EventJson, out: &mut Vec<ProviderEvent>) {
         if let Some(error) = chunk.get("error") {
-            return self.provider_error(error, out);
+            return self.provider_error(Some(error), out);
         }
         self.merge_usage(chunk.get("usage"));
         // One answer is read: the first choice (a request with `n` > 1 gets the others too).
-        let Some(choice) = chunk.get("choices").and_then(Value::as_array).and_then(|c| c.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)) else {
+        let Some(choice) = chunk.get("choices").and_then(EventJson::as_array).and_then(|c| c.iter().find(|c| c.get("index").and_then(EventJson::as_u64).unwrap_or(0) == 0)) else {
             return;
         };
         if let Some(delta) = choice.get("delta") {
@@ -110,8 +111,8 @@ impl Wire {
             if let Some(text) = str_at(delta, "refusal").filter(|t| !t.is_empty()) {
                 out.push(ProviderEvent::Refusal { text: text.to_string() });
             }
-            for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
-                let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+            for call in delta.get("tool_calls").and_then(EventJson::as_array).into_iter().flatten() {
+                let index = call.get("index").and_then(EventJson::as_u64).unwrap_or(0);
                 let function = call.get("function");
                 if let Some(name) = function.and_then(|f| str_at(f, "name")) {
                     out.push(ProviderEvent::ToolCall { index, id: str_at(call, "id").map(str::to_string), name: name.to_string() });
@@ -126,9 +127,9 @@ impl Wire {
         }
     }
 
-    fn responses(&mut self, name: &str, event: &Value, out: &mut Vec<ProviderEvent>) {
+    fn responses(&mut self, name: &str, event: &EventJson, out: &mut Vec<ProviderEvent>) {
         let kind = str_at(event, "type").unwrap_or(name);
-        let index = event.get("output_index").and_then(Value::as_u64).unwrap_or(0);
+        let index = event.get("output_index").and_then(EventJson::as_u64).unwrap_or(0);
         let delta = || str_at(event, "delta").unwrap_or_default().to_string();
         match kind {
             "response.output_text.delta" => out.push(ProviderEvent::Text { text: delta() }),
@@ -151,18 +152,15 @@ impl Wire {
                 self.stop_reason = Some(reason.unwrap_or(if kind == "response.completed" { "completed" } else { "incomplete" }).to_string());
                 self.end(out);
             }
-            "response.failed" => {
-                let error = event.get("response").and_then(|r| r.get("error")).cloned().unwrap_or(Value::Null);
-                self.provider_error(&error, out);
-            }
-            "error" => self.provider_error(event, out),
+            "response.failed" => self.provider_error(event.get("response").and_then(|r| r.get("error")), out),
+            "error" => self.provider_error(Some(event), out),
             _ => {}
         }
     }
 
-    fn anthropic(&mut self, name: &str, event: &Value, out: &mut Vec<ProviderEvent>) {
+    fn anthropic(&mut self, name: &str, event: &EventJson, out: &mut Vec<ProviderEvent>) {
         let kind = str_at(event, "type").unwrap_or(name);
-        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let index = event.get("index").and_then(EventJson::as_u64).unwrap_or(0);
         match kind {
             "message_start" => self.merge_usage(event.get("message").and_then(|m| m.get("usage"))),
             "content_block_start" => {
@@ -195,17 +193,14 @@ impl Wire {
                 }
             }
             "message_stop" => self.end(out),
-            "error" => {
-                let error = event.get("error").cloned().unwrap_or(Value::Null);
-                self.provider_error(&error, out);
-            }
+            "error" => self.provider_error(event.get("error"), out),
             _ => {}
         }
     }
 }
 
-fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(Value::as_str)
+fn str_at<'a>(value: &'a EventJson, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(EventJson::as_str)
 }
 
 /// The head of an event's data for a message.
