@@ -17,10 +17,10 @@ import { parse as partialJsonParse } from 'partial-json';
 import { JSONParser } from '@streamparser/json';
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { Contract } from 'output-contract';
+import { Contract, validateProviderStream } from 'output-contract';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { cpuNow, interleaved, geomean } from './timing.mjs';
+import { cpuNow, interleaved, geomean, median } from './timing.mjs';
 import { corpus } from './corpus.mjs';
 // The package's sources, for the module's memory (see bench/memory.mjs).
 import { Contract as SourceContract, ready as sourceReady } from '../pkg/src/node.js';
@@ -347,3 +347,80 @@ console.log(`corpus floor at 20 B, the pushes alone + the one-shot validation of
 // whole text is past the 1.2× target, no chunk size meets it either.
 console.log(`corpus one push of the whole text ÷ one-shot (geomean / lowest / worst): ${g((r) => r.onePush).toFixed(2)}× / ${Math.min(...rows.map((r) => r.onePush)).toFixed(2)}× / ${worst((r) => r.onePush).toFixed(2)}×, past the 1,000 B target of 1.2× on ${past((r) => r.onePush, 1.2)} of ${rows.length} rows`);
 console.log(`corpus end of stream, times faster than JSON.parse + Ajv (geomean / worst): ${g((r) => r.ajv / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.ajv / r.end)).toFixed(2)}× (target ≥ 1.5×); than JSON.parse alone: ${g((r) => r.parse / r.end).toFixed(2)}× / ${Math.min(...rows.map((r) => r.parse / r.end)).toFixed(2)}×`);
+
+// ---------------------------------------------------------------------------------------------
+// Text that comes wrapped, as model answers often do, and text that comes as a provider's events.
+// Each corpus row's valid output: in a fenced block with a line of prose before it, streamed with
+// `extract: true` in 20-character chunks, against one-shot `validateText(…, { extract: true })` of
+// the same text and one-shot `validateText` of the output alone; and as an OpenAI Chat
+// Completions event stream of 20-character deltas (one network chunk) through
+// `validateProviderStream`, against what validating after the stream costs without it: each
+// event's JSON.parse, the deltas joined, one-shot `validateText` of the answer.
+
+const encoder = new TextEncoder();
+const chatEvent = (delta, finish = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+// Async steps in turns (validateProviderStream is async): rounds of a few calls of each, the
+// order turning each round; the median over the rounds of the second's time ÷ the first's.
+async function turns(a, b, rounds, calls) {
+  await a();
+  await b();
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    const times = [0, 0];
+    for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t0 = cpuNow();
+      for (let i = 0; i < calls; i++) await (k === 0 ? a : b)();
+      times[k] = cpuNow() - t0;
+    }
+    ratios.push(times[1] / times[0]);
+  }
+  return median(ratios);
+}
+const wrapped = [];
+for (const e of entries) {
+  const c = Contract.compile(e.schema);
+  for (const o of e.outputs.filter((x) => x.layout === 'pretty' && x.target <= 10 * 1024)) {
+    const fenced = `Here is the result:\n\n\`\`\`json\n${o.valid}\n\`\`\`\n`;
+    const parts = split(fenced, 20);
+    if (!c.validateText(fenced, { extract: true }).valid) throw new Error(`${e.name}: expected valid`);
+    const extract = interleaved([
+      () => c.validateText(fenced, { extract: true }),
+      () => c.validateText(o.valid),
+      () => {
+        const s = c.stream({ extract: true });
+        for (const p of parts) s.push(p);
+        if (!s.finish().valid) throw new Error('expected valid');
+        s.free();
+      },
+    ], quick, quick ? 300 : 1200);
+    const body = encoder.encode(chatEvent({ role: 'assistant', content: '' }) + split(o.valid, 20).map((d) => chatEvent({ content: d })).join('') + chatEvent({}, 'stop') + 'data: [DONE]\n\n');
+    const decoder = new TextDecoder();
+    const provider = await turns(
+      async () => {
+        let answer = '';
+        for (const event of decoder.decode(body).split('\n\n')) {
+          if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
+          answer += JSON.parse(event.slice(6)).choices[0].delta.content ?? '';
+        }
+        if (!c.validateText(answer).valid) throw new Error('expected valid');
+      },
+      async () => {
+        const events = (async function* () {
+          yield body;
+        })();
+        if (!(await validateProviderStream(c, events, { provider: 'openai-chat' })).valid) throw new Error('expected valid');
+      },
+      quick ? 15 : 40,
+      Math.max(1, Math.round(20_000 / o.valid.length)),
+    );
+    wrapped.push({ name: e.name, bytes: Buffer.byteLength(o.valid), extract: extract.ratio((r) => r[0] / r[2]), bare: extract.ratio((r) => r[1] / r[2]), provider, events: Math.ceil(o.valid.length / 20), body: body.length });
+  }
+  c.free();
+}
+console.log(`\n### Wrapped text and provider streams (valid indented outputs of about 1 and 10 KB)${quick ? ' · --quick' : ''}\n`);
+console.log('Extract = the output in a fenced block after a line of prose, every 20-character push of `stream({ extract: true })` + finish() ÷ one-shot `validateText(…, { extract: true })` of the same text, and ÷ one-shot `validateText` of the output alone. Provider = the output as OpenAI Chat Completions events of 20-character deltas, `validateProviderStream` ÷ validating after the stream without it (each event\'s JSON.parse, the deltas joined, one-shot `validateText`).\n');
+console.log('| schema | output | extract, whole stream ÷ one-shot extraction | ÷ one-shot of the output alone | events (SSE bytes) | provider stream ÷ parse events + one-shot |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const w of wrapped) console.log(`| ${w.name} | ${kb(w.bytes)} | ${w.extract.toFixed(2)}× | ${w.bare.toFixed(1)}× | ${w.events} (${kb(w.body)}) | ${w.provider.toFixed(2)}× |`);
+const gw = (f) => geomean(wrapped.map(f));
+console.log(`\nextracting streams at 20 B ÷ one-shot with extraction (geomean / worst): ${gw((w) => w.extract).toFixed(2)}× / ${Math.max(...wrapped.map((w) => w.extract)).toFixed(2)}×, ÷ one-shot of the output alone ${gw((w) => w.bare).toFixed(1)}× / ${Math.max(...wrapped.map((w) => w.bare)).toFixed(1)}×; provider streams ÷ events parsed + one-shot (geomean / worst): ${gw((w) => w.provider).toFixed(2)}× / ${Math.max(...wrapped.map((w) => w.provider)).toFixed(2)}×`);
