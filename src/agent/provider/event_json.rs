@@ -106,7 +106,8 @@ impl<'a> Reader<'a> {
         match first {
             b'{' => {
                 self.pos += 1;
-                let mut members = Vec::new();
+                // (Room for the few members an event's objects have, allocated once.)
+                let mut members = Vec::with_capacity(8);
                 if !self.closes(b'}') {
                     loop {
                         self.pos = lex::skip_ws(bytes, self.pos);

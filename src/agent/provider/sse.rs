@@ -124,6 +124,8 @@ impl SseDecoder {
         };
         match name {
             b"data" => {
+                // (With its line feed: one allocation for a line's data, not two.)
+                self.data.reserve(value.len() + 1);
                 self.data.push_str(&value);
                 self.data.push('\n');
                 self.has_data = true;
