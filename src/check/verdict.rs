@@ -1280,11 +1280,8 @@ impl<'a> Run<'a> {
     fn number(&self, pos: usize) -> Result<(usize, bool), Stop> {
         let (len, integral) = lex::number_len(self.bytes.get(pos..).unwrap_or_default()).ok_or(Stop::Bail)?;
         let p = pos + len;
-        if !integral || len > 18 {
-            let finite = self.text.get(pos..p).and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite);
-            if !finite {
-                return Err(Stop::Bail);
-            }
+        if !lex::fits_double(self.bytes.get(pos..p).unwrap_or_default(), integral) {
+            return Err(Stop::Bail);
         }
         Ok((p, integral))
     }

@@ -261,6 +261,14 @@ pub fn number_len(bytes: &[u8]) -> Option<(usize, bool)> {
     Some((p, integral))
 }
 
+/// Whether the number `token` (one `number_len` read whole, `integral` as it said) is one a
+/// parse into a `Value` holds: serde_json refuses a number out of a double's range. (An integer
+/// of up to 18 digits always fits, and is not parsed here.)
+#[inline]
+pub fn fits_double(token: &[u8], integral: bool) -> bool {
+    (integral && token.len() <= 18) || std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite)
+}
+
 /// Whether `bytes` is one JSON number, whole.
 #[inline]
 pub fn is_number(bytes: &[u8]) -> bool {

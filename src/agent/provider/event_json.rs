@@ -147,8 +147,7 @@ impl<'a> Reader<'a> {
             _ => {
                 let (len, integral) = lex::number_len(bytes.get(start..)?)?;
                 let token = self.text.get(start..start + len)?;
-                // A number out of a double's range is not one a `Value` holds.
-                ((integral && len <= 18) || token.parse::<f64>().is_ok_and(f64::is_finite)).then_some(())?;
+                lex::fits_double(token.as_bytes(), integral).then_some(())?;
                 self.pos += len;
                 Some(EventJson::Number(token))
             }

@@ -452,7 +452,7 @@ impl Glide {
         let token = text.get(start..end).unwrap_or_default();
         match lex::number_len(token) {
             // A number serde_json would refuse (out of f64's range) is the parser's to report.
-            Some((len, integral)) if len == token.len() && ((integral && len <= 18) || std::str::from_utf8(token).ok().and_then(|t| t.parse::<f64>().ok()).is_some_and(f64::is_finite)) => {
+            Some((len, integral)) if len == token.len() && lex::fits_double(token, integral) => {
                 match simple(verdict, self.next).filter(|c| needs_judging(c, NUMBER)) {
                     // Judged by the verdict's number checks on the token the scan has read.
                     Some(c) => {
