@@ -1201,6 +1201,75 @@ mod tests {
         assert!(read > 0);
     }
 
+    /// Unions whose branches take values of types no other branch takes (a string or an object,
+    /// a number or a list, and `null` beside them), as Zod, Pydantic and TypeBox write them, read
+    /// by the scan at the branch a value's type leaves: every push answers as the parser's,
+    /// whatever the value, in every chunking.
+    #[test]
+    fn the_resumed_scan_reads_unions_told_apart_by_type_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "fix": {"anyOf": [{"$ref": "#/$defs/patch"}, {"type": "string", "maxLength": 6}]},
+                "n": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "array", "items": {"type": "number"}, "maxItems": 2}, {"type": "null"}]},
+                "e": {"anyOf": [{"enum": ["red", "green"]}, {"type": "boolean"}, {"$ref": "#/$defs/patch"}]},
+                "l": {"type": "array", "items": {"oneOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "number", "multipleOf": 0.5}]}}
+            },
+            "required": ["fix"],
+            "additionalProperties": false,
+            "$defs": {"patch": {"type": "object", "properties": {"diff": {"type": "string"}}, "required": ["diff"], "additionalProperties": false}}
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let valid = [
+            r#"{"fix": {"diff": "- a\n+ b"}, "n": 3, "e": "red", "l": ["ab", 1.5, 2]}"#,
+            r#"{"fix": "later", "n": [1.5, -2], "e": true, "l": []}"#,
+            r#"{"fix": "", "n": null, "e": {"diff": ""}}"#,
+        ];
+        let texts = [
+            r#"{"fix": "too long by far", "n": -1, "e": "blue", "l": ["AB", 0.3]}"#,
+            r#"{"fix": 1, "n": "x", "e": null, "l": [true, null, {}]}"#,
+            r#"{"fix": {"diff": 1}, "n": [1, 2, 3], "e": {"other": ""}}"#,
+            r#"{"fix": {}, "n": 1.5, "e": [], "l": ["a", "a"]}"#,
+            r#"{"fix": "aé
+", "n": [{}]}"#,
+            r#"{"n": 0}"#,
+        ];
+        assert_eq!(read_alike(&contract, &valid, &texts), 0);
+    }
+
+    /// An `enum` of strings and other values (an optional choice in OpenAI's strict mode, Zod's
+    /// mixed literals) and a record whose names any string may be (Zod's `propertyNames`), read
+    /// by the scan: every push answers as the parser's, whatever the value, in every chunking.
+    #[test]
+    fn the_resumed_scan_reads_mixed_enums_and_records_as_the_parser_does() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "units": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]},
+                "lit": {"enum": ["x", 1, true, "xy"]},
+                "counts": {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {"type": "integer", "minimum": 0}, "maxProperties": 2}
+            },
+            "required": ["units"],
+            "additionalProperties": false
+        });
+        let contract = Contract::compile(&schema, &Options::default()).unwrap();
+        let valid = [
+            r#"{"units": "celsius", "lit": "xy", "counts": {"a": 1, "": 0}}"#,
+            r#"{"units": null, "lit": 1, "counts": {}}"#,
+            r#"{"units": "fahrenheit", "lit": true}"#,
+            r#"{"units": "celsius", "lit": "x"}"#,
+        ];
+        let texts = [
+            r#"{"units": "kelvin", "lit": "y", "counts": {"a": -1}}"#,
+            r#"{"units": "celsiu", "lit": 2, "counts": {"a": 1, "b": 2, "c": 3}}"#,
+            r#"{"units": 1, "lit": false, "counts": {"a": "1"}}"#,
+            r#"{"units": "cels\u0069us", "lit": null, "counts": []}"#,
+            r#"{"units": "celsius", "lit": 1.0, "counts": {"a": 1, "a": 1}}"#,
+            r#"{"lit": "xyz"}"#,
+        ];
+        assert_eq!(read_alike(&contract, &valid, &texts), 0);
+    }
+
     /// Unions of objects told apart by one member, as Zod, Pydantic and TypeBox write them, read
     /// by the scan where the member comes first: every push answers as the parser's, whatever
     /// the value, in every chunking.
@@ -1211,7 +1280,8 @@ mod tests {
             "properties": {
                 "any": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}]}},
                 "one": {"oneOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}, {"type": "object", "properties": {"kind": {"const": "empty"}}, "maxProperties": 1}]},
-                "maybe": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}]}, {"type": "null"}]}
+                "maybe": {"anyOf": [{"anyOf": [{"$ref": "#/$defs/link"}, {"$ref": "#/$defs/note"}]}, {"type": "null"}]},
+                "pet": {"oneOf": [{"$ref": "#/$defs/link"}, {"type": "object", "properties": {"kind": {"type": "string", "enum": ["lizard", "reptile"]}, "scales": {"type": "boolean"}}, "required": ["kind", "scales"]}]}
             },
             "additionalProperties": false,
             "$defs": {
@@ -1224,6 +1294,8 @@ mod tests {
             r#"{"any": [{"kind": "link", "url": "a.b"}, {"kind": "note", "text": "hi", "url": 3, "more": [1]}], "one": {"kind": "empty"}, "maybe": null}"#,
             r#"{"one": {"kind": "note", "text": ""}, "maybe": {"kind": "link", "url": "x"}}"#,
             r#"{"one": {"kind": "note", "text": "t", "extra": {"kind": "link"}}}"#,
+            r#"{"pet": {"kind": "reptile", "scales": true}, "any": [{"kind": "link", "url": ""}]}"#,
+            r#"{"pet": {"kind": "lizard", "scales": false}}"#,
         ];
         let texts = [
             // The member later than first: the parser's reading.
@@ -1236,6 +1308,9 @@ mod tests {
             r#"{"one": {"kind": "empty", "x": 1}, "maybe": {"kind": "note"}}"#,
             r#"{"maybe": {"kind": "nope"}}"#,
             r#"{"any": [{"kind": "link"}]}"#,
+            r#"{"pet": {"kind": "lizards", "scales": true}}"#,
+            r#"{"pet": {"kind": "rep", "scales": 1}}"#,
+            r#"{"pet": {"kind": "lizard"}}"#,
         ];
         assert_eq!(read_alike(&contract, &valid, &texts), 0);
     }

@@ -41,7 +41,7 @@ pub(crate) struct Verdict {
     /// that a valid stream is read by it to its end.
     resumable: bool,
     /// For each node, where the resumed scan reads a value there (`glide::entries`).
-    entries: Vec<[usize; 2]>,
+    entries: Vec<[usize; glide::KINDS]>,
 }
 
 pub enum Judgement {
@@ -90,6 +90,9 @@ struct Checks {
     types: u8,
     /// `enum`/`const` whose values are all strings.
     strings: Option<Vec<String>>,
+    /// The strings of an `enum` that has values of other types too (the resumed scan tells a
+    /// string against them as it grows, as the stream's checks do).
+    mixed_strings: Option<Vec<String>>,
     /// `enum`/`const` whose values are all scalars: an array or object never matches.
     scalar_only: bool,
     /// The types of those values (type bits).
@@ -365,6 +368,9 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
         if values.iter().all(|v| v.is_string()) {
             c.strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
         } else {
+            if c.choice_kinds & STRING != 0 {
+                c.mixed_strings = Some(values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect());
+            }
             c.scalar.push(index);
             c.scalar_strings = true;
             c.scalar_numbers = true;
@@ -414,6 +420,9 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
                 c.scalar_numbers = true;
             }
             Kw::Pattern(..) | Kw::Format(..) => c.string_keywords.push(index),
+            // Every name is a string: a `propertyNames` that takes any string constrains nothing
+            // (Zod writes `{"type": "string"}` for every record).
+            Kw::PropertyNames(names) if takes_any_string(validator.keywords(*names)) => {}
             _ => return VerdictNode::Delegate,
         }
     }
@@ -436,6 +445,11 @@ fn plan(validator: &Validator, id: usize) -> VerdictNode {
     // comparing bytes.
     crate::sort::sort_by(&mut c.keys, |a, b| key_order(&a.name, &b.name));
     VerdictNode::Check(Box::new(c))
+}
+
+/// Whether a node of these keywords takes every string: none, or a `type` that lets strings in.
+fn takes_any_string(kws: &[Kw]) -> bool {
+    kws.iter().all(|kw| matches!(kw, Kw::Type { mask, .. } if mask & STRING != 0))
 }
 
 /// The names of one object so far, to tell a repeated one (a violation of its own, which the

@@ -7,7 +7,8 @@
 //! counts), and so resumes at any byte. It judges only what it can vouch for exactly as the
 //! stream's checks would: a location of one node whose own keywords the verdict checks, reached
 //! through plain `$ref`s, with no applicator (`allOf`, `anyOf`, `oneOf`, `not`) but the union of
-//! a schema and `null` that optional fields are written as (see `nullable`) and the union of
+//! a schema and `null` that optional fields are written as (see `nullable`), the union of
+//! branches told apart by the type of value each takes (see `kind_union`) and the union of
 //! objects told apart by their first member (see `Tagged`), and where a value
 //! begins, a member is named, an item added, a string grows or a value closes, the answer those
 //! checks would give early. Anything else — a node it does not model, something that may
@@ -214,7 +215,7 @@ impl Glide {
             return Some(0);
         }
         match simple(verdict, self.next) {
-            Some(c) if c.strings.is_some() => Some(0),
+            Some(c) if c.strings.is_some() || c.mixed_strings.is_some() => Some(0),
             Some(c) => Some(c.max_length.map_or(u64::MAX, |max| max.saturating_sub(self.chars()))),
             None => Some(u64::MAX),
         }
@@ -364,9 +365,8 @@ impl Glide {
             b'n' => NULL,
             _ => return self.lose(),
         };
-        let entry = if self.next == ANY { [ANY; 2] } else { verdict.entries.get(self.next).copied().unwrap_or([NONE; 2]) };
-        let [value, null] = entry;
-        let node = match if kind == NULL { null } else { value } {
+        let entry = if self.next == ANY { ANY } else { verdict.entries.get(self.next).and_then(|e| e.get(slot(kind))).copied().unwrap_or(NONE) };
+        let node = match entry {
             ANY => ANY,
             node if simple(verdict, node).is_some_and(|c| kind_fits(c, kind)) => node,
             node if kind == OBJECT && tagged(verdict, node).is_some() => node,
@@ -517,8 +517,8 @@ impl Glide {
         // The one branch whose tag the value is.
         let (mut found, mut matches) = (None, 0);
         for &b in union.map(|t| t.branches.as_slice()).unwrap_or_default() {
-            if let Some((i, tag, v)) = union.and_then(|t| tag_of(verdict, b, t.name.as_bytes())) {
-                if v.as_bytes() == value {
+            if let Some((i, tag, values)) = union.and_then(|t| tag_of(verdict, b, t.name.as_bytes())) {
+                if values.iter().any(|v| v.as_bytes() == value) {
                     found = Some((b, i, tag));
                     matches += 1;
                 }
@@ -587,12 +587,12 @@ impl Glide {
             Token::Num { start } => !lex::number_prefix(text.get(*start..).unwrap_or_default()),
             Token::Str { name: false, start, escaped, .. } if self.next == TAG => {
                 let content = text.get(start + 1..).unwrap_or_default();
-                *escaped || !self.stack.last().and_then(|f| tagged(verdict, f.node)).is_some_and(|t| t.branches.iter().any(|&b| tag_of(verdict, b, t.name.as_bytes()).is_some_and(|(_, _, v)| v.as_bytes().starts_with(content))))
+                *escaped || !self.stack.last().and_then(|f| tagged(verdict, f.node)).is_some_and(|t| t.branches.iter().any(|&b| tag_of(verdict, b, t.name.as_bytes()).is_some_and(|(_, _, values)| values.iter().any(|v| v.as_bytes().starts_with(content)))))
             }
             Token::Str { name: false, start, escaped, .. } => match simple(verdict, self.next) {
-                Some(c) if c.strings.is_some() || c.max_length.is_some() => {
+                Some(c) if c.strings.is_some() || c.mixed_strings.is_some() || c.max_length.is_some() => {
                     let content = text.get(start + 1..).unwrap_or_default();
-                    c.max_length.is_some_and(|max| self.chars() > max) || c.strings.as_ref().is_some_and(|allowed| *escaped || !allowed.iter().any(|s| s.as_bytes().starts_with(content)))
+                    c.max_length.is_some_and(|max| self.chars() > max) || c.strings.as_ref().or(c.mixed_strings.as_ref()).is_some_and(|allowed| *escaped || !allowed.iter().any(|s| s.as_bytes().starts_with(content)))
                 }
                 _ => false,
             },
@@ -629,18 +629,34 @@ fn resolve(verdict: &Verdict, mut n: usize) -> Option<usize> {
     None
 }
 
-/// For each node, the node a value there is read at, through plain `$ref`s and, for an optional
-/// field (`nullable`), at the branch the value's type leaves: for a value that is not `null`,
-/// then for `null`. `ANY` where nothing constrains it, `NONE` where this reading does not vouch
-/// for it (nor for a branch that constrains nothing: the checks read both branches then).
-/// Told once, as every value begins at one.
-pub(super) fn entries(verdict: &Verdict) -> Vec<[usize; 2]> {
+/// The value types a scan tells apart as a value begins, each at its own place in an entry
+/// (`slot`): `null`, booleans, numbers, strings, arrays, objects.
+pub(super) const KINDS: usize = 7;
+
+/// A value type's place in an entry (its bit's; integers are read as numbers).
+fn slot(kind: u8) -> usize {
+    usize::try_from(kind.trailing_zeros()).unwrap_or(KINDS)
+}
+
+/// For each node, the node a value there is read at for each type it may begin as (`slot`),
+/// through plain `$ref`s and, at a union of branches told apart by type (`nullable`,
+/// `kind_union`), at the branch the value's type leaves. `ANY` where nothing constrains it,
+/// `NONE` where this reading does not vouch for it (nor for a branch that constrains nothing:
+/// the checks read both branches then). Told once, as every value begins at one.
+pub(super) fn entries(verdict: &Verdict) -> Vec<[usize; KINDS]> {
     let at = |n: usize| match resolve(verdict, n) {
-        None => [NONE; 2],
-        Some(ANY) => [ANY; 2],
+        None => [NONE; KINDS],
+        Some(ANY) => [ANY; KINDS],
         Some(node) => match nullable(verdict, node) {
-            Some((value, null)) => [value, null].map(|b| resolve(verdict, b).filter(|&b| b != ANY).unwrap_or(NONE)),
-            None => [node; 2],
+            Some((value, null)) => {
+                let [value, null] = [value, null].map(|b| resolve(verdict, b).filter(|&b| b != ANY).unwrap_or(NONE));
+                let mut entry = [value; KINDS];
+                if let Some(at) = entry.get_mut(slot(NULL)) {
+                    *at = null;
+                }
+                entry
+            }
+            None => kind_union(verdict, node).unwrap_or([node; KINDS]),
         },
     };
     (0..verdict.nodes.len()).map(at).collect()
@@ -672,6 +688,10 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
             todo.extend(t.branches.iter().copied());
             continue;
         }
+        if let Some(entry) = kind_union(verdict, n) {
+            todo.extend(entry.into_iter().filter(|&b| b != NONE));
+            continue;
+        }
         let Some(c) = simple(verdict, n) else { return false };
         // Items `uniqueItems` compares are read when their equality shows in their text.
         let scalar = |i: usize| resolve(verdict, i).and_then(|i| simple(verdict, i)).is_some_and(|i| i.types != 0 && i.types & (OBJECT | ARRAY | NUMBER) == 0);
@@ -687,9 +707,7 @@ pub(super) fn covers(verdict: &Verdict) -> bool {
 const MAX_REFS: usize = 16;
 
 /// The checks of node `n` when they are the verdict's own and nothing else applies there (no
-/// applicator, no `enum` that mixes strings with other
-/// values: a string's text is then checked as it grows against those strings alone, which this
-/// reading leaves).
+/// applicator).
 fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
     match verdict.nodes.get(n)? {
         VerdictNode::Check(c) if c.glides => Some(c),
@@ -701,7 +719,7 @@ fn simple(verdict: &Verdict, n: usize) -> Option<&Checks> {
 pub(super) fn mark_simple(verdict: &mut Verdict) {
     for node in &mut verdict.nodes {
         if let VerdictNode::Check(c) = node {
-            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none() && (c.strings.is_some() || c.choice_kinds & STRING == 0);
+            c.glides = c.all.is_empty() && c.any.is_empty() && c.one.is_empty() && c.not.is_none();
         }
     }
 }
@@ -729,16 +747,51 @@ fn nullable(verdict: &Verdict, n: usize) -> Option<(usize, usize)> {
     (!own && (!one || refuses_null())).then_some((value, null))
 }
 
+/// A node that is only `anyOf` (or `oneOf`) of schemas each of which lets in types of value no
+/// other lets in (a string or an object, as Zod's `z.union`, Pydantic's `Union[str, Model]` or
+/// TypeBox's `Type.Union` write one): the branch each type of value is read at (`slot`), `NONE`
+/// for a type no branch lets in. A value's type, told as it begins, rules out every branch but
+/// its own, for the stream's checks too; valid at that branch, the value is valid at the union,
+/// for `oneOf` at that branch alone. The branch's checks are narrower than the union's, so
+/// wherever the stream's checks would report, this reading is lost first.
+#[inline(never)]
+fn kind_union(verdict: &Verdict, n: usize) -> Option<[usize; KINDS]> {
+    let VerdictNode::Check(c) = verdict.nodes.get(n)? else { return None };
+    let branches = match (c.any.as_slice(), c.one.as_slice()) {
+        (branches, []) | ([], branches) if branches.len() >= 2 => branches,
+        _ => return None,
+    };
+    if c.types != 0 || !bare(c) {
+        return None;
+    }
+    let mut entry = [NONE; KINDS];
+    for &b in branches {
+        let b = resolve(verdict, b)?;
+        let c = simple(verdict, b)?;
+        for kind in [NULL, BOOLEAN, NUMBER, STRING, ARRAY, OBJECT] {
+            if kind_fits(c, kind) {
+                let at = entry.get_mut(slot(kind))?;
+                if *at != NONE {
+                    return None;
+                }
+                *at = b;
+            }
+        }
+    }
+    Some(entry)
+}
+
 /// Whether `c` has no keywords of its own but its applicators (and `type`).
 fn bare(c: &Checks) -> bool {
     !c.scalar_only && c.scalar.is_empty() && c.min_length.is_none() && c.max_length.is_none() && c.string_keywords.is_empty() && c.bounds.is_empty() && !c.objects && !c.arrays && c.all.is_empty() && c.not.is_none()
 }
 
 /// A union (`anyOf` or `oneOf`, nothing else at its node but `"type": "object"`) of objects that
-/// one member tells apart, each branch allowing it one string of its own (a discriminated union,
-/// as Zod, Pydantic and TypeBox write one). An object at the union whose first member is that
-/// one is read at the branch its value names: valid there, it is valid at the union (and at no
-/// other branch, whose own value the member lacks), and the branch's checks, narrower than the
+/// one member tells apart, each branch allowing it a string of its own, or a few (a
+/// discriminated union, as Zod, Pydantic and TypeBox write one; Pydantic writes an `enum` for a
+/// branch that several tags map to). An object at the union whose first member is that one is
+/// read at the one branch its value names: valid there, it is valid at the union (and at no
+/// other branch, whose own values the member lacks), and the branch's checks, narrower than the
 /// union's, find anything the stream's checks would report first, where this reading is lost.
 /// An object with its tag later is left to the parser's reading.
 pub(crate) struct Tagged {
@@ -778,16 +831,13 @@ fn tagged_union(verdict: &Verdict, n: usize) -> Option<Tagged> {
 }
 
 /// The member `name` of the object node `branch` as a union's tag: its rule (by index), its
-/// checks and the one string they allow.
+/// checks and the strings they allow (a `const`, or an `enum` of strings).
 #[inline(never)]
-fn tag_of<'v>(verdict: &'v Verdict, branch: usize, name: &[u8]) -> Option<(usize, &'v Checks, &'v str)> {
+fn tag_of<'v>(verdict: &'v Verdict, branch: usize, name: &[u8]) -> Option<(usize, &'v Checks, &'v [String])> {
     let c = simple(verdict, branch)?;
     let i = find_key(&c.keys, name)?;
     let tag = resolve(verdict, c.keys.get(i)?.node?).and_then(|t| simple(verdict, t))?;
-    match tag.strings.as_deref() {
-        Some([value]) => Some((i, tag, value.as_str())),
-        _ => None,
-    }
+    Some((i, tag, tag.strings.as_deref().filter(|values| !values.is_empty())?))
 }
 
 fn tagged(verdict: &Verdict, n: usize) -> Option<&Tagged> {
