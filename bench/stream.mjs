@@ -9,7 +9,8 @@
 // stream (every push + finish) against one-shot validateText at 5-, 20- and 1,000-character
 // chunks; the end of the stream (the last 20-character push + finish(), the prefix pushed
 // beforehand) against JSON.parse + Ajv and against JSON.parse alone; and the memory an open
-// stream holds (all but its last chunk pushed).
+// stream holds (all but its last chunk pushed). Then wrapped text and provider streams, and the
+// findings report (bench/schemas/findings-report.json) at about 4, 40 and 400 KB.
 //   node --expose-gc bench/stream.mjs [--quick]   (--quick: shorter timings, 1 and 10 KB sizes only)
 import { readFileSync } from 'node:fs';
 import { parsePartialJson } from 'ai';
@@ -424,3 +425,54 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 for (const w of wrapped) console.log(`| ${w.name} | ${kb(w.bytes)} | ${w.extract.toFixed(2)}× | ${w.bare.toFixed(1)}× | ${w.events} (${kb(w.body)}) | ${w.provider.toFixed(2)}× |`);
 const gw = (f) => geomean(wrapped.map(f));
 console.log(`\nextracting streams at 20 B ÷ one-shot with extraction (geomean / worst): ${gw((w) => w.extract).toFixed(2)}× / ${Math.max(...wrapped.map((w) => w.extract)).toFixed(2)}×, ÷ one-shot of the output alone ${gw((w) => w.bare).toFixed(1)}× / ${Math.max(...wrapped.map((w) => w.bare)).toFixed(1)}×; provider streams ÷ events parsed + one-shot (geomean / worst): ${gw((w) => w.provider).toFixed(2)}× / ${Math.max(...wrapped.map((w) => w.provider)).toFixed(2)}×`);
+
+// ---------------------------------------------------------------------------------------------
+// The findings report (bench/schemas/findings-report.json: `$ref`, patterns, and `anyOf` unions
+// whose branches take different types, a fix as a patch object or a sentence), the shape the
+// stream's targets were first measured on, at about 4, 40 and 400 KB (4 and 40 with --quick):
+// every 20-character push + finish() ÷ one-shot validateText, and the end of the stream (the
+// last push + finish()) against JSON.parse + Ajv of the whole text.
+const findings = { name: 'findings-report', schema: JSON.parse(readFileSync(new URL('./schemas/findings-report.json', import.meta.url), 'utf8')) };
+const reports = [];
+for (const e of corpus(quick ? [4 * 1024, 40 * 1024] : [4 * 1024, 40 * 1024, 400 * 1024], [findings])) {
+  const c = Contract.compile(e.schema);
+  const ajvOne = ajvFor(e.draft).compile(e.schema);
+  for (const o of e.outputs.filter((x) => x.layout === 'pretty')) {
+    const t = o.valid;
+    if (!c.validateText(t).valid || !ajvOne(JSON.parse(t))) throw new Error('findings-report: expected valid');
+    const parts = split(t, 20);
+    const run = interleaved([
+      () => c.validateText(t),
+      () => {
+        const s = c.stream();
+        for (const p of parts) s.push(p);
+        if (!s.finish().valid) throw new Error('expected valid');
+        s.free();
+      },
+      () => ajvOne(JSON.parse(t)),
+    ], quick, quick ? 600 : 2000);
+    const ends = [];
+    const batch = Math.max(1, Math.min(16, Math.round(100_000 / t.length)));
+    for (let r = 0; r < (quick ? 9 : 25); r++) {
+      const streams = Array.from({ length: batch }, () => {
+        const s = c.stream();
+        for (let i = 0; i < parts.length - 1; i++) s.push(parts[i]);
+        return s;
+      });
+      const t0 = cpuNow();
+      for (const s of streams) {
+        s.push(parts.at(-1));
+        if (!s.finish().valid) throw new Error('expected valid');
+      }
+      ends.push((cpuNow() - t0) / batch);
+      for (const s of streams) s.free();
+    }
+    reports.push({ bytes: Buffer.byteLength(t), whole: run.ratio((r) => r[0] / r[1]), oneShot: 1000 / run.rates[0], stream: 1000 / run.rates[1], ajv: 1000 / run.rates[2], end: median(ends) });
+  }
+  c.free();
+}
+console.log(`\n### The findings report (valid indented outputs)${quick ? ' · --quick' : ''}\n`);
+console.log('`$ref`, patterns and `anyOf` unions whose branches take different types; 20-character chunks.\n');
+console.log('| output | every push + finish() | one-shot validateText | whole stream ÷ one-shot | last push + finish() | JSON.parse + Ajv | end, faster than JSON.parse + Ajv |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of reports) console.log(`| ${kb(r.bytes)} | ${us(r.stream)} | ${us(r.oneShot)} | ${r.whole.toFixed(2)}× | ${us(r.end)} | ${us(r.ajv)} | ${(r.ajv / r.end).toFixed(1)}× |`);
