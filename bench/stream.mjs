@@ -188,6 +188,13 @@ const split = (t, n) => {
   for (let i = 0; i < t.length; i += n) out.push(t.slice(i, i + n));
   return out;
 };
+// The whole stream as timed: every chunk pushed, then finish(), whose outcome must be valid.
+const streamed = (c, parts) => () => {
+  const s = c.stream();
+  for (const p of parts) s.push(p);
+  if (!s.finish().valid) throw new Error('expected valid');
+  s.free();
+};
 const CHUNKS = [5, 20, 1000];
 const entries = corpus(quick ? [1024, 10 * 1024] : undefined);
 const rows = [];
@@ -202,12 +209,7 @@ for (const e of entries) {
       const parts = split(t, n);
       const run = interleaved([
         () => c.validateText(t),
-        () => {
-          const s = c.stream();
-          for (const p of parts) s.push(p);
-          if (!s.finish().valid) throw new Error('expected valid');
-          s.free();
-        },
+        streamed(c, parts),
       ], quick, quick ? 200 : 800);
       row.whole[n] = run.ratio((r) => r[0] / r[1]);
       // The pushes alone: as many pushes of one space each (whitespace before the value, which
@@ -443,12 +445,7 @@ for (const e of corpus(quick ? [4 * 1024, 40 * 1024] : [4 * 1024, 40 * 1024, 400
     const parts = split(t, 20);
     const run = interleaved([
       () => c.validateText(t),
-      () => {
-        const s = c.stream();
-        for (const p of parts) s.push(p);
-        if (!s.finish().valid) throw new Error('expected valid');
-        s.free();
-      },
+      streamed(c, parts),
       () => ajvOne(JSON.parse(t)),
     ], quick, quick ? 600 : 2000);
     const ends = [];

@@ -1230,8 +1230,7 @@ mod tests {
             r#"{"fix": 1, "n": "x", "e": null, "l": [true, null, {}]}"#,
             r#"{"fix": {"diff": 1}, "n": [1, 2, 3], "e": {"other": ""}}"#,
             r#"{"fix": {}, "n": 1.5, "e": [], "l": ["a", "a"]}"#,
-            r#"{"fix": "aé
-", "n": [{}]}"#,
+            r#"{"fix": "a\u00e9\n", "n": [{}]}"#,
             r#"{"n": 0}"#,
         ];
         assert_eq!(read_alike(&contract, &valid, &texts), 0);
